@@ -1,0 +1,50 @@
+# Everything runs through these targets; `make help` lists them.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+CARGO ?= cargo
+
+.PHONY: help deps build run run-ingredient-api run-digest-web test test-rust lint fmt fmt-check clippy bench clean
+
+help: ## List every target with one line each
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+deps: ## Install the Debian packages the services need to run (Tesseract + language packs)
+	@scripts/install-deps.sh run
+
+build: ## Build both services in release mode
+	$(CARGO) build --release --bins
+
+run: deps build ## Build and start both services on their embedded defaults (Ctrl-C stops both)
+	@scripts/run-all.sh
+
+run-ingredient-api: deps ## Build and start ingredient-api on :8000
+	$(CARGO) run --release --bin ingredient-api
+
+run-digest-web: ## Build and start digest-web on :8001
+	$(CARGO) run --release --bin digest-web
+
+test: ## Lint and run every test (installs test packages first)
+	@scripts/install-deps.sh test
+	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory test-rust
+
+test-rust: ## Run the workspace's Rust tests only
+	@scripts/test.sh
+
+lint: fmt-check clippy ## cargo fmt --check and clippy -D warnings
+
+fmt: ## Format the code
+	$(CARGO) fmt --all
+
+fmt-check:
+	$(CARGO) fmt --all -- --check
+
+clippy:
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+bench: ## Measure the services and write docs/benchmarks.md
+	@scripts/install-deps.sh bench
+	@scripts/bench.sh
+
+clean: ## Remove build output
+	$(CARGO) clean

@@ -1,0 +1,299 @@
+//! Types of the `/analyze` contract (see `shared/spec/ingredient-api.md`).
+
+use serde::{Deserialize, Serialize};
+
+/// The product name used when a request gives none, and in every error body.
+pub const UNKNOWN_PRODUCT: &str = "Unknown Product";
+
+/// The user's skin type. Parsed, never validated afterwards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SkinType {
+    /// No particular sensitivity (the default).
+    #[default]
+    Normal,
+    /// Dry skin: drying alcohols and harsh surfactants weigh more.
+    Dry,
+    /// Oily skin: comedogenic oils and butters weigh more.
+    Oily,
+    /// Combination skin: treated like oily for comedogenicity.
+    Combination,
+    /// Sensitive skin: fragrance, essential oils and sensitisers weigh more.
+    Sensitive,
+}
+
+impl SkinType {
+    /// Every accepted value, in the spec's order.
+    pub const ALL: [&'static str; 5] = ["normal", "dry", "oily", "combination", "sensitive"];
+
+    /// Parses the spec's lowercase value, tolerating surrounding whitespace and case.
+    pub fn parse(value: &str) -> Result<Self, InvalidValue> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "normal" => Ok(Self::Normal),
+            "dry" => Ok(Self::Dry),
+            "oily" => Ok(Self::Oily),
+            "combination" => Ok(Self::Combination),
+            "sensitive" => Ok(Self::Sensitive),
+            _ => Err(InvalidValue::new("skin_type", value, &Self::ALL)),
+        }
+    }
+
+    /// The spec's lowercase name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Normal => "normal",
+            Self::Dry => "dry",
+            Self::Oily => "oily",
+            Self::Combination => "combination",
+            Self::Sensitive => "sensitive",
+        }
+    }
+}
+
+/// How the summary is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Expertise {
+    /// Short, plain and actionable (the default).
+    #[default]
+    Beginner,
+    /// Names mechanisms, regulations and sources.
+    Expert,
+}
+
+impl Expertise {
+    /// Every accepted value.
+    pub const ALL: [&'static str; 2] = ["beginner", "expert"];
+
+    /// Parses `beginner` or `expert`, tolerating surrounding whitespace and case.
+    pub fn parse(value: &str) -> Result<Self, InvalidValue> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "beginner" => Ok(Self::Beginner),
+            "expert" => Ok(Self::Expert),
+            _ => Err(InvalidValue::new("expertise", value, &Self::ALL)),
+        }
+    }
+}
+
+/// A request value outside its allowed set.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid {field} '{value}': expected one of {allowed}")]
+pub struct InvalidValue {
+    /// The request field.
+    pub field: &'static str,
+    /// The value as given (truncated to 64 characters).
+    pub value: String,
+    /// The allowed values, comma-separated.
+    pub allowed: String,
+}
+
+impl InvalidValue {
+    /// Builds the error for `field`, keeping at most 64 characters of the offending value.
+    pub fn new(field: &'static str, value: &str, allowed: &[&str]) -> Self {
+        Self {
+            field,
+            value: value.chars().take(64).collect(),
+            allowed: allowed.join(", "),
+        }
+    }
+}
+
+/// Risk of one ingredient.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RiskLevel {
+    /// Score 7 to 10.
+    Low,
+    /// Score 4 to 6.
+    Medium,
+    /// Score 1 to 3, or an allergen match.
+    High,
+}
+
+/// What the user should do with an ingredient.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Recommendation {
+    /// Score 7 to 10.
+    Safe,
+    /// Score 4 to 6.
+    Caution,
+    /// Score 1 to 3, or an allergen match.
+    Avoid,
+}
+
+/// The one documented mapping from a safety score (1 = worst, 10 = safest) to risk level and
+/// recommendation. Every code path goes through it, so SAFE never meets a high risk.
+pub fn grade(score: u8) -> (RiskLevel, Recommendation) {
+    match score {
+        7..=u8::MAX => (RiskLevel::Low, Recommendation::Safe),
+        4..=6 => (RiskLevel::Medium, Recommendation::Caution),
+        _ => (RiskLevel::High, Recommendation::Avoid),
+    }
+}
+
+/// Where an ingredient comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Origin {
+    /// From plants, animals or minerals with little processing.
+    Natural,
+    /// Made by chemical synthesis.
+    Synthetic,
+    /// A natural material chemically modified.
+    #[serde(rename = "Semi-synthetic")]
+    SemiSynthetic,
+}
+
+/// Which kind of product an ingredient is used in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ProductCategory {
+    /// Food only.
+    Food,
+    /// Cosmetics only.
+    Cosmetics,
+    /// Both food and cosmetics.
+    Both,
+}
+
+/// Whether an ingredient is a likely allergen for this user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AllergyRisk {
+    /// Carries a declared allergy's group.
+    High,
+    /// Does not.
+    Low,
+}
+
+/// The product-level verdict. `unknown` appears only in error bodies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OverallRisk {
+    /// Only used in error responses.
+    Unknown,
+    /// Nothing worse than minor concerns.
+    Low,
+    /// Some ingredients deserve caution.
+    Medium,
+    /// An allergen match or an ingredient to avoid.
+    High,
+}
+
+/// One analysed ingredient (the spec's IngredientDetail, plus `canonical_name` and `references`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IngredientDetail {
+    /// The ingredient as given by the user.
+    pub name: String,
+    /// The knowledge-base English name, `null` when unknown.
+    pub canonical_name: Option<String>,
+    /// What the ingredient is for.
+    pub purpose: String,
+    /// 1 (worst) to 10 (safest).
+    pub safety_score: u8,
+    /// Derived from the score through [`grade`], raised to high on an allergen match.
+    pub risk_level: RiskLevel,
+    /// Why the score is what it is.
+    pub concerns: String,
+    /// Derived from the score through [`grade`], AVOID on an allergen match.
+    pub recommendation: Recommendation,
+    /// Natural, Synthetic or Semi-synthetic.
+    pub origin: Origin,
+    /// Food, Cosmetics or Both.
+    pub category: ProductCategory,
+    /// high when the ingredient matches a declared allergy.
+    pub allergy_risk: AllergyRisk,
+    /// true when the ingredient matches a declared allergy.
+    pub is_allergen_match: bool,
+    /// Safer ingredients with the same purpose (may be empty).
+    pub alternatives: Vec<String>,
+    /// The sources behind the concerns.
+    pub references: Vec<String>,
+}
+
+/// The `/analyze` response, both for success and (through [`AnalysisResponse::error`]) failure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisResponse {
+    /// true on success.
+    pub success: bool,
+    /// The request's product name, or `Unknown Product`.
+    pub product_name: String,
+    /// low, medium or high; unknown in error bodies.
+    pub overall_risk: OverallRisk,
+    /// Mean of the ingredients' safety scores; 0 in error bodies.
+    pub average_safety_score: f64,
+    /// Advice written for the user's expertise; empty in error bodies.
+    pub summary: String,
+    /// `ALLERGEN WARNING: <ingredient> - <reason>`, one per matching ingredient.
+    pub allergen_warnings: Vec<String>,
+    /// One entry per ingredient of the list.
+    pub ingredients: Vec<IngredientDetail>,
+    /// Seconds spent analysing; 0 in error bodies.
+    pub execution_time: f64,
+    /// `null` on success; a description on failure.
+    pub error: Option<String>,
+}
+
+impl AnalysisResponse {
+    /// The spec's error body of `/analyze`.
+    pub fn error(message: impl Into<String>) -> Self {
+        Self {
+            success: false,
+            product_name: UNKNOWN_PRODUCT.to_owned(),
+            overall_risk: OverallRisk::Unknown,
+            average_safety_score: 0.0,
+            summary: String::new(),
+            allergen_warnings: Vec::new(),
+            ingredients: Vec::new(),
+            execution_time: 0.0,
+            error: Some(message.into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grade_never_pairs_safe_with_high_risk() {
+        for score in 0..=10u8 {
+            let (risk, rec) = grade(score);
+            assert_eq!(
+                risk == RiskLevel::Low,
+                rec == Recommendation::Safe,
+                "score {score}"
+            );
+            assert_eq!(
+                risk == RiskLevel::High,
+                rec == Recommendation::Avoid,
+                "score {score}"
+            );
+        }
+        assert_eq!(grade(7), (RiskLevel::Low, Recommendation::Safe));
+        assert_eq!(grade(6), (RiskLevel::Medium, Recommendation::Caution));
+        assert_eq!(grade(3), (RiskLevel::High, Recommendation::Avoid));
+    }
+
+    #[test]
+    fn skin_type_parses_spec_values_only() {
+        assert_eq!(SkinType::parse(" Sensitive "), Ok(SkinType::Sensitive));
+        let err = SkinType::parse("greasy").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid skin_type 'greasy': expected one of normal, dry, oily, combination, sensitive"
+        );
+    }
+
+    #[test]
+    fn error_body_matches_the_spec() {
+        let body = serde_json::to_value(AnalysisResponse::error("boom")).unwrap();
+        assert_eq!(
+            body,
+            serde_json::json!({
+                "success": false, "product_name": "Unknown Product", "overall_risk": "unknown",
+                "average_safety_score": 0.0, "summary": "", "allergen_warnings": [],
+                "ingredients": [], "execution_time": 0.0, "error": "boom"
+            })
+        );
+    }
+}

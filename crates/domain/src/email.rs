@@ -1,0 +1,136 @@
+//! The digest model of `digest-web` (see `shared/spec/digest-web.md`).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The five digest categories, in display order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Category {
+    /// Someone wants something from the reader.
+    #[serde(rename = "Need-Action")]
+    NeedAction,
+    /// Receipts, alerts, notifications, list discussion: good to know.
+    #[serde(rename = "FYI")]
+    Fyi,
+    /// Editorial mailings.
+    Newsletter,
+    /// Marketing.
+    Promotional,
+    /// Social networks.
+    Social,
+}
+
+impl Category {
+    /// Every category in display order.
+    pub const ALL: [Category; 5] = [
+        Category::NeedAction,
+        Category::Fyi,
+        Category::Newsletter,
+        Category::Promotional,
+        Category::Social,
+    ];
+
+    /// The spec's key, e.g. `Need-Action`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::NeedAction => "Need-Action",
+            Category::Fyi => "FYI",
+            Category::Newsletter => "Newsletter",
+            Category::Promotional => "Promotional",
+            Category::Social => "Social",
+        }
+    }
+
+    /// Parses a spec key, case-insensitively (`need-action`, `fyi`, ...).
+    pub fn parse(value: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|c| c.as_str().eq_ignore_ascii_case(value.trim()))
+    }
+}
+
+impl std::fmt::Display for Category {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One email as the digest shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EmailItem {
+    /// Message-ID without angle brackets, or a stable hash when absent.
+    pub id: String,
+    /// Decoded subject.
+    pub subject: String,
+    /// Sender address.
+    pub from: String,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    /// About 200 characters of clean text.
+    pub snippet: String,
+}
+
+/// Run figures of the digest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct DigestStats {
+    /// Emails in the digest.
+    pub total_emails: u64,
+    /// Calls to external services (IMAP fetches, LLM calls).
+    pub api_calls: u64,
+    /// Seconds the refresh took.
+    pub execution_time: f64,
+}
+
+/// The digest file and the `/api/digest` body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Digest {
+    /// ISO 8601 without zone (UTC), e.g. `2026-11-21T20:30:00`.
+    pub generated_at: String,
+    /// Every category key, each with its emails (possibly none).
+    pub categories: BTreeMap<Category, Vec<EmailItem>>,
+    /// Summary per category; a category may be absent.
+    pub summaries: BTreeMap<Category, String>,
+    /// Run figures.
+    pub stats: DigestStats,
+}
+
+impl Digest {
+    /// A digest with all five categories present and empty.
+    pub fn empty(generated_at: impl Into<String>) -> Self {
+        Self {
+            generated_at: generated_at.into(),
+            categories: Category::ALL.into_iter().map(|c| (c, Vec::new())).collect(),
+            summaries: BTreeMap::new(),
+            stats: DigestStats::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_digest_has_all_five_keys_in_spec_spelling() {
+        let json = serde_json::to_value(Digest::empty("2026-01-01T00:00:00")).unwrap();
+        let keys: Vec<_> = json["categories"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(keys.len(), 5);
+        for key in ["Need-Action", "FYI", "Newsletter", "Promotional", "Social"] {
+            assert!(keys.iter().any(|k| k == key), "{key} missing");
+        }
+    }
+
+    #[test]
+    fn category_parse_round_trips() {
+        for c in Category::ALL {
+            assert_eq!(Category::parse(&c.as_str().to_lowercase()), Some(c));
+        }
+        assert_eq!(Category::parse("spam"), None);
+    }
+}

@@ -1,0 +1,16 @@
+//! The pure domain model shared by both services.
+//!
+//! - [`analysis`]: the ingredient-analysis contract of `ingredient-api` (request enums such as
+//!   [`analysis::SkinType`] and [`analysis::Expertise`], the response types
+//!   [`analysis::AnalysisResponse`] and [`analysis::IngredientDetail`], and the one mapping from a
+//!   safety score to risk level and recommendation).
+//! - [`ocr`]: the `/ocr` response shape.
+//! - [`email`]: the digest model of `digest-web` ([`email::Category`], [`email::EmailItem`],
+//!   [`email::Digest`]).
+//!
+//! This crate knows nothing of HTTP, async runtimes or storage: the services own those.
+#![warn(missing_docs)]
+
+pub mod analysis;
+pub mod email;
+pub mod ocr;

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the Debian packages a make target needs, when they are missing.
+# Usage: scripts/install-deps.sh PROFILE...   (profiles: run, test, bench, deploy)
+# As root it runs apt-get; otherwise it prints one line naming the exact command and fails.
+set -euo pipefail
+
+# Tesseract and the nine label languages (eng fra spa deu ita por kor jpn chi_sim).
+PKGS_run="tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-deu
+  tesseract-ocr-ita tesseract-ocr-por tesseract-ocr-kor tesseract-ocr-jpn tesseract-ocr-chi-sim"
+# Tests also render label images (fonts), run a real IMAP server, nginx and a headless browser.
+PKGS_test="$PKGS_run fonts-dejavu-core fonts-noto-cjk"
+PKGS_bench="$PKGS_run wrk hyperfine"
+PKGS_deploy="nginx-light"
+
+wanted=""
+for profile in "$@"; do
+  var="PKGS_${profile}"
+  [ -n "${!var+x}" ] || { echo "install-deps: unknown profile '$profile'" >&2; exit 2; }
+  wanted="$wanted ${!var}"
+done
+
+missing=""
+for pkg in $wanted; do
+  case " $missing " in *" $pkg "*) continue ;; esac
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"
+done
+missing="${missing# }"
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "missing Debian packages; run: sudo apt-get install -y $missing" >&2
+  exit 1
+fi
+echo "install-deps: installing $missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086 # word splitting of the package list is intended
+if ! apt-get install -y -qq --no-install-recommends $missing >/dev/null 2>&1; then
+  apt-get update -qq >/dev/null
+  apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Starts both release binaries on their embedded defaults; Ctrl-C (or SIGTERM) stops both.
+# Expects `cargo build --release` to have run (make run does it).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin=target/release
+pids=()
+stop() { kill -TERM "${pids[@]}" 2>/dev/null; wait; exit 0; }
+trap stop INT TERM
+env -u PORT "$bin/ingredient-api" & pids+=($!)
+env -u PORT "$bin/digest-web" & pids+=($!)
+echo "ingredient-api: http://localhost:8000   digest-web: http://localhost:8001   (Ctrl-C stops both)"
+# If either dies, stop the other too.
+wait -n
+stop

@@ -1,0 +1,111 @@
+//! The one place where failures become HTTP responses: `{"error": "..."}` with the status
+//! the spec gives (404 unknown path, 500 internal failure) and 400/405/413/415 for bad input.
+
+use actix_web::error::{JsonPayloadError, PayloadError, QueryPayloadError};
+use actix_web::http::StatusCode;
+use actix_web::http::header::{ALLOW, HeaderValue};
+use actix_web::{HttpResponse, ResponseError};
+use serde_json::json;
+use service_kit::panic::Panic;
+
+/// An error answered as `{"error": "..."}`.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum WebError {
+    /// 400: invalid input.
+    #[error("{0}")]
+    BadRequest(String),
+    /// 404: no such path.
+    #[error("{0}")]
+    NotFound(String),
+    /// 405: the path exists, the method does not; carries the allowed methods.
+    #[error("{message}")]
+    MethodNotAllowed {
+        /// The methods the path accepts.
+        allow: &'static str,
+        /// The body text.
+        message: String,
+    },
+    /// 413: body over the configured limit.
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    /// 415: body not declared as JSON.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// 500: the text of the failure (the spec shows the exception text).
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl WebError {
+    /// Maps actix's JSON extractor failures to 400, 413 or 415.
+    pub fn from_json(err: &JsonPayloadError) -> Self {
+        match err {
+            JsonPayloadError::ContentType => {
+                Self::UnsupportedMediaType("Content-Type must be application/json".into())
+            }
+            JsonPayloadError::OverflowKnownLength { limit, .. }
+            | JsonPayloadError::Overflow { limit } => Self::PayloadTooLarge(format!(
+                "request body is larger than the limit of {limit} bytes"
+            )),
+            JsonPayloadError::Payload(PayloadError::Overflow) => {
+                Self::PayloadTooLarge("request body is larger than the limit".into())
+            }
+            JsonPayloadError::Deserialize(e) => Self::BadRequest(format!("invalid JSON body: {e}")),
+            other => Self::BadRequest(format!("could not read the request body: {other}")),
+        }
+    }
+
+    /// Maps query-string failures to 400.
+    pub fn from_query(err: &QueryPayloadError) -> Self {
+        Self::BadRequest(format!("invalid query string: {err}"))
+    }
+}
+
+impl From<Panic> for WebError {
+    fn from(panic: Panic) -> Self {
+        Self::Internal(format!("internal server error: {}", panic.message))
+    }
+}
+
+impl ResponseError for WebError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let mut res = HttpResponse::build(self.status_code());
+        if let Self::MethodNotAllowed { allow, .. } = self {
+            res.insert_header((ALLOW, HeaderValue::from_static(allow)));
+        }
+        res.json(json!({ "error": self.to_string() }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::body::to_bytes;
+
+    #[actix_web::test]
+    async fn internal_failure_is_500_with_error_text() {
+        let err = WebError::from(Panic {
+            path: "/x".into(),
+            message: "disk on fire".into(),
+        });
+        let res = err.error_response();
+        assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let body: serde_json::Value =
+            serde_json::from_slice(&to_bytes(res.into_body()).await.unwrap()).unwrap();
+        assert_eq!(
+            body,
+            json!({"error": "internal server error: disk on fire"})
+        );
+    }
+}

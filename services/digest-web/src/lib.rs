@@ -1,0 +1,11 @@
+//! `digest-web`: the ops dashboard over the email digest.
+//!
+//! [`startup::Application`] binds the server from typed [`configuration::Settings`];
+//! [`routes::configure`] is the whole URL map; [`error::WebError`] is the one place where
+//! failures become the spec's `{"error": "..."}` bodies and status codes.
+#![warn(missing_docs)]
+
+pub mod configuration;
+pub mod error;
+pub mod routes;
+pub mod startup;

@@ -1,0 +1,54 @@
+//! The whole URL map.
+
+pub mod health;
+
+use actix_web::{HttpRequest, web};
+
+use crate::configuration::Settings;
+use crate::error::WebError;
+
+/// Registers every route with its body limits and error handlers.
+pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
+    cfg.app_data(
+        web::JsonConfig::default()
+            .limit(settings.max_body_bytes)
+            .error_handler(|err, _req| WebError::from_json(&err).into()),
+    )
+    .app_data(
+        web::QueryConfig::default().error_handler(|err, _req| WebError::from_query(&err).into()),
+    )
+    .service(
+        web::resource("/health")
+            .route(web::get().to(health::health))
+            .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/metrics")
+            .route(web::get().to(service_kit::metrics::render))
+            .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .default_service(web::to(not_found));
+}
+
+fn method_not_allowed(
+    allow: &'static str,
+) -> impl Fn(HttpRequest) -> std::future::Ready<Result<actix_web::HttpResponse, WebError>> + Clone {
+    move |req: HttpRequest| {
+        std::future::ready(Err(WebError::MethodNotAllowed {
+            allow,
+            message: format!(
+                "method {} is not allowed on {}; use {allow}",
+                req.method(),
+                req.path()
+            ),
+        }))
+    }
+}
+
+async fn not_found(req: HttpRequest) -> Result<actix_web::HttpResponse, WebError> {
+    let path: String = req.path().chars().take(200).collect();
+    Err(WebError::NotFound(format!(
+        "not found: {} {path}",
+        req.method()
+    )))
+}

@@ -1,0 +1,58 @@
+//! Builds the HTTP server: middleware, shared state and the URL map.
+
+use std::net::TcpListener;
+use std::time::Duration;
+
+use actix_web::dev::Server;
+use actix_web::middleware::from_fn;
+use actix_web::{App, HttpServer};
+use service_kit::{metrics, panic, request_id};
+use tracing_actix_web::TracingLogger;
+
+use crate::configuration::Settings;
+use crate::error::WebError;
+use crate::routes;
+
+/// A bound, not yet running server.
+pub struct Application {
+    port: u16,
+    server: Server,
+}
+
+impl Application {
+    /// Binds `HOST:PORT` (port 0 picks a free one) and prepares the server.
+    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        let address = format!("{}:{}", settings.host, settings.port);
+        let listener = TcpListener::bind(&address)
+            .map_err(|e| anyhow::anyhow!("cannot bind {address}: {e}"))?;
+        let port = listener.local_addr()?.port();
+        metrics::handle();
+        tracing::info!(%address, port, data_dir = %settings.data_dir.display(), "digest-web listening");
+        let workers = settings.workers;
+        let shutdown = settings.shutdown_timeout_secs;
+        let server = HttpServer::new(move || {
+            App::new()
+                .configure(|cfg| routes::configure(cfg, &settings))
+                .wrap(from_fn(panic::catch_panic::<WebError, _>))
+                .wrap(from_fn(metrics::track))
+                .wrap(from_fn(request_id::echo))
+                .wrap(TracingLogger::default())
+        })
+        .workers(workers)
+        .shutdown_timeout(shutdown)
+        .client_request_timeout(Duration::from_secs(30))
+        .listen(listener)?
+        .run();
+        Ok(Self { port, server })
+    }
+
+    /// The bound port.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves until SIGTERM/SIGINT, then lets in-flight requests finish.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}

@@ -1,0 +1,2 @@
+mod basics;
+mod helpers;

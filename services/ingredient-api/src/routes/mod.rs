@@ -1,0 +1,78 @@
+//! The whole URL map.
+
+pub mod analyze;
+pub mod health;
+pub mod ocr;
+
+use actix_web::{HttpRequest, web};
+
+use crate::configuration::Settings;
+use crate::error::{ApiError, Endpoint, ErrorKind};
+
+/// Registers every route with its body limits and error handlers.
+pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
+    cfg.service(
+        web::resource("/")
+            .route(web::get().to(health::root))
+            .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/health")
+            .route(web::get().to(health::health))
+            .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/metrics")
+            .route(web::get().to(service_kit::metrics::render))
+            .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/analyze")
+            .app_data(json_config(Endpoint::Analyze, settings.max_body_bytes))
+            .route(web::post().to(analyze::analyze))
+            .default_service(web::to(method_not_allowed("POST"))),
+    )
+    .service(
+        web::resource("/ocr")
+            .app_data(json_config(Endpoint::Ocr, settings.ocr_max_body_bytes))
+            .route(web::post().to(ocr::ocr))
+            .default_service(web::to(method_not_allowed("POST"))),
+    )
+    .default_service(web::to(not_found));
+}
+
+/// JSON extraction with the endpoint's body limit and error shape.
+fn json_config(endpoint: Endpoint, limit: usize) -> web::JsonConfig {
+    web::JsonConfig::default()
+        .limit(limit)
+        .error_handler(move |err, _req| ApiError::from_json(endpoint, &err).into())
+}
+
+fn method_not_allowed(
+    allow: &'static str,
+) -> impl Fn(HttpRequest) -> std::future::Ready<Result<actix_web::HttpResponse, ApiError>> + Clone {
+    move |req: HttpRequest| {
+        std::future::ready(Err(ApiError {
+            endpoint: Endpoint::from_path(req.path()),
+            kind: ErrorKind::MethodNotAllowed(allow),
+            message: format!(
+                "method {} is not allowed on {}; use {allow}",
+                req.method(),
+                req.path()
+            ),
+        }))
+    }
+}
+
+async fn not_found(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiError> {
+    Err(ApiError {
+        endpoint: Endpoint::Other,
+        kind: ErrorKind::NotFound,
+        message: format!("not found: {} {}", req.method(), truncate(req.path(), 200)),
+    })
+}
+
+/// Keeps an echoed path short: a client can send a 64 KiB path.
+fn truncate(s: &str, max: usize) -> String {
+    s.chars().take(max).collect()
+}

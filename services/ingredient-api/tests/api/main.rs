@@ -1,0 +1,5 @@
+mod cors;
+mod errors;
+mod health;
+mod helpers;
+mod observability;

@@ -1,0 +1,127 @@
+//! The real binary: start-up errors, JSON logs with request ids, graceful shutdown on SIGTERM.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ingredient-api");
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn start(port: u16, extra: &[(&str, &str)]) -> Child {
+    let mut cmd = Command::new(BIN);
+    cmd.env_clear()
+        .env("HOST", "127.0.0.1")
+        .env("PORT", port.to_string())
+        .env("WORKERS", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    for (k, v) in extra {
+        cmd.env(k, v);
+    }
+    let child = cmd.spawn().expect("binary starts");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "server did not start listening");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
+}
+
+fn raw_request(port: u16, request: &str) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response
+}
+
+fn sigterm(child: &Child) {
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn invalid_configuration_fails_with_one_clear_line() {
+    let out = Command::new(BIN)
+        .env_clear()
+        .env("PORT", "eighty")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("invalid PORT 'eighty': expected an integer from 0 to 65535"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn json_logs_carry_the_request_id() {
+    let port = free_port();
+    let mut child = start(port, &[("LOG_FORMAT", "json"), ("RUST_LOG", "info")]);
+    let response = raw_request(
+        port,
+        "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    let request_id = response
+        .lines()
+        .find_map(|l| l.strip_prefix("x-request-id: "))
+        .expect("x-request-id header")
+        .trim()
+        .to_owned();
+    sigterm(&child);
+    let stderr = child.stderr.take().unwrap();
+    let lines: Vec<String> = BufReader::new(stderr)
+        .lines()
+        .map_while(Result::ok)
+        .collect();
+    child.wait().unwrap();
+    let parsed: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    assert!(
+        parsed.iter().any(|v| v.to_string().contains(&request_id)),
+        "no log line with request id {request_id}: {lines:#?}"
+    );
+}
+
+#[test]
+fn sigterm_lets_an_in_flight_request_finish() {
+    let port = free_port();
+    let mut child = start(port, &[]);
+    let body = r#"{"ingredients": "", "product_name": "half now, half after SIGTERM"}"#;
+    let (first, second) = body.split_at(20);
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        stream,
+        "POST /analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{first}",
+        body.len()
+    )
+    .unwrap();
+    stream.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    sigterm(&child);
+    std::thread::sleep(Duration::from_millis(300));
+    stream.write_all(second.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 400"), "{response}");
+    assert!(
+        response.contains("ingredients must not be blank"),
+        "{response}"
+    );
+    let status = child.wait().unwrap();
+    assert!(status.success(), "graceful exit expected, got {status}");
+}

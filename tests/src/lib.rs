@@ -1,0 +1,1 @@
+//! Cross-service end-to-end tests live in `tests/`; this library is empty on purpose.
