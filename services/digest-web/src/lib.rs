@@ -9,3 +9,4 @@ pub mod configuration;
 pub mod error;
 pub mod routes;
 pub mod startup;
+pub mod store;
