@@ -48,3 +48,19 @@ bench: ## Measure the services and write docs/benchmarks.md
 
 clean: ## Remove build output
 	$(CARGO) clean
+
+# Each issue adds its targets in its own section below (keeps parallel branches mergeable).
+
+# -- issue 3: analysis engine --
+
+# -- issue 4: OCR --
+
+# -- issue 5: refresh job --
+
+# -- issue 6: dashboard --
+
+# -- issue 7: LLM --
+
+# -- issue 8: deploy --
+
+# -- issue 9: proof --

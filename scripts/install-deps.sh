@@ -8,7 +8,17 @@ set -euo pipefail
 PKGS_run="tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-deu
   tesseract-ocr-ita tesseract-ocr-por tesseract-ocr-kor tesseract-ocr-jpn tesseract-ocr-chi-sim"
 # Tests also render label images (fonts), run a real IMAP server, nginx and a headless browser.
-PKGS_test="$PKGS_run fonts-dejavu-core fonts-noto-cjk"
+# One line per issue, each on its own, so parallel branches merge cleanly.
+
+PKGS_test_ocr="fonts-dejavu-core fonts-noto-cjk"
+
+PKGS_test_imap=""
+
+PKGS_test_browser=""
+
+PKGS_test_deploy=""
+
+PKGS_test="$PKGS_run $PKGS_test_ocr $PKGS_test_imap $PKGS_test_browser $PKGS_test_deploy"
 PKGS_bench="$PKGS_run wrk hyperfine"
 PKGS_deploy="nginx-light"
 
