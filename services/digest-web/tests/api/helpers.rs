@@ -34,6 +34,56 @@ pub async fn spawn_app() -> TestApp {
 }
 
 impl TestApp {
+    pub fn data_dir(&self) -> &std::path::Path {
+        self._data_dir.path()
+    }
+
+    pub async fn post(&self, path: &str) -> reqwest::Response {
+        self.client
+            .post(format!("{}{path}", self.address))
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    pub async fn post_json(&self, path: &str, body: &serde_json::Value) -> reqwest::Response {
+        self.client
+            .post(format!("{}{path}", self.address))
+            .json(body)
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    pub async fn post_raw(
+        &self,
+        path: &str,
+        content_type: &str,
+        body: Vec<u8>,
+    ) -> reqwest::Response {
+        self.client
+            .post(format!("{}{path}", self.address))
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    /// Writes `digest` as the data dir's digest.json (what the refresh job does).
+    pub fn write_digest(&self, digest: &serde_json::Value) {
+        std::fs::write(
+            self.data_dir().join("digest.json"),
+            serde_json::to_vec(digest).unwrap(),
+        )
+        .unwrap();
+    }
+
+    /// The run store, as the refresh job sees it.
+    pub fn store(&self) -> rusqlite::Connection {
+        digest_web::store::open(self.data_dir()).unwrap()
+    }
+
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.client
             .get(format!("{}{path}", self.address))
@@ -45,4 +95,24 @@ impl TestApp {
 
 pub async fn json(res: reqwest::Response) -> serde_json::Value {
     res.json().await.expect("body is JSON")
+}
+
+/// A digest with one email per category, the first with a script subject.
+pub fn sample_digest() -> serde_json::Value {
+    let item = |id: &str, subject: &str| {
+        serde_json::json!({"id": id, "subject": subject, "from": "ops@example.com",
+            "date": "2026-11-21", "snippet": "Please look at this"})
+    };
+    serde_json::json!({
+        "generated_at": "2026-11-21T09:30:00",
+        "categories": {
+            "Need-Action": [item("m1", "<script>alert(1)</script>"), item("m2", "Approve the invoice")],
+            "FYI": [item("m3", "Build passed")],
+            "Newsletter": [],
+            "Promotional": [item("m4", "50% off")],
+            "Social": []
+        },
+        "summaries": {"Need-Action": "Two emails need a reply."},
+        "stats": {"total_emails": 4, "api_calls": 2, "execution_time": 1.25}
+    })
 }

@@ -1,2 +1,9 @@
+mod auth;
+mod bad_input;
 mod basics;
+mod digest;
 mod helpers;
+mod ops;
+mod pages;
+mod refresh;
+mod suites;
