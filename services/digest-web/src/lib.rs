@@ -11,13 +11,17 @@
 #![warn(missing_docs)]
 
 pub mod auth;
+pub mod classify;
 pub mod configuration;
 pub mod control;
 pub mod diagnostics;
 pub mod digest_file;
 pub mod error;
+pub mod mail;
 pub mod pages;
+pub mod refresh;
 pub mod routes;
 pub mod startup;
 pub mod state;
 pub mod store;
+pub mod summarize;
