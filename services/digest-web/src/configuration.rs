@@ -34,6 +34,12 @@ pub struct Settings {
     pub auth_token: Option<Secret>,
     /// `DIGEST_BASIC_AUTH_USER` + `DIGEST_BASIC_AUTH_PASSWORD` (or `_FILE`): HTTP basic auth.
     pub basic_auth: Option<(String, Secret)>,
+    /// IMAP credentials (`DIGEST_IMAP_PASSWORD`, `DIGEST_IMAP_OAUTH_TOKEN`, or `_FILE`), for
+    /// the diagnostics' login check; the refresh job reads the same variables itself.
+    pub imap_auth: Option<crate::mail::ImapAuth>,
+    /// `LLM_BASE_URL` (OpenAI's when only `LLM_API_KEY` is set): the diagnostics check it is
+    /// reachable; `None` when no LLM is configured.
+    pub llm_base_url: Option<String>,
 }
 
 /// A secret value: never printed by `Debug`.
@@ -76,6 +82,19 @@ impl Settings {
             })?,
             auth_token: env.secret("DIGEST_AUTH_TOKEN")?.map(Secret),
             basic_auth: basic_auth(env)?,
+            imap_auth: crate::mail::ImapAuth::from_env(env).map_err(|e| ConfigError::Invalid {
+                key: "DIGEST_IMAP_PASSWORD".into(),
+                value: "***".into(),
+                expected: e,
+            })?,
+            llm_base_url: match (
+                env.raw("LLM_BASE_URL"),
+                env.raw("LLM_API_KEY").or(env.raw("LLM_API_KEY_FILE")),
+            ) {
+                (Some(url), _) => Some(url.to_owned()),
+                (None, Some(_)) => Some("https://api.openai.com/v1".to_owned()),
+                (None, None) => None,
+            },
         })
     }
 

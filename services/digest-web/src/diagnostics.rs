@@ -11,9 +11,13 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::classify::Classifier;
 use crate::configuration::Settings;
 use crate::control;
 use crate::digest_file;
+use crate::mail::fixtures::{EdgeExpect, edge_cases, fixture_mbox, golden_messages};
+use crate::mail::{MailSource, check_source, parse_message};
+use crate::refresh::{self, RefreshOptions, Window};
 use crate::store::{self, queries, test_runs};
 
 /// A test suite.
@@ -66,7 +70,7 @@ impl Suite {
         }
     }
 
-    /// What the suite checks, for the /tests page.
+    /// What the suite checks (group names), for the /tests page.
     pub fn checks(self) -> Vec<&'static str> {
         registry()
             .into_iter()
@@ -91,7 +95,7 @@ pub enum Verdict {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckResult {
     /// The check's name.
-    pub name: &'static str,
+    pub name: String,
     /// Its verdict.
     pub verdict: Verdict,
 }
@@ -111,44 +115,58 @@ pub struct Report {
     pub checks: Vec<CheckResult>,
 }
 
+/// One entry of a suite: a named group of checks (most groups are one check; the parser's
+/// edge cases give one result per built-in message).
 struct Check {
     name: &'static str,
     suite: Suite,
-    run: fn(&Settings) -> Verdict,
+    run: fn(&Settings) -> Vec<(String, Verdict)>,
+}
+
+macro_rules! single {
+    ($name:literal, $suite:expr, $f:path) => {
+        Check {
+            name: $name,
+            suite: $suite,
+            run: |settings| vec![($name.to_owned(), $f(settings))],
+        }
+    };
 }
 
 fn registry() -> Vec<Check> {
     vec![
+        single!("configuration_valid", Suite::Basic, configuration_valid),
+        single!("data_dir_writable", Suite::Basic, data_dir_writable),
+        single!("digest_readable_and_valid", Suite::Basic, digest_readable),
+        single!("run_store_readable", Suite::Basic, run_store_readable),
+        single!("mail_source_reachable", Suite::Basic, mail_source_reachable),
+        single!(
+            "categoriser_golden_messages",
+            Suite::Basic,
+            categoriser_golden
+        ),
+        single!("run_store_integrity", Suite::Extended, run_store_integrity),
+        single!("no_run_stuck_in_running", Suite::Extended, no_stuck_runs),
         Check {
-            name: "configuration_valid",
-            suite: Suite::Basic,
-            run: configuration_valid,
-        },
-        Check {
-            name: "data_dir_writable",
-            suite: Suite::Basic,
-            run: data_dir_writable,
-        },
-        Check {
-            name: "digest_readable_and_valid",
-            suite: Suite::Basic,
-            run: digest_readable,
-        },
-        Check {
-            name: "run_store_readable",
-            suite: Suite::Basic,
-            run: run_store_readable,
-        },
-        Check {
-            name: "run_store_integrity",
+            name: "parser_edge_cases",
             suite: Suite::Extended,
-            run: run_store_integrity,
+            run: parser_edge_cases,
         },
-        Check {
-            name: "no_run_stuck_in_running",
-            suite: Suite::Extended,
-            run: no_stuck_runs,
-        },
+        single!(
+            "empty_mailbox_refresh",
+            Suite::Extended,
+            empty_mailbox_refresh
+        ),
+        single!(
+            "full_refresh_from_fixture_mailbox",
+            Suite::Comprehensive,
+            full_refresh_from_fixture
+        ),
+        single!(
+            "llm_endpoint_reachable",
+            Suite::Comprehensive,
+            llm_reachable
+        ),
     ]
 }
 
@@ -156,18 +174,22 @@ fn registry() -> Vec<Check> {
 pub fn run(suite: Suite, settings: &Settings) -> Report {
     let started_at = queries::format_time(queries::now());
     let start = Instant::now();
-    let checks: Vec<CheckResult> = registry()
-        .into_iter()
-        .filter(|c| c.suite <= suite)
-        .map(|c| {
-            let verdict = (c.run)(settings);
-            tracing::info!(check = c.name, ?verdict, "diagnostic");
-            CheckResult {
-                name: c.name,
-                verdict,
+    let mut checks = Vec::new();
+    for check in registry().into_iter().filter(|c| c.suite <= suite) {
+        let began = Instant::now();
+        let results = (check.run)(settings);
+        tracing::info!(
+            check = check.name,
+            ms = began.elapsed().as_millis() as u64,
+            "diagnostic ran"
+        );
+        for (name, verdict) in results {
+            if let Verdict::Fail(message) = &verdict {
+                tracing::warn!(check = %name, %message, "diagnostic failed");
             }
-        })
-        .collect();
+            checks.push(CheckResult { name, verdict });
+        }
+    }
     let mut counts = test_runs::Counts::default();
     let mut failures = Vec::new();
     for check in &checks {
@@ -177,7 +199,7 @@ pub fn run(suite: Suite, settings: &Settings) -> Report {
             Verdict::Fail(message) => {
                 counts.failed += 1;
                 failures.push(test_runs::Failure {
-                    test: check.name.to_owned(),
+                    test: check.name.clone(),
                     message: message.clone(),
                 });
             }
@@ -199,8 +221,8 @@ fn configuration_valid(settings: &Settings) -> Verdict {
     if let Some(problem) = control::command_problem(settings) {
         problems.push(problem);
     }
-    if settings.refresh_command.is_none() && settings.source.is_none() {
-        problems.push("DIGEST_SOURCE is not set: the refresh job has no mailbox to read".into());
+    if let Err(e) = source(settings) {
+        problems.push(e.to_string());
     }
     if settings.data_dir.as_os_str().is_empty() {
         problems.push("DIGEST_DATA_DIR is empty".into());
@@ -300,6 +322,196 @@ fn no_stuck_runs(settings: &Settings) -> Verdict {
     })
 }
 
+/// The configured mailbox (the embedded sample when `DIGEST_SOURCE` is unset, as the job).
+fn source(settings: &Settings) -> Result<MailSource, crate::mail::MailError> {
+    match settings.source.as_deref() {
+        Some(s) => MailSource::parse(s),
+        None => Ok(MailSource::Sample),
+    }
+}
+
+fn mail_source_reachable(settings: &Settings) -> Verdict {
+    let source = match source(settings) {
+        Ok(source) => source,
+        Err(e) => return Verdict::Fail(e.to_string()),
+    };
+    match check_source(&source, settings.imap_auth.as_ref()) {
+        Ok(_) => Verdict::Pass,
+        Err(e) => Verdict::Fail(e.to_string()),
+    }
+}
+
+/// The share of golden messages the categoriser must get right (the refresh job's own test
+/// holds it to the same bar).
+const GOLDEN_ACCURACY: f64 = 0.9;
+
+fn categoriser_golden(_: &Settings) -> Verdict {
+    let classifier = Classifier::embedded();
+    let golden = golden_messages();
+    if golden.is_empty() {
+        return Verdict::Fail("no golden messages are built in".into());
+    }
+    let mut misses = Vec::new();
+    for message in &golden {
+        match parse_message(message.raw, None) {
+            Ok(email) => {
+                let got = classifier.classify(&email).category;
+                if got != message.expected {
+                    misses.push(format!(
+                        "{}: {got} instead of {}",
+                        message.name, message.expected
+                    ));
+                }
+            }
+            Err(e) => misses.push(format!("{}: does not parse ({e})", message.name)),
+        }
+    }
+    let right = golden.len() - misses.len();
+    let accuracy = right as f64 / golden.len() as f64;
+    if accuracy >= GOLDEN_ACCURACY {
+        Verdict::Pass
+    } else {
+        Verdict::Fail(format!(
+            "{right}/{} golden messages categorised as labelled (need {:.0} %); first misses: {}",
+            golden.len(),
+            GOLDEN_ACCURACY * 100.0,
+            misses
+                .iter()
+                .take(5)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("; ")
+        ))
+    }
+}
+
+fn parser_edge_cases(_: &Settings) -> Vec<(String, Verdict)> {
+    edge_cases()
+        .into_iter()
+        .map(|case| {
+            let name = format!("parser_edge_case:{}", case.name);
+            let parsed = parse_message(&case.raw, None);
+            let verdict = match (&case.expect, parsed) {
+                (EdgeExpect::Fails, Err(_)) => Verdict::Pass,
+                (EdgeExpect::Fails, Ok(email)) => Verdict::Fail(format!(
+                    "should be refused, parsed with subject '{}'",
+                    email.item.subject
+                )),
+                (EdgeExpect::Parses { .. }, Err(e)) => {
+                    Verdict::Fail(format!("does not parse: {e}"))
+                }
+                (EdgeExpect::Parses { subject, snippet }, Ok(email)) => {
+                    if !email.item.subject.contains(subject) {
+                        Verdict::Fail(format!(
+                            "subject '{}' lacks '{subject}'",
+                            email.item.subject
+                        ))
+                    } else if !email.item.snippet.contains(snippet) {
+                        Verdict::Fail(format!(
+                            "snippet '{}' lacks '{snippet}'",
+                            email.item.snippet
+                        ))
+                    } else {
+                        Verdict::Pass
+                    }
+                }
+            };
+            (name, verdict)
+        })
+        .collect()
+}
+
+/// Runs the real refresh job in-process from `source` into a fresh temp data dir and checks
+/// the digest it writes against the Digest schema; returns the digest's email count.
+fn refresh_into_temp(source: MailSource) -> Result<usize, String> {
+    let data = tempfile::tempdir().map_err(|e| format!("cannot make a temp dir: {e}"))?;
+    let mut options = RefreshOptions::new(source, data.path());
+    // Built-in messages carry fixed past dates.
+    options.window = Window::All;
+    let report = refresh::run(&options).map_err(|e| format!("the refresh failed: {e}"))?;
+    let digest = digest_file::load(data.path())
+        .map_err(|e| e.to_string())?
+        .ok_or("the refresh wrote no digest.json")?;
+    let in_digest: usize = digest.categories.values().map(Vec::len).sum();
+    if in_digest != report.total_emails || digest.stats.total_emails as usize != in_digest {
+        return Err(format!(
+            "the digest holds {in_digest} emails, its stats say {} and the run {}",
+            digest.stats.total_emails, report.total_emails
+        ));
+    }
+    Ok(in_digest)
+}
+
+fn empty_mailbox_refresh(_: &Settings) -> Verdict {
+    let mailbox = match tempfile::tempdir() {
+        Ok(dir) => dir,
+        Err(e) => return Verdict::Fail(format!("cannot make a temp dir: {e}")),
+    };
+    for sub in ["cur", "new", "tmp"] {
+        if let Err(e) = std::fs::create_dir(mailbox.path().join(sub)) {
+            return Verdict::Fail(format!("cannot make the empty Maildir: {e}"));
+        }
+    }
+    match refresh_into_temp(MailSource::Maildir(mailbox.path().to_owned())) {
+        Ok(0) => Verdict::Pass,
+        Ok(n) => Verdict::Fail(format!("an empty mailbox gave a digest of {n} emails")),
+        Err(e) => Verdict::Fail(e),
+    }
+}
+
+fn full_refresh_from_fixture(_: &Settings) -> Verdict {
+    let dir = match tempfile::tempdir() {
+        Ok(dir) => dir,
+        Err(e) => return Verdict::Fail(format!("cannot make a temp dir: {e}")),
+    };
+    let mbox = dir.path().join("fixture.mbox");
+    if let Err(e) = std::fs::write(&mbox, fixture_mbox()) {
+        return Verdict::Fail(format!("cannot write the fixture mailbox: {e}"));
+    }
+    match refresh_into_temp(MailSource::Mbox(mbox)) {
+        Ok(0) => Verdict::Fail("the fixture mailbox gave an empty digest".into()),
+        Ok(_) => Verdict::Pass,
+        Err(e) => Verdict::Fail(e),
+    }
+}
+
+fn llm_reachable(settings: &Settings) -> Verdict {
+    let Some(url) = &settings.llm_base_url else {
+        return Verdict::Skip("no LLM is configured (LLM_BASE_URL / LLM_API_KEY unset)".into());
+    };
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return Verdict::Fail(format!("LLM_BASE_URL '{url}' has no scheme"));
+    };
+    let authority = rest.split('/').next().unwrap_or("");
+    let authority = authority.rsplit('@').next().unwrap_or(authority);
+    let default_port = if scheme.eq_ignore_ascii_case("https") {
+        443
+    } else {
+        80
+    };
+    let has_port = authority
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.bytes().all(|b| b.is_ascii_digit()) && !authority.ends_with(']'));
+    let addr = if has_port {
+        authority.to_owned()
+    } else {
+        format!("{authority}:{default_port}")
+    };
+    let addrs = match std::net::ToSocketAddrs::to_socket_addrs(&addr) {
+        Ok(addrs) => addrs.collect::<Vec<_>>(),
+        Err(e) => return Verdict::Fail(format!("cannot resolve {addr}: {e}")),
+    };
+    let timeout = std::time::Duration::from_secs(5);
+    let mut last = String::from("no address");
+    for a in addrs {
+        match std::net::TcpStream::connect_timeout(&a, timeout) {
+            Ok(_) => return Verdict::Pass,
+            Err(e) => last = e.to_string(),
+        }
+    }
+    Verdict::Fail(format!("cannot connect to the LLM endpoint {addr}: {last}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -327,11 +539,61 @@ mod tests {
         let report = run(Suite::Basic, &settings(dir.path()));
         assert_eq!(report.counts.failed, 0, "{:?}", report.failures);
         assert_eq!(report.counts.skipped, 1);
+        assert_eq!(report.counts.passed, 5);
 
         std::fs::write(digest_file::path(dir.path()), "[]").unwrap();
         let report = run(Suite::Basic, &settings(dir.path()));
         assert_eq!(report.counts.failed, 1);
         assert_eq!(report.failures[0].test, "digest_readable_and_valid");
         assert_eq!(report.counts.total, report.checks.len() as i64);
+    }
+}
+
+#[cfg(test)]
+mod suite_tests {
+    use super::*;
+    use service_kit::config::EnvSource;
+
+    #[test]
+    fn the_comprehensive_suite_passes_on_a_healthy_deployment() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = Settings::from_env(&EnvSource::from_pairs([
+            ("DIGEST_DATA_DIR", dir.path().display().to_string()),
+            ("DIGEST_REFRESH_COMMAND", "true".to_owned()),
+        ]))
+        .unwrap();
+        let report = run(Suite::Comprehensive, &settings);
+        assert_eq!(report.failures, vec![], "{:?}", report.checks);
+        assert!(
+            report
+                .checks
+                .iter()
+                .any(|c| c.name == "parser_edge_case:koi8-r")
+        );
+        let skipped: Vec<_> = report
+            .checks
+            .iter()
+            .filter(|c| matches!(c.verdict, Verdict::Skip(_)))
+            .map(|c| c.name.as_str())
+            .collect();
+        assert_eq!(
+            skipped,
+            ["digest_readable_and_valid", "llm_endpoint_reachable"]
+        );
+    }
+
+    #[test]
+    fn an_unreachable_mailbox_and_llm_fail() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = Settings::from_env(&EnvSource::from_pairs([
+            ("DIGEST_DATA_DIR", dir.path().display().to_string()),
+            ("DIGEST_REFRESH_COMMAND", "true".to_owned()),
+            ("DIGEST_SOURCE", "maildir:/nonexistent/maildir".to_owned()),
+            // Port 9 (discard) is closed on loopback.
+            ("LLM_BASE_URL", "http://127.0.0.1:9/v1".to_owned()),
+        ]))
+        .unwrap();
+        assert!(matches!(mail_source_reachable(&settings), Verdict::Fail(_)));
+        assert!(matches!(llm_reachable(&settings), Verdict::Fail(_)));
     }
 }

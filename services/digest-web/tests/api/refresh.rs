@@ -225,3 +225,51 @@ async fn a_command_that_cannot_start_is_a_500_error() {
         "{body}"
     );
 }
+
+#[tokio::test]
+async fn the_real_job_refreshes_from_the_sample_mailbox_and_records_one_run() {
+    let job = env!("CARGO_BIN_EXE_digest-refresh");
+    let app = spawn_app_with(&[("DIGEST_REFRESH_COMMAND", job), ("DIGEST_SOURCE", "sample")]).await;
+    let res = app.post("/api/refresh").await;
+    assert_eq!(res.status(), 200);
+    let body = json(res).await;
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("digest written to"),
+        "{body}"
+    );
+
+    let digest = json(app.get("/api/digest").await).await;
+    let total = digest["stats"]["total_emails"].as_u64().unwrap();
+    assert!(total > 10, "{digest}");
+    let metrics = json(app.get("/api/metrics?period=all").await).await;
+    // The job recorded its own run; the dashboard must not add a second row.
+    assert_eq!(metrics["metrics"]["script_run_count"], 1, "{metrics}");
+    assert!(metrics["metrics"]["emails_processed"].as_u64().unwrap() > 0);
+    let breakdown: u64 = metrics["category_breakdown"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(breakdown, total);
+
+    // A bad source: the job's one stderr line is the message.
+    let app = spawn_app_with(&[
+        ("DIGEST_REFRESH_COMMAND", job),
+        ("DIGEST_SOURCE", "maildir:/nonexistent/mail"),
+    ])
+    .await;
+    let res = app.post("/api/refresh").await;
+    assert_eq!(res.status(), 500);
+    let body = json(res).await;
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("/nonexistent/mail"),
+        "{body}"
+    );
+}
