@@ -149,7 +149,8 @@ pub fn history_chart(runs: &[RunSummary]) -> Vec<Bar> {
         .filter_map(|r| r.execution_time)
         .fold(0.0f64, f64::max)
         .max(0.001);
-    let slot = CHART_W / runs.len().max(1) as f64;
+    // At most 60 units per run, so a handful of runs do not turn into slabs.
+    let slot = (CHART_W / runs.len().max(1) as f64).min(60.0);
     let plot_h = HISTORY_H - 20.0;
     runs.iter()
         .enumerate()

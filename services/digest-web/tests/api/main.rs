@@ -1,6 +1,7 @@
 mod auth;
 mod bad_input;
 mod basics;
+mod browser;
 mod digest;
 mod helpers;
 mod ops;
