@@ -58,6 +58,10 @@ clean: ## Remove build output
 # -- issue 5: refresh job --
 
 # -- issue 6: dashboard --
+.PHONY: screenshots
+screenshots: ## Drive the dashboard in headless Chromium; screenshots in docs/screenshots/
+	@scripts/install-deps.sh test_browser
+	$(CARGO) test -p digest-web --test api browser
 
 # -- issue 7: LLM --
 

@@ -75,3 +75,46 @@ async fn an_unknown_suite_is_400() {
     let res = app.post_json("/api/tests/run", &json!({})).await;
     assert_eq!(json(res).await["suite"], "basic");
 }
+
+#[tokio::test]
+async fn one_test_run_at_a_time_and_an_unreachable_mailbox_fails_the_check() {
+    // An "IMAP server" that accepts connections and never greets: the login check hangs
+    // until the listener goes away, which keeps the first run busy for as long as we need.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let source = format!(
+        "imap://ops@127.0.0.1:{}/INBOX",
+        silent.local_addr().unwrap().port()
+    );
+    let app = spawn_app_with(&[
+        ("DIGEST_REFRESH_COMMAND", "true"),
+        ("DIGEST_SOURCE", source.as_str()),
+        ("DIGEST_IMAP_PASSWORD", "x"),
+    ])
+    .await;
+    let first = {
+        let client = app.client.clone();
+        let url = format!("{}/api/tests/run", app.address);
+        tokio::spawn(async move { client.post(url).send().await.unwrap() })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    let page = app.get("/tests").await.text().await.unwrap();
+    assert!(page.contains("A test run is in progress"));
+    let second = app
+        .post_json("/api/tests/run", &json!({"suite": "basic"}))
+        .await;
+    assert_eq!(second.status(), 409);
+    assert_eq!(
+        json(second).await,
+        json!({"error": "a test run is already in progress; try again when it has finished"})
+    );
+
+    drop(silent);
+    let first = first.await.unwrap();
+    assert_eq!(first.status(), 200);
+    let body = json(first).await;
+    assert_eq!(body["status"], "failure");
+    assert_eq!(
+        body["failures"][0]["test"], "mail_source_reachable",
+        "{body}"
+    );
+}
