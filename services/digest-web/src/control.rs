@@ -250,6 +250,9 @@ impl Inner {
         };
         // The child leads its own group (process_group(0)), so its pid is the group id.
         let group = child.id();
+        // Should this future be dropped mid-run (the server shutting down), the group dies
+        // with it rather than living on without its lock.
+        let mut guard = GroupGuard(group);
         let stdout = child
             .stdout
             .take()
@@ -261,6 +264,7 @@ impl Inner {
         let waited = tokio::time::timeout(self.timeout, child.wait()).await;
         // Whatever happened, nothing the job started may outlive it.
         kill_group(group);
+        guard.0 = None;
         let status = match waited {
             Ok(Ok(status)) => Some(status),
             Ok(Err(e)) => {
@@ -402,6 +406,15 @@ pub fn command_problem(settings: &Settings) -> Option<String> {
             path.display()
         )),
         Err(e) => Some(e),
+    }
+}
+
+/// Kills the process group on drop unless disarmed (its field set to `None`).
+struct GroupGuard(Option<u32>);
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        kill_group(self.0);
     }
 }
 

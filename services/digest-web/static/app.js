@@ -97,10 +97,10 @@ function setupRefresh() {
         waitForOther();
         break;
       case 504:
-        say(progress, `The refresh took too long and was stopped. ${msg}`, "fail");
+        reloadSaying(`The refresh took too long and was stopped. ${msg}`);
         break;
       case 500:
-        say(progress, `The refresh failed: ${msg}`, "fail");
+        reloadSaying(`The refresh failed: ${msg}`);
         break;
       case 401:
         say(progress, "Not signed in: open the page with ?token=… or your credentials.", "fail");
@@ -109,6 +109,22 @@ function setupRefresh() {
         say(progress, `Unexpected answer (HTTP ${res.status}): ${msg}`, "fail");
     }
   });
+
+  // A failed run changed the run history and the error list: reload to show them, and keep
+  // the message across the reload.
+  function reloadSaying(text) {
+    say(progress, text, "fail");
+    try {
+      sessionStorage.setItem("refreshMessage", text);
+      location.reload();
+    } catch (_) { /* storage refused: the message stays, without the reload */ }
+  }
+
+  const kept = sessionStorage.getItem("refreshMessage");
+  if (kept) {
+    sessionStorage.removeItem("refreshMessage");
+    say(progress, kept, "fail");
+  }
 
   if (button.disabled) waitForOther();
 }

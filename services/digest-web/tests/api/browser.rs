@@ -305,6 +305,17 @@ async fn pages_work_in_a_real_browser() {
         10,
     )
     .await;
+    // The page reloaded with the failed run in the error list, the message kept.
+    s.wait_for(
+        "document.querySelector('#errors').textContent.includes('IMAP login failed')",
+        10,
+    )
+    .await;
+    s.wait_for(
+        "document.querySelector('#refresh-progress').textContent.includes('The refresh failed')",
+        5,
+    )
+    .await;
     s.screenshot("digest-refresh-failed.png").await;
 
     // Run the basic suite from /tests and see its results.
