@@ -37,9 +37,9 @@ pub struct Settings {
     /// IMAP credentials (`DIGEST_IMAP_PASSWORD`, `DIGEST_IMAP_OAUTH_TOKEN`, or `_FILE`), for
     /// the diagnostics' login check; the refresh job reads the same variables itself.
     pub imap_auth: Option<crate::mail::ImapAuth>,
-    /// `LLM_BASE_URL` (OpenAI's when only `LLM_API_KEY` is set): the diagnostics check it is
-    /// reachable; `None` when no LLM is configured.
-    pub llm_base_url: Option<String>,
+    /// The `LLM_*` variables (see docs/llm.md): the comprehensive suite checks the endpoint
+    /// answers; `None` when no LLM is configured.
+    pub llm: Option<llm_client::LlmConfig>,
 }
 
 /// A secret value: never printed by `Debug`.
@@ -87,14 +87,13 @@ impl Settings {
                 value: "***".into(),
                 expected: e,
             })?,
-            llm_base_url: match (
-                env.raw("LLM_BASE_URL"),
-                env.raw("LLM_API_KEY").or(env.raw("LLM_API_KEY_FILE")),
-            ) {
-                (Some(url), _) => Some(url.to_owned()),
-                (None, Some(_)) => Some("https://api.openai.com/v1".to_owned()),
-                (None, None) => None,
-            },
+            llm: llm_client::LlmConfig::from_vars(|k| env.raw(k).map(str::to_owned)).map_err(
+                |e| ConfigError::Invalid {
+                    key: "LLM_*".into(),
+                    value: String::new(),
+                    expected: e.to_string(),
+                },
+            )?,
         })
     }
 

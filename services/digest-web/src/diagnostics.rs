@@ -476,40 +476,36 @@ fn full_refresh_from_fixture(_: &Settings) -> Verdict {
 }
 
 fn llm_reachable(settings: &Settings) -> Verdict {
-    let Some(url) = &settings.llm_base_url else {
+    let Some(config) = &settings.llm else {
         return Verdict::Skip("no LLM is configured (LLM_BASE_URL / LLM_API_KEY unset)".into());
     };
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return Verdict::Fail(format!("LLM_BASE_URL '{url}' has no scheme"));
+    let mut config = config.clone();
+    // One quick question, no retries: this checks the endpoint, not its patience.
+    config.max_retries = 0;
+    config.timeout = config.timeout.min(std::time::Duration::from_secs(15));
+    let client = match llm_client::LlmClient::new(config) {
+        Ok(client) => client,
+        Err(e) => return Verdict::Fail(format!("cannot build the LLM client: {e}")),
     };
-    let authority = rest.split('/').next().unwrap_or("");
-    let authority = authority.rsplit('@').next().unwrap_or(authority);
-    let default_port = if scheme.eq_ignore_ascii_case("https") {
-        443
-    } else {
-        80
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return Verdict::Fail(format!("cannot start a runtime: {e}")),
     };
-    let has_port = authority
-        .rsplit_once(':')
-        .is_some_and(|(_, p)| p.bytes().all(|b| b.is_ascii_digit()) && !authority.ends_with(']'));
-    let addr = if has_port {
-        authority.to_owned()
-    } else {
-        format!("{authority}:{default_port}")
+    let request = llm_client::ChatRequest {
+        messages: vec![llm_client::Message::user("Reply with the single word OK.")],
+        max_tokens: Some(5),
+        ..Default::default()
     };
-    let addrs = match std::net::ToSocketAddrs::to_socket_addrs(&addr) {
-        Ok(addrs) => addrs.collect::<Vec<_>>(),
-        Err(e) => return Verdict::Fail(format!("cannot resolve {addr}: {e}")),
-    };
-    let timeout = std::time::Duration::from_secs(5);
-    let mut last = String::from("no address");
-    for a in addrs {
-        match std::net::TcpStream::connect_timeout(&a, timeout) {
-            Ok(_) => return Verdict::Pass,
-            Err(e) => last = e.to_string(),
-        }
+    match runtime.block_on(client.chat(&request)) {
+        Ok(_) => Verdict::Pass,
+        Err(e) => Verdict::Fail(format!(
+            "the LLM endpoint {} did not answer: {e}",
+            client.config().completions_url()
+        )),
     }
-    Verdict::Fail(format!("cannot connect to the LLM endpoint {addr}: {last}"))
 }
 
 #[cfg(test)]
@@ -591,9 +587,69 @@ mod suite_tests {
             ("DIGEST_SOURCE", "maildir:/nonexistent/maildir".to_owned()),
             // Port 9 (discard) is closed on loopback.
             ("LLM_BASE_URL", "http://127.0.0.1:9/v1".to_owned()),
+            ("LLM_MODEL", "m".to_owned()),
         ]))
         .unwrap();
         assert!(matches!(mail_source_reachable(&settings), Verdict::Fail(_)));
         assert!(matches!(llm_reachable(&settings), Verdict::Fail(_)));
+    }
+}
+
+#[cfg(test)]
+mod llm_tests {
+    use std::io::{BufRead, BufReader, Read, Write};
+
+    use super::*;
+    use service_kit::config::EnvSource;
+
+    /// A one-shot Chat Completions endpoint on loopback answering `OK`.
+    fn fake_llm() -> (String, std::thread::JoinHandle<String>) {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/v1", listener.local_addr().unwrap());
+        let handle = std::thread::spawn(move || {
+            let (stream, _) = listener.accept().unwrap();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request_line = String::new();
+            reader.read_line(&mut request_line).unwrap();
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                if line == "\r\n" {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap();
+                }
+            }
+            let mut body = vec![0; length];
+            reader.read_exact(&mut body).unwrap();
+            let answer = r#"{"choices":[{"message":{"role":"assistant","content":"OK"}}],"usage":{"prompt_tokens":5,"completion_tokens":1}}"#;
+            write!(
+                &stream,
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{answer}",
+                answer.len()
+            )
+            .unwrap();
+            request_line
+        });
+        (url, handle)
+    }
+
+    #[test]
+    fn the_llm_check_asks_the_configured_endpoint() {
+        let (url, server) = fake_llm();
+        let settings = Settings::from_env(&EnvSource::from_pairs([
+            ("LLM_BASE_URL", url.as_str()),
+            ("LLM_MODEL", "tiny"),
+        ]))
+        .unwrap();
+        assert_eq!(llm_reachable(&settings), Verdict::Pass);
+        assert!(
+            server
+                .join()
+                .unwrap()
+                .starts_with("POST /v1/chat/completions")
+        );
     }
 }
