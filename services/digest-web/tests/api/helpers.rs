@@ -5,16 +5,24 @@ use service_kit::config::EnvSource;
 pub struct TestApp {
     pub address: String,
     pub client: reqwest::Client,
-    /// Kept alive for the test's duration; removed on drop.
-    pub _data_dir: tempfile::TempDir,
+    /// Kept alive for the test's duration; removed on drop (None when the caller owns it).
+    pub _temp: Option<tempfile::TempDir>,
+    data_dir: std::path::PathBuf,
 }
 
 /// Starts the real application on a random loopback port with a fresh data dir.
 pub async fn spawn_app_with(extra: &[(&str, &str)]) -> TestApp {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let mut app = spawn_app_in(temp.path(), extra).await;
+    app._temp = Some(temp);
+    app
+}
+
+/// Starts the real application on a data dir the caller owns (two servers may share one).
+pub async fn spawn_app_in(data_dir: &std::path::Path, extra: &[(&str, &str)]) -> TestApp {
     service_kit::telemetry::init_for_tests();
-    let data_dir = tempfile::tempdir().expect("temp dir");
     let mut env = EnvSource::from_pairs([("HOST", "127.0.0.1"), ("PORT", "0"), ("WORKERS", "2")]);
-    env.set("DIGEST_DATA_DIR", data_dir.path().display().to_string());
+    env.set("DIGEST_DATA_DIR", data_dir.display().to_string());
     for (k, v) in extra {
         env.set(*k, *v);
     }
@@ -25,7 +33,8 @@ pub async fn spawn_app_with(extra: &[(&str, &str)]) -> TestApp {
     TestApp {
         address,
         client: reqwest::Client::new(),
-        _data_dir: data_dir,
+        _temp: None,
+        data_dir: data_dir.to_owned(),
     }
 }
 
@@ -35,7 +44,7 @@ pub async fn spawn_app() -> TestApp {
 
 impl TestApp {
     pub fn data_dir(&self) -> &std::path::Path {
-        self._data_dir.path()
+        &self.data_dir
     }
 
     pub async fn post(&self, path: &str) -> reqwest::Response {

@@ -1,3 +1,4 @@
+use std::os::unix::process::CommandExt;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -272,4 +273,68 @@ async fn the_real_job_refreshes_from_the_sample_mailbox_and_records_one_run() {
             .contains("/nonexistent/mail"),
         "{body}"
     );
+}
+
+#[tokio::test]
+async fn two_servers_sharing_a_data_dir_run_one_refresh_at_a_time() {
+    let shared = tempfile::tempdir().unwrap();
+    let command = "echo run >> \"$DIGEST_DATA_DIR/starts\"; sleep 1.5";
+    let extra = [("DIGEST_REFRESH_COMMAND", command)];
+    let a = crate::helpers::spawn_app_in(shared.path(), &extra).await;
+    let b = crate::helpers::spawn_app_in(shared.path(), &extra).await;
+    let first = {
+        let client = a.client.clone();
+        let url = format!("{}/api/refresh", a.address);
+        tokio::spawn(async move { client.post(url).send().await.unwrap() })
+    };
+    wait_until_running(&a).await;
+    // B has no refresh of its own running: only the lock file can tell it.
+    assert_eq!(json(b.get("/api/status").await).await["running"], true);
+    let res = b.post("/api/refresh").await;
+    assert_eq!(res.status(), 409);
+    let body = json(res).await;
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("(process {})", std::process::id())),
+        "{body}"
+    );
+    assert_eq!(first.await.unwrap().status(), 200);
+    assert_eq!(b.post("/api/refresh").await.status(), 200);
+    let starts = std::fs::read_to_string(shared.path().join("starts")).unwrap();
+    assert_eq!(starts.lines().count(), 2);
+}
+
+#[tokio::test]
+async fn a_lock_held_by_another_program_is_respected() {
+    // util-linux's flock(1) takes the same flock(2) lock in a separate process.
+    let (app, _f) = app_with_command("true", "5").await;
+    let lock = app.data_dir().join("refresh.lock");
+    // -o: the lock stays with flock itself, not with the sleep it runs.
+    let mut holder = std::process::Command::new("flock")
+        .arg("-o")
+        .arg(&lock)
+        .args(["sleep", "30"])
+        .process_group(0)
+        .spawn()
+        .expect("flock(1) from util-linux");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !json(app.get("/api/status").await).await["running"]
+        .as_bool()
+        .unwrap()
+    {
+        assert!(Instant::now() < deadline, "flock never took the lock");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(app.post("/api/refresh").await.status(), 409);
+    // Kill flock and its sleep together (the test leaves no process behind).
+    let group = rustix::process::Pid::from_raw(holder.id() as i32).unwrap();
+    rustix::process::kill_process_group(group, rustix::process::Signal::KILL).unwrap();
+    holder.wait().unwrap();
+    // The holder died without cleaning up: its file stays, its lock is gone.
+    let status = json(app.get("/api/status").await).await;
+    assert_eq!(status["running"], false);
+    assert_eq!(status["lock_file_exists"], true);
+    assert_eq!(app.post("/api/refresh").await.status(), 200);
 }
