@@ -1,7 +1,7 @@
 //! The one place where failures become HTTP responses: `{"error": "..."}` with the status
 //! the spec gives (404 unknown path, 500 internal failure) and 400/405/413/415 for bad input.
 
-use actix_web::error::{JsonPayloadError, PayloadError, QueryPayloadError};
+use actix_web::error::{JsonPayloadError, PayloadError, QueryPayloadError, UrlencodedError};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{ALLOW, HeaderValue, WWW_AUTHENTICATE};
 use actix_web::{HttpResponse, ResponseError};
@@ -63,6 +63,19 @@ impl WebError {
             }
             JsonPayloadError::Deserialize(e) => Self::BadRequest(format!("invalid JSON body: {e}")),
             other => Self::BadRequest(format!("could not read the request body: {other}")),
+        }
+    }
+
+    /// Maps form-body failures to 400, 413 or 415.
+    pub fn from_form(err: &UrlencodedError) -> Self {
+        match err {
+            UrlencodedError::ContentType => Self::UnsupportedMediaType(
+                "Content-Type must be application/x-www-form-urlencoded".into(),
+            ),
+            UrlencodedError::Overflow { limit, .. } => Self::PayloadTooLarge(format!(
+                "request body is larger than the limit of {limit} bytes"
+            )),
+            other => Self::BadRequest(format!("invalid form body: {other}")),
         }
     }
 

@@ -190,6 +190,8 @@ pub struct IndexPage<'a> {
     pub errors: &'a [ErrorRecord],
     /// The refresh time-out in seconds.
     pub timeout_secs: u64,
+    /// `(css class, text)` after a refresh started from the form (no JavaScript).
+    pub notice: Option<(&'static str, &'static str)>,
 }
 
 impl IndexPage<'_> {
@@ -216,6 +218,7 @@ impl IndexPage<'_> {
         ctx.insert("history_h", &HISTORY_H);
         ctx.insert("errors", self.errors);
         ctx.insert("timeout_secs", &self.timeout_secs);
+        ctx.insert("notice", &self.notice);
         ctx
     }
 }
@@ -234,7 +237,8 @@ pub struct SuiteCard {
 }
 
 /// The /tests page context.
-pub fn tests_context(latest: Option<&StoredTestRun>, running: bool) -> Context {
+/// `busy`: a form run was just refused because another one was running.
+pub fn tests_context(latest: Option<&StoredTestRun>, running: bool, busy: bool) -> Context {
     let mut ctx = Context::new();
     let suites: Vec<SuiteCard> = Suite::ALL
         .into_iter()
@@ -249,6 +253,7 @@ pub fn tests_context(latest: Option<&StoredTestRun>, running: bool) -> Context {
     ctx.insert("suites", &suites);
     ctx.insert("latest", &latest);
     ctx.insert("running", &running);
+    ctx.insert("busy", &busy);
     ctx
 }
 
@@ -326,6 +331,7 @@ mod tests {
             runs: &runs,
             errors: &errors,
             timeout_secs: 120,
+            notice: Some(("fail", "<b>n</b>")),
         };
         let html = templates.render("index.html", &page.context()).unwrap();
         assert!(
@@ -355,7 +361,7 @@ mod tests {
         };
         for latest in [None, Some(&latest)] {
             let html = templates
-                .render("tests.html", &tests_context(latest, false))
+                .render("tests.html", &tests_context(latest, false, true))
                 .unwrap();
             assert!(html.contains("comprehensive"));
             assert!(!html.contains("<b>x</b>"));

@@ -134,7 +134,8 @@ function setupTests() {
   if (!buttons.length) return;
   const progress = $("#tests-progress");
   buttons.forEach((button) => {
-    button.addEventListener("click", async () => {
+    button.form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
       const suite = button.dataset.suite;
       buttons.forEach((b) => { b.disabled = true; });
       const started = Date.now();

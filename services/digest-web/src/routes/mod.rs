@@ -20,6 +20,11 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
             .error_handler(|err, _req| WebError::from_json(&err).into()),
     )
     .app_data(
+        web::FormConfig::default()
+            .limit(settings.max_body_bytes)
+            .error_handler(|err, _req| WebError::from_form(&err).into()),
+    )
+    .app_data(
         web::QueryConfig::default().error_handler(|err, _req| WebError::from_query(&err).into()),
     )
     .service(
@@ -31,6 +36,16 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
         web::resource("/tests")
             .route(web::get().to(pages::tests))
             .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/refresh")
+            .route(web::post().to(pages::refresh_form))
+            .default_service(web::to(method_not_allowed("POST"))),
+    )
+    .service(
+        web::resource("/tests/run")
+            .route(web::post().to(pages::run_suite_form))
+            .default_service(web::to(method_not_allowed("POST"))),
     )
     .service(
         web::resource("/static/{file}")

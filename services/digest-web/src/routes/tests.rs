@@ -81,14 +81,11 @@ impl Drop for TestFlag {
     }
 }
 
-/// `POST /api/tests/run`.
-pub async fn run(
+/// Runs `suite` and stores its result; 409 while another run is in progress.
+pub async fn run_suite(
     state: web::Data<AppState>,
-    req: HttpRequest,
-    payload: web::Payload,
-) -> Result<HttpResponse, WebError> {
-    let body = read_body(payload, state.settings.max_body_bytes).await?;
-    let suite = requested_suite(&req, &body)?;
+    suite: Suite,
+) -> Result<diagnostics::Report, WebError> {
     if state
         .tests_running
         .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
@@ -100,7 +97,7 @@ pub async fn run(
     }
     let flag = TestFlag(state.clone());
     // Detached, so a client hanging up does not leave a half-recorded run.
-    let report = actix_web::rt::spawn(async move {
+    actix_web::rt::spawn(async move {
         let _flag = flag;
         let settings = state.settings.clone();
         tokio::task::spawn_blocking(move || {
@@ -126,7 +123,18 @@ pub async fn run(
     })
     .await
     .map_err(|e| WebError::Internal(format!("internal server error: {e}")))?
-    .map_err(|e| WebError::Internal(format!("internal server error: {e}")))?;
+    .map_err(|e| WebError::Internal(format!("internal server error: {e}")))
+}
+
+/// `POST /api/tests/run`.
+pub async fn run(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, WebError> {
+    let body = read_body(payload, state.settings.max_body_bytes).await?;
+    let suite = requested_suite(&req, &body)?;
+    let report = run_suite(state, suite).await?;
     Ok(HttpResponse::Ok().json(json!({
         "status": if report.counts.failed == 0 { "success" } else { "failure" },
         "suite": report.suite.as_str(),

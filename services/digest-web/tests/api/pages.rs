@@ -75,3 +75,51 @@ async fn static_files_are_served_with_their_types() {
         "text/javascript; charset=utf-8"
     );
 }
+
+#[tokio::test]
+async fn without_javascript_the_forms_refresh_and_run_suites() {
+    let app = crate::helpers::spawn_app_with(&[(
+        "DIGEST_REFRESH_COMMAND",
+        "echo 'mailbox unreachable' >&2; exit 1",
+    )])
+    .await;
+    let no_redirect = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let res = no_redirect
+        .post(format!("{}/refresh", app.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 303);
+    assert_eq!(res.headers()["location"], "/?refresh=error#refresh-h");
+    let page = html(app.get("/?refresh=error").await).await;
+    assert!(page.contains("The refresh failed: its error is listed under Recent errors."));
+    assert!(page.contains("mailbox unreachable"));
+
+    let res = no_redirect
+        .post(format!("{}/tests/run", app.address))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("suite=basic")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 303);
+    assert_eq!(res.headers()["location"], "/tests#latest-results");
+    let page = html(app.get("/tests").await).await;
+    assert!(page.contains("Suite <strong>basic</strong>"), "{page}");
+
+    let res = no_redirect
+        .post(format!("{}/tests/run", app.address))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("suite=weekly")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 400);
+    let res = app
+        .post_raw("/tests/run", "application/json", b"{}".to_vec())
+        .await;
+    assert_eq!(res.status(), 415);
+}
