@@ -116,6 +116,17 @@ fn equal(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// The start-up warning when the service is reachable from other machines without protection.
+pub fn exposure_warning(settings: &Settings) -> Option<String> {
+    (!settings.auth_enabled() && !is_loopback(&settings.host)).then(|| {
+        format!(
+            "bound to {} without DIGEST_AUTH_TOKEN or basic auth: anyone who reaches this port \
+             can read the digest and start refreshes",
+            settings.host
+        )
+    })
+}
+
 /// Whether `host` is a loopback address (where running without protection is expected).
 pub fn is_loopback(host: &str) -> bool {
     host == "localhost"
@@ -136,5 +147,16 @@ mod tests {
         assert!(!equal(b"abc", b"abcd"));
         assert!(is_loopback("127.0.0.1") && is_loopback("::1") && is_loopback("localhost"));
         assert!(!is_loopback("0.0.0.0"));
+    }
+
+    #[test]
+    fn warns_only_when_exposed_without_protection() {
+        use service_kit::config::EnvSource;
+        let settings = |pairs: &[(&str, &str)]| {
+            Settings::from_env(&EnvSource::from_pairs(pairs.iter().copied())).unwrap()
+        };
+        assert!(exposure_warning(&settings(&[])).is_some_and(|w| w.contains("0.0.0.0")));
+        assert!(exposure_warning(&settings(&[("HOST", "127.0.0.1")])).is_none());
+        assert!(exposure_warning(&settings(&[("DIGEST_AUTH_TOKEN", "t")])).is_none());
     }
 }

@@ -214,6 +214,12 @@ impl IndexPage<'_> {
         ctx.insert("periods", &["24h", "7d", "all"]);
         ctx.insert("breakdown", &breakdown_chart(self.metrics));
         ctx.insert("history", &history_chart(self.runs));
+        let slowest = self
+            .runs
+            .iter()
+            .filter_map(|r| r.execution_time)
+            .fold(0.0f64, f64::max);
+        ctx.insert("history_max", &format!("{slowest:.1}"));
         ctx.insert("chart_w", &CHART_W);
         ctx.insert("history_h", &HISTORY_H);
         ctx.insert("errors", self.errors);

@@ -32,12 +32,8 @@ impl Application {
         // Every HTTPS client in the process (LLM, IMAP) needs the ring provider installed.
         llm_client::install_crypto_provider();
         tracing::info!(%address, port, data_dir = %settings.data_dir.display(), "digest-web listening");
-        if !settings.auth_enabled() && !auth::is_loopback(&settings.host) {
-            tracing::warn!(
-                host = %settings.host,
-                "bound to a non-loopback address without DIGEST_AUTH_TOKEN or basic auth: \
-                 anyone who reaches this port can read the digest and start refreshes"
-            );
+        if let Some(warning) = auth::exposure_warning(&settings) {
+            tracing::warn!("{warning}");
         }
         // Creates the data dir and the run store up front, so a bad data dir fails start-up.
         store::open(&settings.data_dir)?;
