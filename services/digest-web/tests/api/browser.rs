@@ -292,7 +292,39 @@ async fn pages_work_in_a_real_browser() {
             .await,
         json!(0)
     );
+    assert_eq!(
+        s.js("return document.querySelector('#m-runs').textContent")
+            .await,
+        json!("1")
+    );
     s.screenshot("digest.png").await;
+
+    // Opened while another client's refresh runs: the button starts disabled, the page polls
+    // the status and reloads when that refresh ends (the run count goes to 2).
+    let other = {
+        let client = app.client.clone();
+        let url = format!("{}/api/refresh", app.address);
+        tokio::spawn(async move { client.post(url).send().await.unwrap().status() })
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !app.data_dir().join("refresh.lock").exists() {
+        assert!(Instant::now() < deadline, "the other refresh never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    s.goto(&app.address).await;
+    assert_eq!(
+        s.js("return document.querySelector('#refresh-button').disabled")
+            .await,
+        json!(true)
+    );
+    s.wait_for("document.querySelector('#m-runs').textContent === '2'", 20)
+        .await;
+    assert_eq!(other.await.unwrap(), 200);
+    assert_eq!(
+        s.js("return document.querySelector('#refresh-button').disabled")
+            .await,
+        json!(false)
+    );
     s.dark(true).await;
     s.screenshot("digest-dark.png").await;
     s.dark(false).await;
