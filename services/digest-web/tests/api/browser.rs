@@ -223,7 +223,7 @@ fn slow_writer(fixtures: &std::path::Path) -> String {
     let src = fixtures.join("digest.json");
     std::fs::write(&src, serde_json::to_vec(&sample_digest()).unwrap()).unwrap();
     format!(
-        "sleep 1.5; cp '{}' \"$DIGEST_DATA_DIR/d.tmp\" && mv \"$DIGEST_DATA_DIR/d.tmp\" \"$DIGEST_DATA_DIR/digest.json\" && echo 'digest rebuilt'",
+        "sleep 2.5; cp '{}' \"$DIGEST_DATA_DIR/d.tmp\" && mv \"$DIGEST_DATA_DIR/d.tmp\" \"$DIGEST_DATA_DIR/digest.json\" && echo 'digest rebuilt'",
         src.display()
     )
 }

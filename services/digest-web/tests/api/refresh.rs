@@ -88,7 +88,7 @@ async fn a_failing_refresh_is_500_with_the_jobs_stderr() {
 #[tokio::test]
 async fn a_second_refresh_while_one_runs_is_409_and_starts_nothing() {
     let (app, _f) =
-        app_with_command("echo run >> \"$DIGEST_DATA_DIR/starts\"; sleep 1.5", "10").await;
+        app_with_command("echo run >> \"$DIGEST_DATA_DIR/starts\"; sleep 3", "10").await;
     let first = {
         let client = app.client.clone();
         let url = format!("{}/api/refresh", app.address);
@@ -278,7 +278,7 @@ async fn the_real_job_refreshes_from_the_sample_mailbox_and_records_one_run() {
 #[tokio::test]
 async fn two_servers_sharing_a_data_dir_run_one_refresh_at_a_time() {
     let shared = tempfile::tempdir().unwrap();
-    let command = "echo run >> \"$DIGEST_DATA_DIR/starts\"; sleep 1.5";
+    let command = "echo run >> \"$DIGEST_DATA_DIR/starts\"; sleep 3";
     let extra = [("DIGEST_REFRESH_COMMAND", command)];
     let a = crate::helpers::spawn_app_in(shared.path(), &extra).await;
     let b = crate::helpers::spawn_app_in(shared.path(), &extra).await;

@@ -96,9 +96,21 @@ async fn one_test_run_at_a_time_and_an_unreachable_mailbox_fails_the_check() {
         let url = format!("{}/api/tests/run", app.address);
         tokio::spawn(async move { client.post(url).send().await.unwrap() })
     };
-    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
-    let page = app.get("/tests").await.text().await.unwrap();
-    assert!(page.contains("A test run is in progress"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !app
+        .get("/tests")
+        .await
+        .text()
+        .await
+        .unwrap()
+        .contains("A test run is in progress")
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the first run never started"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     let second = app
         .post_json("/api/tests/run", &json!({"suite": "basic"}))
         .await;
