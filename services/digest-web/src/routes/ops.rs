@@ -108,6 +108,25 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_limit_is_a_400_or_within_1_to_100(raw in "\\PC{0,24}") {
+            match parse_limit(&q("limit", &raw)) {
+                Ok(n) => {
+                    proptest::prop_assert!((1..=MAX_LIMIT).contains(&n));
+                    proptest::prop_assert!(raw.bytes().all(|b| b.is_ascii_digit()));
+                }
+                Err(e) => proptest::prop_assert!(e.to_string().starts_with("limit must be")),
+            }
+        }
+
+        #[test]
+        fn decimal_limits_are_clamped(n in 1u64..u64::MAX) {
+            let expected = u32::try_from(n.min(u64::from(MAX_LIMIT))).unwrap();
+            proptest::prop_assert_eq!(parse_limit(&q("limit", &n.to_string())).unwrap(), expected);
+        }
+    }
+
     #[test]
     fn periods() {
         assert_eq!(parse_period(&HashMap::new()).unwrap(), queries::Period::Day);
