@@ -111,6 +111,7 @@ impl RefreshControl {
             .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
             .is_err()
         {
+            count(&RefreshOutcome::Busy(String::new()));
             return RefreshOutcome::Busy(busy_message(None));
         }
         let flag = RunningFlag(self.inner.clone());
@@ -119,10 +120,12 @@ impl RefreshControl {
             let _flag = flag;
             inner.run_locked().await
         });
-        task.await.unwrap_or_else(|e| {
+        let outcome = task.await.unwrap_or_else(|e| {
             tracing::error!(error = %e, "refresh task failed");
             RefreshOutcome::Failed(format!("the refresh task failed: {e}"))
-        })
+        });
+        count(&outcome);
+        outcome
     }
 
     /// Whether a refresh is running (here, or in another process holding the lock).
@@ -151,6 +154,17 @@ impl RefreshControl {
     fn lock_path(&self) -> PathBuf {
         self.inner.data_dir.join(LOCK_FILE)
     }
+}
+
+/// Prometheus: `digest_refreshes_total{outcome="success|busy|error|timeout"}`.
+fn count(outcome: &RefreshOutcome) {
+    let label = match outcome {
+        RefreshOutcome::Success { .. } => "success",
+        RefreshOutcome::Busy(_) => "busy",
+        RefreshOutcome::Failed(_) => "error",
+        RefreshOutcome::TimedOut(_) => "timeout",
+    };
+    metrics::counter!("digest_refreshes_total", "outcome" => label).increment(1);
 }
 
 fn busy_message(pid: Option<&str>) -> String {
@@ -212,6 +226,7 @@ impl Inner {
             Err(e) => tracing::error!(error = %e, "recording the refresh failed"),
         }
         tracing::info!(?outcome, "refresh finished");
+        metrics::histogram!("digest_refresh_duration_seconds").record(execution_time);
         outcome
     }
 

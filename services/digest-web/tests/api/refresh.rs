@@ -55,6 +55,12 @@ async fn a_successful_refresh_is_200_updates_the_digest_and_records_the_run() {
     let last_run = status["last_run"].as_str().unwrap();
     assert!(chrono_like(last_run), "{last_run}");
 
+    let prometheus = app.get("/metrics").await.text().await.unwrap();
+    assert!(
+        prometheus.contains(r#"digest_refreshes_total{outcome="success"}"#),
+        "{prometheus}"
+    );
+
     let metrics = json(app.get("/api/metrics").await).await;
     assert_eq!(metrics["metrics"]["script_run_count"], 1);
     assert_eq!(metrics["metrics"]["success_rate"], 100.0);
