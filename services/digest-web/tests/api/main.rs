@@ -4,6 +4,7 @@ mod basics;
 mod browser;
 mod digest;
 mod helpers;
+mod imap;
 mod ops;
 mod pages;
 mod refresh;
