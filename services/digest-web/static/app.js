@@ -36,15 +36,17 @@ function setupRefresh() {
   const bar = $("#refresh-bar");
   let started = 0;
   let timer = null;
+  let label = "Refreshing…";
 
   function tick() {
     const secs = Math.round((Date.now() - started) / 1000);
     bar.hidden = false;
     bar.value = secs;
-    say(progress, `Refreshing… ${secs} s`);
+    say(progress, `${label} ${secs} s`);
   }
 
-  function busy(on) {
+  function busy(on, text) {
+    label = text || "Refreshing…";
     button.disabled = on;
     document.body.classList.toggle("refreshing", on);
     if (on) {
@@ -60,7 +62,7 @@ function setupRefresh() {
 
   // Someone else's refresh (another tab, another process): poll until it ends, then reload.
   async function waitForOther() {
-    busy(true);
+    busy(true, "A refresh is already running; waiting for it to finish…");
     for (;;) {
       await new Promise((r) => setTimeout(r, 1000));
       try {
@@ -93,7 +95,6 @@ function setupRefresh() {
         setTimeout(() => location.reload(), 600);
         break;
       case 409:
-        say(progress, `A refresh is already running. ${msg}`, "fail");
         waitForOther();
         break;
       case 504:

@@ -228,6 +228,19 @@ fn slow_writer(fixtures: &std::path::Path) -> String {
     )
 }
 
+/// Starts a refresh through the API (another client) and waits until it holds the lock.
+async fn background_refresh(app: &TestApp) -> tokio::task::JoinHandle<reqwest::StatusCode> {
+    let client = app.client.clone();
+    let url = format!("{}/api/refresh", app.address);
+    let handle = tokio::spawn(async move { client.post(url).send().await.unwrap().status() });
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !app.data_dir().join("refresh.lock").exists() {
+        assert!(Instant::now() < deadline, "the other refresh never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    handle
+}
+
 #[tokio::test]
 async fn pages_work_in_a_real_browser() {
     let fixtures = tempfile::tempdir().unwrap();
@@ -237,6 +250,11 @@ async fn pages_work_in_a_real_browser() {
         "DIGEST_REFRESH_COMMAND",
         "echo 'IMAP login failed for ops@example.com' >&2; exit 1",
     )])
+    .await;
+    let slow = spawn_app_with(&[
+        ("DIGEST_REFRESH_COMMAND", "sleep 30"),
+        ("DIGEST_REFRESH_TIMEOUT_SECS", "1"),
+    ])
     .await;
     let driver = Driver::start().await;
     let s = driver.session().await;
@@ -299,25 +317,29 @@ async fn pages_work_in_a_real_browser() {
     );
     s.screenshot("digest.png").await;
 
+    // Clicked while another client's refresh runs: the 409 is a readable message, the page
+    // waits for that refresh and reloads when it ends (the run count goes to 2).
+    let other = background_refresh(&app).await;
+    s.click("#refresh-button").await;
+    s.wait_for(
+        "document.querySelector('#refresh-progress').textContent.includes('A refresh is already running')",
+        5,
+    )
+    .await;
+    s.wait_for("document.querySelector('#m-runs').textContent === '2'", 20)
+        .await;
+    assert_eq!(other.await.unwrap(), 200);
+
     // Opened while another client's refresh runs: the button starts disabled, the page polls
-    // the status and reloads when that refresh ends (the run count goes to 2).
-    let other = {
-        let client = app.client.clone();
-        let url = format!("{}/api/refresh", app.address);
-        tokio::spawn(async move { client.post(url).send().await.unwrap().status() })
-    };
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !app.data_dir().join("refresh.lock").exists() {
-        assert!(Instant::now() < deadline, "the other refresh never started");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    // the status and reloads when that refresh ends.
+    let other = background_refresh(&app).await;
     s.goto(&app.address).await;
     assert_eq!(
         s.js("return document.querySelector('#refresh-button').disabled")
             .await,
         json!(true)
     );
-    s.wait_for("document.querySelector('#m-runs').textContent === '2'", 20)
+    s.wait_for("document.querySelector('#m-runs').textContent === '3'", 20)
         .await;
     assert_eq!(other.await.unwrap(), 200);
     assert_eq!(
@@ -349,6 +371,15 @@ async fn pages_work_in_a_real_browser() {
     )
     .await;
     s.screenshot("digest-refresh-failed.png").await;
+
+    // A refresh over the limit: the 504 is a readable message too.
+    s.goto(&slow.address).await;
+    s.click("#refresh-button").await;
+    s.wait_for(
+        "document.querySelector('#refresh-progress').textContent.includes('took too long and was stopped')",
+        15,
+    )
+    .await;
 
     // Run the basic suite from /tests and see its results.
     s.goto(&format!("{}/tests", app.address)).await;
