@@ -5,6 +5,11 @@
 //! so a browser opened on `/?token=...` keeps working). With `DIGEST_BASIC_AUTH_USER` and
 //! `DIGEST_BASIC_AUTH_PASSWORD` set, HTTP basic auth passes too. `/health` is always open,
 //! for probes. Everything else, `/metrics` included, answers 401 `{"error": ...}` without.
+//!
+//! Whether protection is on or not, a POST that a browser marks `Sec-Fetch-Site: cross-site`
+//! is refused with 403: another site must not start refreshes or test runs through a
+//! visitor's browser (which would send its basic-auth credentials along). API clients send no
+//! such header and are unaffected.
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -28,6 +33,16 @@ pub async fn require(
     let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
         return next.call(req).await;
     };
+    if req.method() == actix_web::http::Method::POST
+        && req
+            .headers()
+            .get("sec-fetch-site")
+            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"cross-site"))
+    {
+        return Err(
+            WebError::Forbidden("cross-site requests may not change anything here".into()).into(),
+        );
+    }
     let settings = &state.settings;
     if !settings.auth_enabled() || req.path() == "/health" {
         return next.call(req).await;

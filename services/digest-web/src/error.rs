@@ -22,6 +22,9 @@ pub enum WebError {
         /// What is missing.
         message: String,
     },
+    /// 403: a browser sent a state-changing request from another site.
+    #[error("{0}")]
+    Forbidden(String),
     /// 409: another run of the same kind is in progress.
     #[error("{0}")]
     Conflict(String),
@@ -96,6 +99,7 @@ impl ResponseError for WebError {
         match self {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,

@@ -92,3 +92,32 @@ async fn without_protection_everything_is_open() {
     assert_eq!(app.get("/api/status").await.status(), 200);
     assert_eq!(app.get("/").await.status(), 200);
 }
+
+#[tokio::test]
+async fn a_cross_site_browser_post_is_refused() {
+    let app = spawn_app_with(&[("DIGEST_REFRESH_COMMAND", "touch \"$DIGEST_DATA_DIR/ran\"")]).await;
+    let url = format!("{}/refresh", app.address);
+    let res = app
+        .client
+        .post(&url)
+        .header("sec-fetch-site", "cross-site")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 403);
+    assert_eq!(
+        json(res).await,
+        serde_json::json!({"error": "cross-site requests may not change anything here"})
+    );
+    assert!(!app.data_dir().join("ran").exists());
+    // The page's own form (same-origin) works.
+    let res = app
+        .client
+        .post(format!("{}/api/refresh", app.address))
+        .header("sec-fetch-site", "same-origin")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(app.data_dir().join("ran").exists());
+}
