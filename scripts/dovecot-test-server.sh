@@ -108,7 +108,13 @@ CONF
   "$dovecot" -c "$dir/dovecot.conf" </dev/null >>"$dir/dovecot.log" 2>&1 || { cat "$dir/dovecot.log" >&2; exit 1; }
   for _ in $(seq 100); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      cat "$dir/run/master.pid"
+      local master
+      master=$(cat "$dir/run/master.pid")
+      # A watchdog stops the server after DOVECOT_MAX_SECONDS (600) even if the caller dies
+      # without calling stop (a killed test run); it holds none of the caller's streams.
+      (sleep "${DOVECOT_MAX_SECONDS:-600}"; kill "$master" 2>/dev/null) </dev/null >/dev/null 2>&1 &
+      disown
+      echo "$master"
       return 0
     fi
     sleep 0.05

@@ -54,36 +54,47 @@ impl Dovecot {
             );
             return None;
         }
-        let dir = tempfile::tempdir().unwrap();
-        let port = free_port();
-        let tls_port = tls.then(free_port);
-        let mut cmd = Command::new("bash");
-        if let Some(p) = tls_port {
-            cmd.env("IMAPS_PORT", p.to_string());
+        // A port picked by binding to 0 can be taken again before Dovecot binds it (tests
+        // run in parallel): try a few times.
+        let mut failure = String::new();
+        for _ in 0..3 {
+            let dir = tempfile::tempdir().unwrap();
+            let port = free_port();
+            let tls_port = tls.then(free_port);
+            let mut cmd = Command::new("bash");
+            if let Some(p) = tls_port {
+                cmd.env("IMAPS_PORT", p.to_string());
+            }
+            let out = cmd
+                .arg(script())
+                .args([
+                    "start",
+                    dir.path().to_str().unwrap(),
+                    &port.to_string(),
+                    USER,
+                    PASSWORD,
+                ])
+                .arg(sample_maildir())
+                .output()
+                .unwrap();
+            if out.status.success() {
+                return Some(Self {
+                    dir,
+                    port,
+                    tls_port,
+                });
+            }
+            failure = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let _ = Command::new("bash")
+                .arg(script())
+                .args(["stop", dir.path().to_str().unwrap()])
+                .status();
         }
-        let out = cmd
-            .arg(script())
-            .args([
-                "start",
-                dir.path().to_str().unwrap(),
-                &port.to_string(),
-                USER,
-                PASSWORD,
-            ])
-            .arg(sample_maildir())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "dovecot did not start: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(Self {
-            dir,
-            port,
-            tls_port,
-        })
+        panic!("dovecot did not start: {failure}");
     }
 
     fn source(&self) -> String {
