@@ -25,7 +25,7 @@ use super::{ImapAuth, ImapSecurity, ImapUrl, MailError};
 /// Time allowed for connecting and for each command.
 const TIMEOUT: Duration = Duration::from_secs(30);
 /// UIDs per `UID FETCH` command.
-const FETCH_BATCH: usize = 100;
+pub const FETCH_BATCH: usize = 100;
 
 /// Plain TCP (loopback only) or TLS.
 #[derive(Debug)]
@@ -193,7 +193,8 @@ impl ImapMailbox {
                 let (Some(uid), Some(body)) = (fetch.uid, fetch.body()) else {
                     continue;
                 };
-                let Some(index) = self.uids.iter().position(|&u| u == uid) else {
+                // Only UIDs asked for in this batch (a server may send unsolicited FETCHes).
+                let Some(&index) = batch.iter().find(|&&i| self.uids.get(i) == Some(&uid)) else {
                     continue;
                 };
                 out.push(Fetched {
