@@ -4,7 +4,9 @@
 #   scripts/dovecot-test-server.sh stop DIR
 # Everything (config, passwd-file, Maildir, sockets, log, pid) lives under DIR. Plain-text
 # IMAP on 127.0.0.1 only (no TLS). The user's INBOX is seeded with a copy of SEED_MAILDIR's
-# cur/ and new/. Needs Debian's dovecot-imapd (scripts/install-deps.sh test). Prints the
+# cur/ and new/. With IMAPS_PORT set, TLS is on: a throw-away CA and a server certificate for
+# localhost/127.0.0.1 are made with openssl (CA at DIR/ca.pem), imaps listens on IMAPS_PORT,
+# the plain port offers STARTTLS and refuses plain-text logins. Needs Debian's dovecot-imapd (scripts/install-deps.sh test). Prints the
 # master PID on success; on failure prints the log and exits non-zero.
 set -euo pipefail
 
@@ -50,14 +52,29 @@ default_internal_user = $me"
     mkdir -p "$dir/home/$user"
     chown -R "$uid:$gid" "$dir/mail" "$dir/home"
   fi
+  local tls="ssl = no
+disable_plaintext_auth = no" imaps_port=0
+  if [ -n "${IMAPS_PORT:-}" ]; then
+    imaps_port=$IMAPS_PORT
+    local ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+    openssl req -x509 "${ec[@]}" -keyout "$dir/ca.key" -out "$dir/ca.pem" -days 2 -subj /CN=digest-test-ca \
+      -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign 2>/dev/null
+    openssl req "${ec[@]}" -keyout "$dir/server.key" -out "$dir/server.csr" -subj /CN=localhost 2>/dev/null
+    printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$dir/server.ext"
+    openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial \
+      -out "$dir/server.pem" -days 2 -extfile "$dir/server.ext" 2>/dev/null
+    tls="ssl = required
+ssl_cert = <$dir/server.pem
+ssl_key = <$dir/server.key
+disable_plaintext_auth = yes"
+  fi
   cat >"$dir/dovecot.conf" <<CONF
 base_dir = $dir/run
 state_dir = $dir/state
 log_path = $dir/dovecot.log
 protocols = imap
 listen = 127.0.0.1
-ssl = no
-disable_plaintext_auth = no
+$tls
 auth_mechanisms = plain login
 mail_location = maildir:$dir/mail/%u
 $users
@@ -75,7 +92,8 @@ service imap-login {
     port = $port
   }
   inet_listener imaps {
-    port = 0
+    address = 127.0.0.1
+    port = $imaps_port
   }
 }
 service anvil {
@@ -91,7 +109,13 @@ CONF
   for _ in $(seq 100); do
     # The master may listen before it has written its pid file: wait for both.
     if [ -s "$dir/run/master.pid" ] && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      cat "$dir/run/master.pid"
+      local master
+      master=$(cat "$dir/run/master.pid")
+      # A watchdog stops the server after DOVECOT_MAX_SECONDS (600) even if the caller dies
+      # without calling stop (a killed test run); it holds none of the caller's streams.
+      (sleep "${DOVECOT_MAX_SECONDS:-600}"; kill "$master" 2>/dev/null) </dev/null >/dev/null 2>&1 &
+      disown
+      echo "$master"
       return 0
     fi
     sleep 0.05

@@ -277,11 +277,47 @@ impl Classifier {
         }
         // From a person: the text decides, weighted towards Need-Action and FYI, since
         // marketing and newsletters almost always carry bulk headers.
+        // A person asking something (a question mark or a request phrase) leans further to
+        // Need-Action.
         let mut weighted = posterior;
-        weighted[0] *= 2.0;
+        let asks = asks_something(&email.item.subject, &email.body);
+        weighted[0] *= if asks { 4.0 } else { 2.0 };
         weighted[1] *= 2.0;
-        pick(&weighted, &Category::ALL, "personal mail, text classifier")
+        let reason = if asks {
+            "personal mail with a question or request, text classifier"
+        } else {
+            "personal mail, text classifier"
+        };
+        pick(&weighted, &Category::ALL, reason)
     }
+}
+
+/// Request phrases in the languages of the corpus.
+const REQUEST_CUES: &[&str] = &[
+    "could you",
+    "can you",
+    "would you",
+    "will you",
+    "please",
+    "let me know",
+    "need your",
+    "pouvez-vous",
+    "pourriez-vous",
+    "merci de",
+    "bitte",
+    "können sie",
+    "пожалуйста",
+    "можете",
+    "お願い",
+    "いただけ",
+    "ください",
+    "请",
+];
+
+/// Whether the subject or the start of the body asks a question or makes a request.
+pub fn asks_something(subject: &str, body: &str) -> bool {
+    let text = format!("{subject} {}", crate::mail::truncate_chars(body, 600)).to_lowercase();
+    text.contains('?') || text.contains('？') || REQUEST_CUES.iter().any(|c| text.contains(c))
 }
 
 /// The best of `allowed` under `scores`, with its share of the allowed mass as confidence.

@@ -25,7 +25,7 @@ use super::{ImapAuth, ImapSecurity, ImapUrl, MailError};
 /// Time allowed for connecting and for each command.
 const TIMEOUT: Duration = Duration::from_secs(30);
 /// UIDs per `UID FETCH` command.
-const FETCH_BATCH: usize = 100;
+pub const FETCH_BATCH: usize = 100;
 
 /// Plain TCP (loopback only) or TLS.
 #[derive(Debug)]
@@ -193,7 +193,8 @@ impl ImapMailbox {
                 let (Some(uid), Some(body)) = (fetch.uid, fetch.body()) else {
                     continue;
                 };
-                let Some(index) = self.uids.iter().position(|&u| u == uid) else {
+                // Only UIDs asked for in this batch (a server may send unsolicited FETCHes).
+                let Some(&index) = batch.iter().find(|&&i| self.uids.get(i) == Some(&uid)) else {
                     continue;
                 };
                 out.push(Fetched {
@@ -257,10 +258,31 @@ async fn timed<T, E: std::fmt::Display>(
     }
 }
 
-fn tls_connector() -> TlsConnector {
-    let roots = rustls::RootCertStore {
+/// Environment variable naming an extra PEM file of trusted CA certificates (a private CA,
+/// or the test server's), added to the built-in web PKI roots.
+pub const CA_FILE_VAR: &str = "DIGEST_IMAP_CA_FILE";
+
+fn tls_connector(addr: &str) -> Result<TlsConnector, MailError> {
+    use rustls::pki_types::CertificateDer;
+    use rustls::pki_types::pem::PemObject;
+
+    let mut roots = rustls::RootCertStore {
         roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
     };
+    if let Some(path) = std::env::var_os(CA_FILE_VAR).filter(|p| !p.is_empty()) {
+        let bad = |reason: String| MailError::Connect {
+            addr: addr.to_owned(),
+            reason: format!("{CA_FILE_VAR} {}: {reason}", path.to_string_lossy()),
+        };
+        let certs = CertificateDer::pem_file_iter(&path)
+            .map_err(|e| bad(e.to_string()))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| bad(e.to_string()))?;
+        let (added, _) = roots.add_parsable_certificates(certs);
+        if added == 0 {
+            return Err(bad("no usable CA certificate".into()));
+        }
+    }
     // ring is compiled in (no aws-lc); building the config with it explicitly avoids relying
     // on a process-wide default provider.
     let config = rustls::ClientConfig::builder_with_provider(Arc::new(
@@ -271,7 +293,7 @@ fn tls_connector() -> TlsConnector {
     .unwrap_or_else(|_| unreachable!("ring supports TLS 1.2 and 1.3"))
     .with_root_certificates(roots)
     .with_no_client_auth();
-    TlsConnector::from(Arc::new(config))
+    Ok(TlsConnector::from(Arc::new(config)))
 }
 
 async fn tls(url: &ImapUrl, tcp: TcpStream) -> Result<ImapStream, MailError> {
@@ -281,7 +303,8 @@ async fn tls(url: &ImapUrl, tcp: TcpStream) -> Result<ImapStream, MailError> {
             reason: format!("invalid TLS server name: {e}"),
         }
     })?;
-    let stream = tokio::time::timeout(TIMEOUT, tls_connector().connect(name, tcp))
+    let connector = tls_connector(&url.addr())?;
+    let stream = tokio::time::timeout(TIMEOUT, connector.connect(name, tcp))
         .await
         .map_err(|_| MailError::Connect {
             addr: url.addr(),

@@ -194,3 +194,23 @@ fn signal_headers_are_kept_and_others_dropped() {
     assert!(parsed.has_header_prefix("x-mailgun-"));
     assert_eq!(parsed.header("x-other"), None);
 }
+
+proptest::proptest! {
+    #[test]
+    fn parsing_arbitrary_bytes_never_panics(raw in proptest::collection::vec(proptest::num::u8::ANY, 0..2000)) {
+        let _ = parse_message(&raw, None);
+    }
+
+    #[test]
+    fn any_header_and_body_give_a_clean_bounded_snippet(
+        subject in "[^\r\n]{0,80}",
+        body in "(?s).{0,1500}",
+    ) {
+        let raw = format!("From: a@example.com\r\nSubject: {subject}\r\n\r\n{body}");
+        let parsed = parse_message(raw.as_bytes(), None).unwrap();
+        let snippet = &parsed.item.snippet;
+        proptest::prop_assert!(snippet.chars().count() <= SNIPPET_CHARS + 1);
+        proptest::prop_assert!(!snippet.contains("  ") && !snippet.contains('\n'));
+        proptest::prop_assert_eq!(snippet.trim(), snippet.as_str());
+    }
+}

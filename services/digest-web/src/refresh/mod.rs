@@ -334,46 +334,12 @@ fn run_inner(
     let cache_lookups = entries.len() as u64;
     let cache_hits = kept.len() as u64;
 
-    // Fetch or read only the misses.
+    // Fetch or read only the misses, parsing as we go (one batch in memory at a time), and
+    // classify the new messages.
     let mut errors: Vec<ErrorRecord> = Vec::new();
-    let mut raws = Vec::with_capacity(misses.len());
+    let mut fresh: Vec<(String, CachedMessage)> = Vec::with_capacity(misses.len());
     let mut api_calls = 0;
-    match &mut mailbox {
-        Mailbox::Local(local) => {
-            for &index in &misses {
-                match local.load(index) {
-                    Ok(bytes) => raws.push(Raw {
-                        index,
-                        bytes,
-                        delivered_at: entries[index].delivered_at,
-                    }),
-                    Err(e) => errors.push(ErrorRecord {
-                        module: "mail.local".into(),
-                        error_type: "MessageUnreadable".into(),
-                        message: format!("message {} skipped: {e}", entries[index].key),
-                        traceback: None,
-                    }),
-                }
-            }
-        }
-        Mailbox::Imap(imap) => {
-            for fetched in imap.fetch(&misses)? {
-                raws.push(Raw {
-                    index: fetched.index,
-                    bytes: fetched.bytes,
-                    delivered_at: fetched.delivered_at,
-                });
-            }
-            api_calls += imap.fetch_commands;
-        }
-    }
-    if let Mailbox::Imap(imap) = mailbox {
-        imap.close();
-    }
-
-    // Parse and classify the new messages; cache them.
-    let mut fresh: Vec<(String, CachedMessage)> = Vec::with_capacity(raws.len());
-    for raw in raws {
+    let mut take = |raw: Raw, errors: &mut Vec<ErrorRecord>| {
         let key = &entries[raw.index].key;
         match parse_message(&raw.bytes, raw.delivered_at) {
             Ok(parsed) => fresh.push((key.clone(), to_cached(&classifier, parsed))),
@@ -384,6 +350,46 @@ fn run_inner(
                 traceback: None,
             }),
         }
+    };
+    match &mut mailbox {
+        Mailbox::Local(local) => {
+            for &index in &misses {
+                match local.load(index) {
+                    Ok(bytes) => take(
+                        Raw {
+                            index,
+                            bytes,
+                            delivered_at: entries[index].delivered_at,
+                        },
+                        &mut errors,
+                    ),
+                    Err(e) => errors.push(ErrorRecord {
+                        module: "mail.local".into(),
+                        error_type: "MessageUnreadable".into(),
+                        message: format!("message {} skipped: {e}", entries[index].key),
+                        traceback: None,
+                    }),
+                }
+            }
+        }
+        Mailbox::Imap(imap) => {
+            for batch in misses.chunks(crate::mail::imap::FETCH_BATCH) {
+                for fetched in imap.fetch(batch)? {
+                    take(
+                        Raw {
+                            index: fetched.index,
+                            bytes: fetched.bytes,
+                            delivered_at: fetched.delivered_at,
+                        },
+                        &mut errors,
+                    );
+                }
+            }
+            api_calls += imap.fetch_commands;
+        }
+    }
+    if let Mailbox::Imap(imap) = mailbox {
+        imap.close();
     }
     cache::store(conn, &identity, &fresh).map_err(sql)?;
     for error in &errors {

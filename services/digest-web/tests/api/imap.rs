@@ -27,32 +27,43 @@ impl Dovecot {
             eprintln!("SKIPPED: dovecot is not installed (scripts/install-deps.sh test)");
             return None;
         }
-        let dir = tempfile::tempdir().unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        // A port picked by binding to 0 can be taken again before Dovecot binds it (tests run
+        // in parallel): try a few times.
         let seed = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-mailbox");
-        let out = Command::new("bash")
-            .arg(script())
-            .args([
-                "start",
-                dir.path().to_str().unwrap(),
-                &port.to_string(),
-                USER,
-                PASSWORD,
-            ])
-            .arg(seed)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "dovecot did not start: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(Self { dir, port })
+        let mut failure = String::new();
+        for _ in 0..3 {
+            let dir = tempfile::tempdir().unwrap();
+            let port = std::net::TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port();
+            let out = Command::new("bash")
+                .arg(script())
+                .args([
+                    "start",
+                    dir.path().to_str().unwrap(),
+                    &port.to_string(),
+                    USER,
+                    PASSWORD,
+                ])
+                .arg(&seed)
+                .output()
+                .unwrap();
+            if out.status.success() {
+                return Some(Self { dir, port });
+            }
+            failure = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let _ = Command::new("bash")
+                .arg(script())
+                .args(["stop", dir.path().to_str().unwrap()])
+                .status();
+        }
+        panic!("dovecot did not start: {failure}");
     }
 }
 

@@ -105,9 +105,13 @@ fn second_maildir_run_takes_everything_from_the_cache_and_parses_only_new_mail()
     let (_, processed, _, hits, lookups, _) = last_run(data.path());
     assert_eq!((hits, lookups, processed), (n, n + 1, n + 1));
     assert!(stdout(&third).contains("(1 parsed,"), "{}", stdout(&third));
-    assert_eq!(
-        third_digest["categories"]["Need-Action"][0]["id"],
-        "new-1@example.com"
+    // (Not necessarily first: the sample's Date-less message takes its file time, i.e. now.)
+    let need_action = third_digest["categories"]["Need-Action"]
+        .as_array()
+        .unwrap();
+    assert!(
+        need_action.iter().any(|i| i["id"] == "new-1@example.com"),
+        "{need_action:?}"
     );
 }
 

@@ -14,6 +14,17 @@ const PASSWORD: &str = "correct horse battery";
 struct Dovecot {
     dir: tempfile::TempDir,
     port: u16,
+    /// The imaps port when started with TLS.
+    tls_port: Option<u16>,
+}
+
+fn free_port() -> u16 {
+    // Bind to 0, read the port, release it for Dovecot.
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 fn script() -> PathBuf {
@@ -21,8 +32,17 @@ fn script() -> PathBuf {
 }
 
 impl Dovecot {
-    /// Starts Dovecot; `None` (with a message) only when Dovecot is not installed.
+    /// Starts plain-text Dovecot; `None` (with a message) only when Dovecot is not installed.
     fn start() -> Option<Self> {
+        Self::start_with(false)
+    }
+
+    /// Starts Dovecot with TLS: imaps on `tls_port`, STARTTLS required on `port`.
+    fn start_tls() -> Option<Self> {
+        Self::start_with(true)
+    }
+
+    fn start_with(tls: bool) -> Option<Self> {
         let installed = Path::new("/usr/sbin/dovecot").exists()
             || Command::new("sh")
                 .args(["-c", "command -v dovecot"])
@@ -34,36 +54,55 @@ impl Dovecot {
             );
             return None;
         }
-        let dir = tempfile::tempdir().unwrap();
-        // A free port: bind to 0, read it, release it for Dovecot.
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let out = Command::new("bash")
-            .arg(script())
-            .args([
-                "start",
-                dir.path().to_str().unwrap(),
-                &port.to_string(),
-                USER,
-                PASSWORD,
-            ])
-            .arg(sample_maildir())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "dovecot did not start: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(Self { dir, port })
+        // A port picked by binding to 0 can be taken again before Dovecot binds it (tests
+        // run in parallel): try a few times.
+        let mut failure = String::new();
+        for _ in 0..3 {
+            let dir = tempfile::tempdir().unwrap();
+            let port = free_port();
+            let tls_port = tls.then(free_port);
+            let mut cmd = Command::new("bash");
+            if let Some(p) = tls_port {
+                cmd.env("IMAPS_PORT", p.to_string());
+            }
+            let out = cmd
+                .arg(script())
+                .args([
+                    "start",
+                    dir.path().to_str().unwrap(),
+                    &port.to_string(),
+                    USER,
+                    PASSWORD,
+                ])
+                .arg(sample_maildir())
+                .output()
+                .unwrap();
+            if out.status.success() {
+                return Some(Self {
+                    dir,
+                    port,
+                    tls_port,
+                });
+            }
+            failure = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let _ = Command::new("bash")
+                .arg(script())
+                .args(["stop", dir.path().to_str().unwrap()])
+                .status();
+        }
+        panic!("dovecot did not start: {failure}");
     }
 
     fn source(&self) -> String {
         format!("imap://ops%40example.com@127.0.0.1:{}/INBOX", self.port)
+    }
+
+    fn ca_file(&self) -> PathBuf {
+        self.dir.path().join("ca.pem")
     }
 }
 
@@ -228,4 +267,71 @@ fn unreachable_imap_server_is_one_clear_line() {
         "{err}"
     );
     assert_eq!(err.lines().count(), 1);
+}
+
+#[test]
+fn imaps_and_starttls_verify_the_server_certificate() {
+    let Some(server) = Dovecot::start_tls() else {
+        return;
+    };
+    let Some(tls_port) = server.tls_port else {
+        unreachable!()
+    };
+    let ca = server.ca_file();
+    let with_ca = [
+        ("DIGEST_IMAP_PASSWORD", PASSWORD),
+        ("DIGEST_IMAP_CA_FILE", ca.to_str().unwrap()),
+    ];
+    let n = sample_count() as usize;
+
+    // imaps:// (TLS from the first byte), by IP and by name.
+    for host in ["127.0.0.1", "localhost"] {
+        let data = tempfile::tempdir().unwrap();
+        let source = format!("imaps://ops%40example.com@{host}:{tls_port}/INBOX");
+        let out = refresh(
+            &[
+                "--source",
+                &source,
+                "--data-dir",
+                data.path().to_str().unwrap(),
+                "--window",
+                "all",
+            ],
+            &with_ca,
+        );
+        assert_eq!(count(&digest(&out, data.path())), n, "{host}");
+    }
+    // imap:// upgrades with STARTTLS: this server refuses plain-text logins.
+    let data = tempfile::tempdir().unwrap();
+    let out = refresh(
+        &[
+            "--source",
+            &server.source(),
+            "--data-dir",
+            data.path().to_str().unwrap(),
+            "--window",
+            "all",
+        ],
+        &with_ca,
+    );
+    assert_eq!(count(&digest(&out, data.path())), n);
+
+    // Without the test CA the certificate is not trusted: one clear line, exit 1.
+    let source = format!("imaps://ops%40example.com@127.0.0.1:{tls_port}/INBOX");
+    let out = refresh(
+        &[
+            "--source",
+            &source,
+            "--data-dir",
+            data.path().to_str().unwrap(),
+        ],
+        &[("DIGEST_IMAP_PASSWORD", PASSWORD)],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "cannot connect to IMAP server 127.0.0.1:{tls_port}: TLS handshake failed: invalid peer certificate: UnknownIssuer\n"
+        )
+    );
 }
