@@ -12,9 +12,9 @@ PKGS_run="tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra tesseract-ocr-spa te
 
 PKGS_test_ocr="fonts-dejavu-core fonts-noto-cjk"
 
-PKGS_test_imap=""
+PKGS_test_imap="dovecot-imapd"
 
-PKGS_test_browser=""
+PKGS_test_browser="chromium chromium-driver"
 
 PKGS_test_deploy=""
 
