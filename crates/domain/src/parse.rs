@@ -1,0 +1,1 @@
+//! Splitting a label ingredient list (filled in below).
