@@ -302,3 +302,47 @@ fn every_non_safe_known_ingredient_gets_alternatives_or_is_allergen_or_banned() 
         }
     }
 }
+
+#[test]
+fn allergen_matches_get_allergen_free_swaps() {
+    use domain::knowledge::allergy::AllergyAliases;
+    let kb = KnowledgeBase::embedded();
+    for (group, names) in AllergyAliases::embedded().substitute_groups() {
+        for n in names {
+            let entry = kb
+                .lookup(n)
+                .unwrap_or_else(|| panic!("substitute {n} is not an entry"));
+            assert!(!entry.allergens.contains(&group), "{n} carries {group:?}");
+        }
+    }
+    let r = simple("Milk Powder, Wheat Flour", &["milk", "soy"]);
+    let milk = item(&r, "Milk Powder");
+    assert!(!milk.alternatives.is_empty());
+    assert!(
+        !milk.alternatives.iter().any(|a| a == "Soy Milk"),
+        "{:?}",
+        milk.alternatives
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    #[test]
+    fn any_text_gives_a_consistent_answer_or_a_clear_error(
+        text in "\\PC{0,120}",
+        allergy in "\\PC{0,12}",
+    ) {
+        let allergies = vec![allergy];
+        if let Ok(input) = AnalysisInput::new(None, Some(&text), &allergies, SkinType::Sensitive, Expertise::Expert) {
+            let r = analyze(&input);
+            proptest::prop_assert!(r.success);
+            proptest::prop_assert_eq!(r.ingredients.len(), input.parsed.len());
+            let matches = r.ingredients.iter().filter(|d| d.is_allergen_match).count();
+            proptest::prop_assert_eq!(r.allergen_warnings.len(), matches);
+            for d in &r.ingredients {
+                proptest::prop_assert!((1..=10).contains(&d.safety_score));
+                proptest::prop_assert_eq!(grade(d.safety_score), (d.risk_level, d.recommendation));
+            }
+        }
+    }
+}

@@ -559,17 +559,19 @@ fn analyze_item<'kb>(
             (None, Some(s)) => s.resolved,
             (None, None) => None,
         };
-        driver
+        let mut alts = driver
             .map(|r| alternatives_for(ctx, r.ingredient))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        // An allergen match with no allergen-free peer: the group's usual swaps.
+        if alts.is_empty() {
+            alts = substitutes_for(ctx, &allergy_groups(&allergy));
+        }
+        alts
     };
 
     let warning =
         is_match.then(|| allergy_reason(ctx, &allergy, &subs, primary.as_ref(), parsed.trace));
-    let groups: Vec<AllergenGroup> = allergy
-        .iter()
-        .filter_map(|(g, _)| AllergenGroup::ALL.iter().find(|x| x.label() == g).copied())
-        .collect();
+    let groups = allergy_groups(&allergy);
     let mut references: Vec<String> = Vec::new();
     for (i, id) in sources.iter().enumerate() {
         if !sources[..i].contains(id)
@@ -630,6 +632,37 @@ fn analyze_item<'kb>(
         headline,
     };
     (detail, facts)
+}
+
+fn allergy_groups(allergy: &[(String, usize)]) -> Vec<AllergenGroup> {
+    allergy
+        .iter()
+        .filter_map(|(g, _)| AllergenGroup::ALL.iter().find(|x| x.label() == g).copied())
+        .collect()
+}
+
+/// Allergen-free swaps for matched groups (`allergy-aliases.toml`), without any entry that
+/// carries one of the user's declared groups.
+fn substitutes_for(ctx: &Context<'_>, groups: &[AllergenGroup]) -> Vec<String> {
+    let aliases = crate::knowledge::allergy::AllergyAliases::embedded();
+    let mut out: Vec<String> = Vec::new();
+    for g in groups {
+        for name in aliases.substitutes(*g) {
+            if out.len() >= MAX_ALTERNATIVES {
+                return out;
+            }
+            if let Some(cand) = ctx.kb.lookup(name)
+                && !cand
+                    .allergens
+                    .iter()
+                    .any(|a| ctx.allergies.iter().any(|d| d.groups.contains(a)))
+                && !out.contains(&cand.name)
+            {
+                out.push(cand.name.clone());
+            }
+        }
+    }
+    out
 }
 
 /// All sub-ingredients of an item, nested ones included, in order.
