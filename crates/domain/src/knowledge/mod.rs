@@ -452,8 +452,9 @@ pub struct KnowledgeBase {
     ci_numbers: HashMap<String, u32, Fnv>,
     /// Language → names as printed.
     by_language: HashMap<&'static str, Vec<(String, u32)>>,
-    /// Folded ASCII keys bucketed by length, with their byte masks, for typo correction.
-    fuzzy: Vec<Vec<FuzzyKey>>,
+    /// Folded ASCII keys for typo correction, bucketed by (length, first byte) and by
+    /// (length, last byte): one edit leaves the first or the last letter in place.
+    fuzzy: HashMap<(usize, u8, bool), Vec<FuzzyKey>, Fnv>,
     /// Function class → entries, safest first (alternatives).
     by_function: HashMap<String, Vec<u32>>,
     /// Lower-cased purpose → entries, safest first (alternatives among basic foods).
@@ -557,7 +558,7 @@ impl KnowledgeBase {
             e_numbers: HashMap::default(),
             ci_numbers: HashMap::default(),
             by_language: HashMap::new(),
-            fuzzy: Vec::new(),
+            fuzzy: HashMap::default(),
             by_function: HashMap::new(),
             by_purpose: HashMap::new(),
             prepared: Vec::new(),
@@ -619,24 +620,31 @@ impl KnowledgeBase {
                 }
             }
         }
-        let mut fuzzy: Vec<Vec<FuzzyKey>> = Vec::new();
+        let mut fuzzy: HashMap<(usize, u8, bool), Vec<FuzzyKey>, Fnv> = HashMap::default();
         for (key, entries) in &index {
             // Typos are corrected only for Latin names (one wrong CJK character is a different
             // word far more often than an OCR slip) and never across digits (E211/E212).
             if !key.is_ascii() || key.bytes().any(|b| b.is_ascii_digit()) || key.len() < 6 {
                 continue;
             }
-            if fuzzy.len() <= key.len() {
-                fuzzy.resize(key.len() + 1, Vec::new());
-            }
-            fuzzy[key.len()].push(FuzzyKey {
-                mask: byte_mask(key.as_bytes()),
-                histogram: byte_histogram(key.as_bytes()),
+            let bytes = key.as_bytes();
+            let fk = FuzzyKey {
+                mask: byte_mask(bytes),
+                histogram: byte_histogram(bytes),
                 key: key.clone().into_boxed_str(),
                 entry: entries[0],
-            });
+            };
+            let (first, last) = (bytes[0], bytes[bytes.len() - 1]);
+            fuzzy
+                .entry((bytes.len(), first, true))
+                .or_default()
+                .push(fk.clone());
+            fuzzy
+                .entry((bytes.len(), last, false))
+                .or_default()
+                .push(fk);
         }
-        for bucket in &mut fuzzy {
+        for bucket in fuzzy.values_mut() {
             bucket.sort_by(|a, b| a.key.cmp(&b.key));
         }
         let mut by_function: HashMap<String, Vec<u32>> = HashMap::new();
@@ -773,10 +781,13 @@ impl KnowledgeBase {
         let mut tie = false;
         let lo = bytes.len().saturating_sub(max).max(6);
         let hi = bytes.len() + max;
-        for len in lo..=hi {
-            let Some(bucket) = self.fuzzy.get(len) else {
-                continue;
-            };
+        let (first, last) = (bytes[0], bytes[bytes.len() - 1]);
+        let buckets = (lo..=hi).flat_map(|len| {
+            [(len, first, true), (len, last, false)]
+                .into_iter()
+                .filter_map(move |k| self.fuzzy.get(&k).map(|b| (len, b)))
+        });
+        for (len, bucket) in buckets {
             // The threshold must hold from the candidate's side too: a 9-letter name may not
             // be reached with 2 edits.
             let limit = if len >= 10 { max } else { max.min(1) };
