@@ -346,3 +346,36 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn labels_in_other_languages() {
+    let de = simple(
+        "Zutaten: Zucker, Weizenmehl, Magermilchpulver, Emulgator: Sojalecithine. Kann Spuren von Erdnüssen enthalten.",
+        &["Milch", "Erdnuss"],
+    );
+    let warned: Vec<&str> = de
+        .allergen_warnings
+        .iter()
+        .map(|w| w.split(" - ").next().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        warned,
+        [
+            "ALLERGEN WARNING: Magermilchpulver",
+            "ALLERGEN WARNING: Erdnüssen"
+        ]
+    );
+    assert_eq!(
+        item(&de, "Emulgator: Sojalecithine")
+            .canonical_name
+            .as_deref(),
+        Some("Soy Lecithin")
+    );
+    let zh = simple("配料：水，白砂糖，全脂奶粉。可能含有花生", &["牛奶"]);
+    assert_eq!(zh.ingredients.len(), 4);
+    assert!(item(&zh, "全脂奶粉").is_allergen_match);
+    assert!(!item(&zh, "花生").is_allergen_match);
+    let ko = simple("전성분: 정제수, 글리세린, 향료", &["향료"]);
+    assert!(item(&ko, "향료").is_allergen_match);
+    assert_eq!(item(&ko, "정제수").canonical_name.as_deref(), Some("Water"));
+}

@@ -569,8 +569,16 @@ fn analyze_item<'kb>(
         alts
     };
 
-    let warning =
-        is_match.then(|| allergy_reason(ctx, &allergy, &subs, primary.as_ref(), parsed.trace));
+    let warning = is_match.then(|| {
+        allergy_reason(
+            ctx,
+            &parsed.name,
+            &allergy,
+            &subs,
+            primary.as_ref(),
+            parsed.trace,
+        )
+    });
     let groups = allergy_groups(&allergy);
     let mut references: Vec<String> = Vec::new();
     for (i, id) in sources.iter().enumerate() {
@@ -967,6 +975,7 @@ fn contains_word(folded: &str, word: &str) -> bool {
 
 fn allergy_reason(
     ctx: &Context<'_>,
+    name: &str,
     allergy: &[(String, usize)],
     subs: &[Finding<'_>],
     primary: Option<&Finding<'_>>,
@@ -990,10 +999,16 @@ fn allergy_reason(
     } else {
         "contains"
     };
+    // "(via milk powder)" only when the match is not the ingredient's own name.
+    let via = dedup(via);
+    let via = if via.iter().all(|v| *v == name) {
+        String::new()
+    } else {
+        format!(" (via {})", via.join(", "))
+    };
     format!(
-        "{verb} {} (via {}), which matches your declared allergy '{}'",
+        "{verb} {}{via}, which matches your declared allergy '{}'",
         groups.join(" and "),
-        dedup(via).join(", "),
         declared.join("', '")
     )
 }

@@ -935,6 +935,14 @@ fn number_variants(key: &str) -> Vec<String> {
     {
         out.push(stem.to_owned());
     }
+    // German and Romance plurals of longer words ("Erdnüssen", "Haselnüsse"), exact hits only.
+    if key.len() >= 6 {
+        for suffix in ["en", "e", "n"] {
+            if let Some(stem) = key.strip_suffix(suffix) {
+                out.push(stem.to_owned());
+            }
+        }
+    }
     if !key.ends_with('s') {
         out.push(format!("{key}s"));
         if let Some(stem) = key.strip_suffix('y') {
@@ -1029,6 +1037,7 @@ mod tests {
     #[test]
     fn plurals_and_slash_forms() {
         assert_eq!(canonical("Peanuts"), Some("Peanut"));
+        assert_eq!(canonical("Erdnüssen"), Some("Peanut"));
         assert_eq!(canonical("Parfum/Fragrance"), Some("Parfum"));
         let r = kb().resolve("Glycerin/Glycerine/Glycérol").expect("slash");
         assert!(matches!(r.kind, MatchKind::Exact | MatchKind::SlashPart));
