@@ -126,9 +126,28 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
     out
 }
 
-/// Counts the top-level ingredients without building them (for the request limit).
-pub fn count_ingredients(text: &str) -> usize {
-    split_ingredients(text).len()
+/// [`split_ingredients`], then joins two neighbours again when `is_name` says that "first,
+/// second" is one name ("Sodium, Potassium and Calcium Salts of Fatty Acids", E470a).
+pub fn split_ingredients_with(text: &str, is_name: &dyn Fn(&str) -> bool) -> Vec<ParsedIngredient> {
+    let items = split_ingredients(text);
+    let mut out: Vec<ParsedIngredient> = Vec::with_capacity(items.len());
+    for item in items {
+        if let Some(prev) = out.last_mut()
+            && !prev.trace
+            && !item.trace
+            && prev.sub.is_empty()
+        {
+            let joined = format!("{}, {}", prev.text, item.text);
+            if is_name(&joined) {
+                prev.name = format!("{}, {}", prev.name, item.name);
+                prev.text = joined;
+                prev.sub = item.sub;
+                continue;
+            }
+        }
+        out.push(item);
+    }
+    out
 }
 
 fn strip_header(text: &str) -> &str {
@@ -648,6 +667,25 @@ mod tests {
     fn unbalanced_brackets_are_plain_characters() {
         assert_eq!(names("Water (aqua, Glycerin"), ["Water (aqua", "Glycerin"]);
         assert_eq!(names("Water), Salt"), ["Water)", "Salt"]);
+    }
+
+    #[test]
+    fn known_names_with_commas_are_joined_again() {
+        let known =
+            |s: &str| s.eq_ignore_ascii_case("sodium, potassium and calcium salts of fatty acids");
+        let items = split_ingredients_with(
+            "Sugar, Sodium, Potassium and Calcium Salts of Fatty Acids, Salt",
+            &known,
+        );
+        let names: Vec<_> = items.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Sugar",
+                "Sodium, Potassium and Calcium Salts of Fatty Acids",
+                "Salt"
+            ]
+        );
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! A validated `/analyze` request: limits and defaults in one place, for HTTP and the CLI.
 
 use super::{Expertise, SkinType, UNKNOWN_PRODUCT};
+use crate::knowledge::KnowledgeBase;
 use crate::knowledge::fold::clean_invisible;
-use crate::parse::{ParsedIngredient, split_ingredients};
+use crate::parse::{ParsedIngredient, split_ingredients_with};
 
 /// Most characters accepted in `ingredients`.
 pub const MAX_CHARS: usize = 20_000;
@@ -86,7 +87,9 @@ impl AnalysisInput {
         {
             return Err(InputError::AllergyTooLong(pos + 1));
         }
-        let parsed = split_ingredients(&cleaned);
+        // A knowledge-base name with a comma in it is one ingredient, not two.
+        let kb = KnowledgeBase::embedded();
+        let parsed = split_ingredients_with(&cleaned, &|name| kb.is_name_with_comma(name));
         if parsed.is_empty() {
             return Err(InputError::NoIngredients);
         }

@@ -459,6 +459,9 @@ pub struct KnowledgeBase {
     by_function: HashMap<String, Vec<u32>>,
     /// Lower-cased purpose → entries, safest first (alternatives among basic foods).
     by_purpose: HashMap<String, Vec<u32>>,
+    /// Folded names that contain a comma in the data ("Sodium, Potassium and Calcium Salts of
+    /// Fatty Acids"): the parser joins such names again after splitting on commas.
+    comma_names: std::collections::HashSet<String>,
     /// Sentences prepared once per entry (same order as `ingredients`).
     prepared: Vec<Prepared>,
     /// Source id → "Title (url)".
@@ -561,6 +564,7 @@ impl KnowledgeBase {
             fuzzy: HashMap::default(),
             by_function: HashMap::new(),
             by_purpose: HashMap::new(),
+            comma_names: std::collections::HashSet::new(),
             prepared: Vec::new(),
             references: HashMap::new(),
             build_time: Duration::ZERO,
@@ -675,6 +679,16 @@ impl KnowledgeBase {
         self.by_function = by_function;
         self.by_purpose = by_purpose;
         self.prepared = self.ingredients.iter().map(Prepared::of).collect();
+        self.comma_names = self
+            .ingredients
+            .iter()
+            .flat_map(|i| {
+                i.primary_names()
+                    .chain(i.names.values().flat_map(Names::iter))
+                    .filter(|n| n.contains([',', '，']))
+                    .map(fold)
+            })
+            .collect();
         self.references = self
             .sources
             .iter()
@@ -874,6 +888,12 @@ impl KnowledgeBase {
             .unwrap_or_default()
             .iter()
             .map(|i| &self.ingredients[*i as usize])
+    }
+
+    /// Whether `text` is a known name written with a comma (see `parse::split_ingredients_with`):
+    /// "Sodium, Potassium and Calcium Salts of Fatty Acids" yes, "Peanut, Butter" no.
+    pub fn is_name_with_comma(&self, text: &str) -> bool {
+        self.comma_names.contains(&fold(text))
     }
 
     /// The prepared sentences of the entry at `index`.
