@@ -595,8 +595,8 @@ fn analyze_item<'kb>(
     if ctx.expert {
         for n in &notes {
             if n.contains("IARC Group")
-                || n.contains("Annex II")
-                || n.contains("no longer authorised")
+                || n.contains("1223/2009 Annex II")
+                || n.starts_with("No longer authorised")
             {
                 regulatory.push(n.to_string());
             }

@@ -972,7 +972,8 @@ fn number_variants(key: &str) -> Vec<String> {
     out
 }
 
-/// Qualifiers that do not change what an ingredient is.
+/// Qualifiers that do not change what an ingredient is (folded, with the trailing space).
+/// Allergen-wise they never matter: roasted hazelnuts are hazelnuts.
 const QUALIFIERS: &[&str] = &[
     "organic ",
     "bio ",
@@ -988,13 +989,82 @@ const QUALIFIERS: &[&str] = &[
     "natural ",
     "naturel ",
     "cultured ",
+    "other ",
+    "autres ",
+    "otros ",
+    "andere ",
+    "altri ",
+    "outros ",
+    "dried ",
+    "dry ",
+    "roasted ",
+    "toasted ",
+    "chopped ",
+    "ground ",
+    "sliced ",
+    "flaked ",
+    "diced ",
+    "whole ",
+    "raw ",
+    "fat reduced ",
+    "reduced fat ",
+    "low fat ",
+    "defatted ",
+    "powdered ",
+    "caramelised ",
+    "caramelized ",
+    "candied ",
+    "salted ",
+    "unsalted ",
+    "sweetened ",
+    "unsweetened ",
+    "frozen ",
+    "free range ",
+    "pasteurised ",
+    "pasteurized ",
+    "extra virgin ",
+    "virgin ",
+    "cold pressed ",
+    "concentrated ",
+    "dehydrated ",
+    "crushed ",
+    "peeled ",
+    "blanched ",
+    "grilled ",
+    "smoked ",
+    "cooked ",
+    "hydrolysed ",
+    "hydrolyzed ",
+    "gerostete ",
+    "geroestete ",
+    "gehackte ",
+    "getrocknete ",
+    "torrefie ",
+    "torrefiees ",
+    "grille ",
+    "grillees ",
+    "seche ",
+    "sechees ",
+    "tostado ",
+    "tostada ",
+    "tostadas ",
+    "tostados ",
+    "tostate ",
+    "tostato ",
+    "torrado ",
+    "torradas ",
 ];
 
+/// `key` without up to three leading qualifiers ("roasted chopped hazelnuts" → "hazelnuts").
 fn strip_qualifier(key: &str) -> Option<&str> {
-    QUALIFIERS
-        .iter()
-        .find_map(|q| key.strip_prefix(q))
-        .filter(|rest| !rest.is_empty())
+    let mut rest = key;
+    for _ in 0..3 {
+        match QUALIFIERS.iter().find_map(|q| rest.strip_prefix(q)) {
+            Some(r) if !r.is_empty() => rest = r,
+            _ => break,
+        }
+    }
+    (rest.len() < key.len()).then_some(rest)
 }
 
 #[cfg(test)]
@@ -1058,6 +1128,9 @@ mod tests {
     fn plurals_and_slash_forms() {
         assert_eq!(canonical("Peanuts"), Some("Peanut"));
         assert_eq!(canonical("Erdnüssen"), Some("Peanut"));
+        assert_eq!(canonical("roasted chopped hazelnuts"), Some("Hazelnut"));
+        assert_eq!(canonical("fat-reduced cocoa"), canonical("cocoa"));
+        assert_eq!(canonical("other nuts"), canonical("nuts"));
         assert_eq!(canonical("Parfum/Fragrance"), Some("Parfum"));
         let r = kb().resolve("Glycerin/Glycerine/Glycérol").expect("slash");
         assert!(matches!(r.kind, MatchKind::Exact | MatchKind::SlashPart));
