@@ -380,3 +380,33 @@ fn labels_in_other_languages() {
     assert!(item(&ko, "향료").is_allergen_match);
     assert_eq!(item(&ko, "정제수").canonical_name.as_deref(), Some("Water"));
 }
+
+#[test]
+fn class_words_and_compounds_are_scored_by_their_parts() {
+    let r = simple(
+        "Emulsifiers (E471, soy lecithin), Filling (sugar, hazelnut paste), Water (Aqua)",
+        &["soy"],
+    );
+    let emulsifiers = item(&r, "Emulsifiers (E471, soy lecithin)");
+    assert_eq!(emulsifiers.canonical_name, None);
+    assert_eq!(emulsifiers.purpose, "Emulsifiers");
+    assert!(emulsifiers.is_allergen_match);
+    let filling = item(&r, "Filling (sugar, hazelnut paste)");
+    assert!(
+        filling
+            .purpose
+            .starts_with("Compound ingredient made of sugar"),
+        "{}",
+        filling.purpose
+    );
+    assert!(
+        filling
+            .concerns
+            .contains("'Filling' itself is not in the knowledge base")
+    );
+    assert!(filling.safety_score <= 6);
+    let water = item(&r, "Water (Aqua)");
+    assert_eq!(water.canonical_name.as_deref(), Some("Water"));
+    assert_eq!(water.recommendation, Recommendation::Safe);
+    assert!(r.execution_time > 0.0);
+}

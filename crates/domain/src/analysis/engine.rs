@@ -325,7 +325,7 @@ pub fn analyze_with(kb: &KnowledgeBase, input: &AnalysisInput) -> AnalysisRespon
         summary,
         allergen_warnings: warnings,
         ingredients: details,
-        execution_time: started.elapsed().as_secs_f64(),
+        execution_time: (input.parse_time + started.elapsed()).as_secs_f64(),
         error: None,
     }
 }

@@ -58,6 +58,8 @@ pub struct AnalysisInput {
     pub skin_type: SkinType,
     /// Default `beginner`.
     pub expertise: Expertise,
+    /// Time spent cleaning and parsing the list; part of the response's `execution_time`.
+    pub parse_time: std::time::Duration,
 }
 
 impl AnalysisInput {
@@ -69,6 +71,7 @@ impl AnalysisInput {
         skin_type: SkinType,
         expertise: Expertise,
     ) -> Result<Self, InputError> {
+        let started = std::time::Instant::now();
         let raw = ingredients.ok_or(InputError::Missing)?;
         let chars = raw.chars().count();
         if chars > MAX_CHARS {
@@ -118,6 +121,7 @@ impl AnalysisInput {
             allergies,
             skin_type,
             expertise,
+            parse_time: started.elapsed(),
         })
     }
 }
