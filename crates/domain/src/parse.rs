@@ -102,9 +102,11 @@ const MAX_DEPTH: usize = 4;
 
 /// Splits a label's ingredient list. See the module documentation for the rules.
 pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
-    let cleaned = clean_invisible(text)
-        .replace("\r\n", "\n")
-        .replace('\r', "\n");
+    let cleaned = join_hyphenated_lines(
+        &clean_invisible(text)
+            .replace("\r\n", "\n")
+            .replace('\r', "\n"),
+    );
     let body = strip_header(&cleaned);
     let chars: Vec<char> = body.chars().collect();
     let (main, traces) = split_traces(&chars);
@@ -146,6 +148,31 @@ pub fn split_ingredients_with(text: &str, is_name: &dyn Fn(&str) -> bool) -> Vec
             }
         }
         out.push(item);
+    }
+    out
+}
+
+/// Joins a word that a label or OCR broke across lines with a hyphen ("Sodium Lau-\nryl
+/// Sulfate"): a hyphen between a letter and a line break followed by a lower-case letter.
+fn join_hyphenated_lines(text: &str) -> String {
+    if !text.contains("-\n") {
+        return text.to_owned();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == '-'
+            && i > 0
+            && chars[i - 1].is_alphabetic()
+            && chars.get(i + 1) == Some(&'\n')
+            && chars.get(i + 2).is_some_and(|c| c.is_lowercase())
+        {
+            i += 2;
+            continue;
+        }
+        out.push(chars[i]);
+        i += 1;
     }
     out
 }
@@ -686,6 +713,15 @@ mod tests {
                 "Salt"
             ]
         );
+    }
+
+    #[test]
+    fn words_hyphenated_across_lines_are_joined() {
+        assert_eq!(
+            names("Water, Sodium Lau-\nryl Sulfate, Parfum"),
+            ["Water", "Sodium Lauryl Sulfate", "Parfum"]
+        );
+        assert_eq!(names("Vitamin-\nE, Water"), ["Vitamin", "E", "Water"]);
     }
 
     #[test]
