@@ -410,3 +410,13 @@ fn class_words_and_compounds_are_scored_by_their_parts() {
     assert_eq!(water.recommendation, Recommendation::Safe);
     assert!(r.execution_time > 0.0);
 }
+
+#[test]
+fn accents_keep_names_that_fold_alike_apart() {
+    // es "cacao" (cocoa) and pt "cação" (dogfish) fold to the same key.
+    let r = simple("cacao, cação", &["fish"]);
+    assert!(!item(&r, "cacao").is_allergen_match);
+    assert!(item(&r, "cação").is_allergen_match);
+    // A name two entries really share keeps both entries' allergens: 虾 is shrimp or prawn.
+    assert!(simple("虾", &["shellfish"]).ingredients[0].is_allergen_match);
+}

@@ -68,6 +68,28 @@ fn fold_ascii(name: &str) -> String {
     out
 }
 
+/// Like [`fold`] but keeping accents: tells "cacao" (es, cocoa) from "cação" (pt, dogfish)
+/// when both fold to the same key.
+pub fn fold_keep_accents(name: &str) -> String {
+    let lowered: String = name
+        .chars()
+        .filter(|c| !is_invisible(*c))
+        .nfkc()
+        .flat_map(char::to_lowercase)
+        .collect();
+    let mut out = String::with_capacity(lowered.len());
+    for word in lowered.split(|c: char| !c.is_alphanumeric()) {
+        if word.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
 /// A 64-bit set of the bytes of `s` (each byte to one bit): a typo of `d` edits changes at
 /// most `2 * d` bits, so candidates farther apart are skipped without computing a distance.
 pub fn byte_mask(s: &[u8]) -> u64 {

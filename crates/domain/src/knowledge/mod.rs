@@ -21,7 +21,7 @@ use serde::Deserialize;
 use crate::analysis::{Origin, ProductCategory};
 use fold::{
     bounded_distance_ascii, byte_histogram, byte_mask, ci_number, e_number, fold,
-    histogram_distance, is_cjk,
+    fold_keep_accents, histogram_distance, is_cjk,
 };
 
 /// The data files, embedded so that the binary needs nothing at run time.
@@ -459,6 +459,9 @@ pub struct KnowledgeBase {
     by_function: HashMap<String, Vec<u32>>,
     /// Lower-cased purpose → entries, safest first (alternatives among basic foods).
     by_purpose: HashMap<String, Vec<u32>>,
+    /// For folded keys shared by several entries: each entry's name with its accents, so an
+    /// accented query can still tell them apart.
+    accents: HashMap<String, Vec<(String, u32)>>,
     /// Folded names that contain a comma in the data ("Sodium, Potassium and Calcium Salts of
     /// Fatty Acids"): the parser joins such names again after splitting on commas.
     comma_names: std::collections::HashSet<String>,
@@ -564,6 +567,7 @@ impl KnowledgeBase {
             fuzzy: HashMap::default(),
             by_function: HashMap::new(),
             by_purpose: HashMap::new(),
+            accents: HashMap::new(),
             comma_names: std::collections::HashSet::new(),
             prepared: Vec::new(),
             references: HashMap::new(),
@@ -678,6 +682,22 @@ impl KnowledgeBase {
         self.fuzzy = fuzzy;
         self.by_function = by_function;
         self.by_purpose = by_purpose;
+        let mut accents: HashMap<String, Vec<(String, u32)>> = HashMap::new();
+        for (i, ing) in self.ingredients.iter().enumerate() {
+            let all = ing
+                .primary_names()
+                .chain(ing.names.values().flat_map(Names::iter));
+            for name in all {
+                let key = fold(name);
+                if self.index.get(&key).is_some_and(|v| v.len() > 1) {
+                    accents
+                        .entry(key)
+                        .or_default()
+                        .push((fold_keep_accents(name), i as u32));
+                }
+            }
+        }
+        self.accents = accents;
         self.prepared = self.ingredients.iter().map(Prepared::of).collect();
         self.comma_names = self
             .ingredients
@@ -706,8 +726,31 @@ impl KnowledgeBase {
     /// spelling), CI number, or a translated name in fr/es/de/it/pt/ko/ja/zh; folds case,
     /// accents, width, whitespace and hyphens.
     pub fn lookup(&self, name: &str) -> Option<&Ingredient> {
-        self.lookup_folded(&fold(name))
+        let key = fold(name);
+        self.lookup_folded(&key)
+            .map(|hit| self.disambiguate(&key, name, hit))
             .map(|(i, _)| &self.ingredients[i as usize])
+    }
+
+    /// When several entries share a folded name, the one whose accented name is exactly the
+    /// query wins alone ("cacao" is cocoa, "cação" dogfish); otherwise all of them stay.
+    fn disambiguate<'a>(&'a self, key: &str, raw: &str, hit: (u32, &'a [u32])) -> (u32, &'a [u32]) {
+        if hit.1.is_empty() {
+            return hit;
+        }
+        let Some(forms) = self.accents.get(key) else {
+            return hit;
+        };
+        let wanted = fold_keep_accents(raw);
+        let mut matching = forms.iter().filter(|(f, _)| *f == wanted).map(|(_, i)| *i);
+        let Some(first) = matching.next() else {
+            return hit;
+        };
+        if matching.all(|i| i == first) {
+            (first, &[])
+        } else {
+            hit
+        }
     }
 
     fn lookup_folded(&self, key: &str) -> Option<(u32, &[u32])> {
@@ -750,6 +793,7 @@ impl KnowledgeBase {
 
     fn resolve_folded(&self, key: &str, raw: &str) -> Option<Resolved<'_>> {
         if let Some(hit) = self.lookup_folded(key) {
+            let hit = self.disambiguate(key, raw, hit);
             return Some(self.resolved(hit, MatchKind::Exact));
         }
         if raw.contains('/') {
@@ -829,7 +873,9 @@ impl KnowledgeBase {
 
     /// Resolves by exact (folded) name, E-number or CI number only: no tolerant steps.
     pub fn resolve_exact(&self, name: &str) -> Option<Resolved<'_>> {
-        self.lookup_folded(&fold(name))
+        let key = fold(name);
+        self.lookup_folded(&key)
+            .map(|hit| self.disambiguate(&key, name, hit))
             .map(|hit| self.resolved(hit, MatchKind::Exact))
     }
 
@@ -1128,6 +1174,13 @@ mod tests {
     fn plurals_and_slash_forms() {
         assert_eq!(canonical("Peanuts"), Some("Peanut"));
         assert_eq!(canonical("Erdnüssen"), Some("Peanut"));
+        // Accents tell apart names that fold alike: es "cacao" is cocoa, pt "cação" dogfish.
+        let cacao = kb().resolve("cacao").expect("cacao");
+        assert_eq!(
+            (cacao.ingredient.name.as_str(), cacao.also.len()),
+            ("Cocoa", 0)
+        );
+        assert_eq!(canonical("cação"), Some("Shark"));
         assert_eq!(canonical("roasted chopped hazelnuts"), Some("Hazelnut"));
         assert_eq!(canonical("fat-reduced cocoa"), canonical("cocoa"));
         assert_eq!(canonical("other nuts"), canonical("nuts"));
