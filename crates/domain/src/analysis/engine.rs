@@ -254,7 +254,7 @@ pub fn analyze_with(kb: &KnowledgeBase, input: &AnalysisInput) -> AnalysisRespon
         .iter()
         .map(|item| {
             // A class word ("Emulsifier") names no ingredient: its sub-ingredients do.
-            (!item.name.is_empty() && (!is_class_word(&item.name) || item.sub.is_empty()))
+            (!item.name.is_empty() && (item.sub.is_empty() || !is_class_word(&item.name)))
                 .then(|| kb.resolve(&item.name))
                 .flatten()
         })
@@ -937,6 +937,9 @@ fn allergy_matches(
                 out.push((g.label().to_owned(), ai));
             }
         }
+    }
+    if ctx.allergies.iter().all(|a| a.words.is_empty()) {
+        return out;
     }
     let folded = fold(label);
     for (ai, allergy) in ctx.allergies.iter().enumerate() {

@@ -456,19 +456,19 @@ pub struct KnowledgeBase {
     /// (length, last byte): one edit leaves the first or the last letter in place.
     fuzzy: HashMap<(usize, u8, bool), Vec<FuzzyKey>, Fnv>,
     /// Function class → entries, safest first (alternatives).
-    by_function: HashMap<String, Vec<u32>>,
+    by_function: HashMap<String, Vec<u32>, Fnv>,
     /// Lower-cased purpose → entries, safest first (alternatives among basic foods).
-    by_purpose: HashMap<String, Vec<u32>>,
+    by_purpose: HashMap<String, Vec<u32>, Fnv>,
     /// For folded keys shared by several entries: each entry's name with its accents, so an
     /// accented query can still tell them apart.
-    accents: HashMap<String, Vec<(String, u32)>>,
+    accents: HashMap<String, Vec<(String, u32)>, Fnv>,
     /// Folded names that contain a comma in the data ("Sodium, Potassium and Calcium Salts of
     /// Fatty Acids"): the parser joins such names again after splitting on commas.
     comma_names: std::collections::HashSet<String>,
     /// Sentences prepared once per entry (same order as `ingredients`).
     prepared: Vec<Prepared>,
     /// Source id → "Title (url)".
-    references: HashMap<String, String>,
+    references: HashMap<String, String, Fnv>,
     build_time: Duration,
 }
 
@@ -565,12 +565,12 @@ impl KnowledgeBase {
             ci_numbers: HashMap::default(),
             by_language: HashMap::new(),
             fuzzy: HashMap::default(),
-            by_function: HashMap::new(),
-            by_purpose: HashMap::new(),
-            accents: HashMap::new(),
+            by_function: HashMap::default(),
+            by_purpose: HashMap::default(),
+            accents: HashMap::default(),
             comma_names: std::collections::HashSet::new(),
             prepared: Vec::new(),
-            references: HashMap::new(),
+            references: HashMap::default(),
             build_time: Duration::ZERO,
         };
         kb.build_index();
@@ -655,14 +655,14 @@ impl KnowledgeBase {
         for bucket in fuzzy.values_mut() {
             bucket.sort_by(|a, b| a.key.cmp(&b.key));
         }
-        let mut by_function: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut by_function: HashMap<String, Vec<u32>, Fnv> = HashMap::default();
         for (i, ing) in self.ingredients.iter().enumerate() {
             by_function
                 .entry(ing.function.clone())
                 .or_default()
                 .push(i as u32);
         }
-        let mut by_purpose: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut by_purpose: HashMap<String, Vec<u32>, Fnv> = HashMap::default();
         for (i, ing) in self.ingredients.iter().enumerate() {
             by_purpose
                 .entry(ing.purpose.trim().to_lowercase())
@@ -682,7 +682,7 @@ impl KnowledgeBase {
         self.fuzzy = fuzzy;
         self.by_function = by_function;
         self.by_purpose = by_purpose;
-        let mut accents: HashMap<String, Vec<(String, u32)>> = HashMap::new();
+        let mut accents: HashMap<String, Vec<(String, u32)>, Fnv> = HashMap::default();
         for (i, ing) in self.ingredients.iter().enumerate() {
             let all = ing
                 .primary_names()
