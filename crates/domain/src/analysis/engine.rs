@@ -4,7 +4,7 @@
 //! knowledge-base score, capped by regulation (EU cosmetics Annex II ≤ 3, IARC 1/2A ≤ 6),
 //! lowered for the user's skin type, and capped at [`ALLERGEN_SCORE`] on an allergen match;
 //! [`grade`] maps the score to risk level and recommendation; the product's overall risk
-//! follows [`overall_risk`].
+//! follows [`overall_risk_of`].
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
