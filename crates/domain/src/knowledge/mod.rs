@@ -1,0 +1,1197 @@
+//! The offline ingredient knowledge base: the TOML files of `crates/domain/data/`, embedded in
+//! the binary, parsed and indexed once.
+//!
+//! [`KnowledgeBase::embedded`] is the process-wide instance. [`KnowledgeBase::lookup`] finds an
+//! [`Ingredient`] by any name it is known by (canonical, synonym, INCI, E/INS number, CI number,
+//! or a translated name), after [`fold`](fold::fold)ing case, accents, width, whitespace and
+//! hyphens. [`KnowledgeBase::resolve`] adds the tolerant steps the analysis uses (INCI slash
+//! forms, plurals, conservative OCR typo correction) and says how it matched.
+//!
+//! The file format is documented in `crates/domain/data/SCHEMA.md`.
+
+pub mod allergy;
+pub mod fold;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+
+use crate::analysis::{Origin, ProductCategory};
+use fold::{
+    bounded_distance_ascii, byte_histogram, byte_mask, ci_number, e_number, fold,
+    fold_keep_accents, histogram_distance, is_cjk,
+};
+
+/// The data files, embedded so that the binary needs nothing at run time.
+pub const DATA_FILES: &[(&str, &str)] = &[
+    ("sources.toml", include_str!("../../data/sources.toml")),
+    (
+        "food-additives.toml",
+        include_str!("../../data/food-additives.toml"),
+    ),
+    (
+        "allergens-foods.toml",
+        include_str!("../../data/allergens-foods.toml"),
+    ),
+    ("cosmetics.toml", include_str!("../../data/cosmetics.toml")),
+    (
+        "colourants-restricted.toml",
+        include_str!("../../data/colourants-restricted.toml"),
+    ),
+];
+
+/// The label languages a name may be translated into.
+pub const LANGUAGES: [&str; 8] = ["fr", "es", "de", "it", "pt", "ko", "ja", "zh"];
+
+/// An allergen group: the 14 of Regulation (EU) No 1169/2011 Annex II, plus four cosmetic
+/// sensitivity groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[allow(missing_docs)] // the names are the groups
+pub enum AllergenGroup {
+    Gluten,
+    Crustaceans,
+    Eggs,
+    Fish,
+    Peanuts,
+    Soybeans,
+    Milk,
+    Nuts,
+    Celery,
+    Mustard,
+    Sesame,
+    Sulphites,
+    Lupin,
+    Molluscs,
+    Fragrance,
+    Parabens,
+    Sulfates,
+    Formaldehyde,
+}
+
+impl AllergenGroup {
+    /// Every group, in declaration order.
+    pub const ALL: [AllergenGroup; 18] = [
+        Self::Gluten,
+        Self::Crustaceans,
+        Self::Eggs,
+        Self::Fish,
+        Self::Peanuts,
+        Self::Soybeans,
+        Self::Milk,
+        Self::Nuts,
+        Self::Celery,
+        Self::Mustard,
+        Self::Sesame,
+        Self::Sulphites,
+        Self::Lupin,
+        Self::Molluscs,
+        Self::Fragrance,
+        Self::Parabens,
+        Self::Sulfates,
+        Self::Formaldehyde,
+    ];
+
+    /// How the group is named to a user.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Gluten => "gluten (cereals containing gluten)",
+            Self::Crustaceans => "crustaceans",
+            Self::Eggs => "egg",
+            Self::Fish => "fish",
+            Self::Peanuts => "peanut",
+            Self::Soybeans => "soy",
+            Self::Milk => "milk",
+            Self::Nuts => "tree nuts",
+            Self::Celery => "celery",
+            Self::Mustard => "mustard",
+            Self::Sesame => "sesame",
+            Self::Sulphites => "sulphites",
+            Self::Lupin => "lupin",
+            Self::Molluscs => "molluscs",
+            Self::Fragrance => "fragrance",
+            Self::Parabens => "parabens",
+            Self::Sulfates => "sulfates",
+            Self::Formaldehyde => "formaldehyde and formaldehyde releasers",
+        }
+    }
+
+    /// Whether the group is one of the 14 food allergens of Reg. (EU) 1169/2011 Annex II.
+    pub fn is_food_allergen(self) -> bool {
+        !matches!(
+            self,
+            Self::Fragrance | Self::Parabens | Self::Sulfates | Self::Formaldehyde
+        )
+    }
+}
+
+/// A skin-type flag of an entry (see SCHEMA.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[allow(missing_docs)]
+pub enum SkinFlag {
+    Fragrance,
+    EssentialOil,
+    DryingAlcohol,
+    HarshSurfactant,
+    SensitisingPreservative,
+    Comedogenic,
+    ExfoliatingAcid,
+    Irritant,
+}
+
+/// Status under Regulation (EC) No 1223/2009 on cosmetic products.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EuCosmetics {
+    /// Annex II: prohibited.
+    AnnexIi,
+    /// Annex III: restricted.
+    AnnexIii,
+    /// Annex IV: authorised colourant.
+    AnnexIv,
+    /// Annex V: authorised preservative.
+    AnnexV,
+    /// Annex VI: authorised UV filter.
+    AnnexVi,
+}
+
+impl EuCosmetics {
+    /// A short regulatory note naming the annex.
+    pub fn note(self) -> &'static str {
+        match self {
+            Self::AnnexIi => "Prohibited in EU cosmetics (Reg. (EC) 1223/2009 Annex II)",
+            Self::AnnexIii => "Restricted in EU cosmetics (Reg. (EC) 1223/2009 Annex III)",
+            Self::AnnexIv => "Authorised EU cosmetic colourant (Reg. (EC) 1223/2009 Annex IV)",
+            Self::AnnexV => "Authorised EU cosmetic preservative (Reg. (EC) 1223/2009 Annex V)",
+            Self::AnnexVi => "Authorised EU UV filter (Reg. (EC) 1223/2009 Annex VI)",
+        }
+    }
+}
+
+/// Status under Regulation (EC) No 1333/2008 on food additives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EuFood {
+    /// On the Union list.
+    Authorised,
+    /// Removed from the Union list (e.g. E171 since 2022).
+    Withdrawn,
+}
+
+/// An IARC Monographs classification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+pub enum Iarc {
+    /// Carcinogenic to humans.
+    #[serde(rename = "1")]
+    Group1,
+    /// Probably carcinogenic.
+    #[serde(rename = "2A")]
+    Group2A,
+    /// Possibly carcinogenic.
+    #[serde(rename = "2B")]
+    Group2B,
+}
+
+impl Iarc {
+    /// "IARC Group 2A" style label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Group1 => "IARC Group 1",
+            Self::Group2A => "IARC Group 2A",
+            Self::Group2B => "IARC Group 2B",
+        }
+    }
+
+    /// What the group means.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Self::Group1 => "carcinogenic to humans",
+            Self::Group2A => "probably carcinogenic to humans",
+            Self::Group2B => "possibly carcinogenic to humans",
+        }
+    }
+}
+
+/// One documented concern and the source that supports it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Concern {
+    /// The concern, one sentence.
+    pub text: String,
+    /// A source id.
+    pub source: String,
+}
+
+/// A source a fact cites.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// Title (regulation and annex, journal reference, ...).
+    pub title: String,
+    /// Where to read it.
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
+/// One or several names of a language.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum Names {
+    /// A single label form.
+    One(String),
+    /// Several common label forms, the first being the usual one.
+    Many(Vec<String>),
+}
+
+impl Names {
+    /// Every form.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        let slice: &[String] = match self {
+            Self::One(s) => std::slice::from_ref(s),
+            Self::Many(v) => v,
+        };
+        slice.iter().map(String::as_str)
+    }
+}
+
+/// One knowledge-base entry (see `crates/domain/data/SCHEMA.md`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ingredient {
+    /// Canonical English name.
+    pub name: String,
+    /// Other label forms (INCI, E/INS number, CI number, spellings).
+    #[serde(default)]
+    pub synonyms: Vec<String>,
+    /// EU E-number, `E160a` style.
+    #[serde(default)]
+    pub e_number: Option<String>,
+    /// Colour Index number, `CI 77491` style.
+    #[serde(default)]
+    pub ci_number: Option<String>,
+    /// What it does.
+    pub purpose: String,
+    /// Function class (SCHEMA.md lists them).
+    pub function: String,
+    /// Natural, Synthetic or Semi-synthetic.
+    pub origin: Origin,
+    /// Food, Cosmetics or Both.
+    pub category: ProductCategory,
+    /// Allergen groups it carries.
+    #[serde(default)]
+    pub allergens: Vec<AllergenGroup>,
+    /// Safety score 1..=10 (10 safest).
+    pub score: u8,
+    /// Why the score is what it is.
+    pub score_reason: String,
+    /// Documented concerns with sources.
+    #[serde(default)]
+    pub concerns: Vec<Concern>,
+    /// Source ids of the entry's facts.
+    pub sources: Vec<String>,
+    /// EU cosmetics status.
+    #[serde(default)]
+    pub eu_cosmetics: Option<EuCosmetics>,
+    /// EU food-additive status.
+    #[serde(default)]
+    pub eu_food: Option<EuFood>,
+    /// IARC group.
+    #[serde(default)]
+    pub iarc: Option<Iarc>,
+    /// Skin-type flags.
+    #[serde(default)]
+    pub skin: Vec<SkinFlag>,
+    /// Comedogenic rating 0..=5.
+    #[serde(default)]
+    pub comedogenic: Option<u8>,
+    /// Safer ingredients with the same purpose (canonical names).
+    #[serde(default)]
+    pub alternatives: Vec<String>,
+    /// Present in products only as a trace or impurity.
+    #[serde(default)]
+    pub trace_only: bool,
+    /// Translated label names by language code.
+    #[serde(default)]
+    pub names: BTreeMap<String, Names>,
+}
+
+impl Ingredient {
+    /// Whether the entry is prohibited in EU cosmetics (Annex II).
+    pub fn is_cosmetics_banned(&self) -> bool {
+        self.eu_cosmetics == Some(EuCosmetics::AnnexIi)
+    }
+
+    /// Whether the entry carries names in all eight label languages.
+    pub fn has_all_languages(&self) -> bool {
+        LANGUAGES.iter().all(|l| {
+            self.names
+                .get(*l)
+                .is_some_and(|n| n.iter().any(|s| !s.trim().is_empty()))
+        })
+    }
+
+    /// Every name the entry is known by that is not a translation: canonical name, synonyms,
+    /// E-number and CI number.
+    pub fn primary_names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.name.as_str())
+            .chain(self.synonyms.iter().map(String::as_str))
+            .chain(self.e_number.as_deref())
+            .chain(self.ci_number.as_deref())
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DataFile {
+    #[serde(default)]
+    sources: BTreeMap<String, Source>,
+    #[serde(default)]
+    ingredient: Vec<Ingredient>,
+}
+
+/// A data file that cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum KbError {
+    /// TOML syntax or a field outside the schema.
+    #[error("{file}: {message}")]
+    Parse {
+        /// The file.
+        file: String,
+        /// What the parser said.
+        message: String,
+    },
+    /// The same source id declared twice.
+    #[error("{file}: source id '{id}' declared twice")]
+    DuplicateSource {
+        /// The file of the second declaration.
+        file: String,
+        /// The id.
+        id: String,
+    },
+}
+
+/// FNV-1a: the index keys are short, trusted strings from our own files, so a fast
+/// non-keyed hash is fine (lookups hash user text, but a collision only costs time).
+#[derive(Debug, Clone, Copy, Default)]
+struct Fnv;
+
+impl std::hash::BuildHasher for Fnv {
+    type Hasher = FnvHasher;
+    fn build_hasher(&self) -> FnvHasher {
+        FnvHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+/// The FNV-1a state.
+#[derive(Debug)]
+struct FnvHasher(u64);
+
+impl std::hash::Hasher for FnvHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// One typo-correctable name.
+#[derive(Debug, Clone)]
+struct FuzzyKey {
+    mask: u64,
+    histogram: [u8; 32],
+    key: Box<str>,
+    entry: u32,
+}
+
+/// How a name was resolved to an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchKind {
+    /// The folded name is a name of the entry (any language), its E-number or CI number.
+    Exact,
+    /// One part of an INCI slash form ("Aqua/Water/Eau").
+    SlashPart,
+    /// Singular or plural of a name.
+    Plural,
+    /// A qualifier such as "organic" was dropped.
+    Qualifier,
+    /// A typo within the conservative edit-distance threshold, unique.
+    Typo,
+}
+
+/// A resolved name.
+#[derive(Debug, Clone, Copy)]
+pub struct Resolved<'kb> {
+    /// The entry.
+    pub ingredient: &'kb Ingredient,
+    /// Its index in [`KnowledgeBase::ingredients`].
+    pub index: usize,
+    /// How the name matched.
+    pub kind: MatchKind,
+    /// Other entries that share the matched name (a translated name used by several
+    /// entries, e.g. 虾 for shrimp and prawn); their allergen groups count too.
+    pub also: &'kb [u32],
+}
+
+/// The indexed knowledge base.
+#[derive(Debug)]
+pub struct KnowledgeBase {
+    ingredients: Vec<Ingredient>,
+    sources: BTreeMap<String, Source>,
+    /// Folded name → entries. Primary names come first, so they win over translations.
+    index: HashMap<String, Vec<u32>, Fnv>,
+    /// `E211` → entry.
+    e_numbers: HashMap<String, u32, Fnv>,
+    /// `CI 77491` → entry.
+    ci_numbers: HashMap<String, u32, Fnv>,
+    /// Language → names as printed.
+    by_language: HashMap<&'static str, Vec<(String, u32)>>,
+    /// Folded ASCII keys for typo correction, bucketed by (length, first byte) and by
+    /// (length, last byte): one edit leaves the first or the last letter in place.
+    fuzzy: HashMap<(usize, u8, bool), Vec<FuzzyKey>, Fnv>,
+    /// Function class → entries, safest first (alternatives).
+    by_function: HashMap<String, Vec<u32>, Fnv>,
+    /// Lower-cased purpose → entries, safest first (alternatives among basic foods).
+    by_purpose: HashMap<String, Vec<u32>, Fnv>,
+    /// For folded keys shared by several entries: each entry's name with its accents, so an
+    /// accented query can still tell them apart.
+    accents: HashMap<String, Vec<(String, u32)>, Fnv>,
+    /// Folded names that contain a comma in the data ("Sodium, Potassium and Calcium Salts of
+    /// Fatty Acids"): the parser joins such names again after splitting on commas.
+    comma_names: std::collections::HashSet<String>,
+    /// Sentences prepared once per entry (same order as `ingredients`).
+    prepared: Vec<Prepared>,
+    /// Source id → "Title (url)".
+    references: HashMap<String, String, Fnv>,
+    build_time: Duration,
+}
+
+/// The sentences the analysis shows for one entry, rendered once at start-up.
+#[derive(Debug, Clone, Default)]
+pub struct Prepared {
+    /// Each documented concern as a sentence.
+    pub concerns: Vec<String>,
+    /// "Knowledge-base score 6/10: <score_reason>".
+    pub reason: String,
+    /// "Prohibited in EU cosmetics (...Annex II)." for Annex II entries.
+    pub annex_ii: Option<String>,
+    /// "IARC Group 2A: probably carcinogenic to humans." unless a concern names the group.
+    pub iarc: Option<String>,
+    /// "No longer authorised as an EU food additive." unless a concern says so.
+    pub withdrawn: Option<String>,
+}
+
+impl Prepared {
+    fn of(ing: &Ingredient) -> Self {
+        let mentions = |needle: &str| {
+            ing.concerns
+                .iter()
+                .any(|c| c.text.to_lowercase().contains(needle))
+        };
+        let sentence = |t: &str| {
+            let t = t.trim();
+            if t.ends_with(['.', '!', '?']) {
+                t.to_owned()
+            } else {
+                format!("{t}.")
+            }
+        };
+        Self {
+            concerns: ing.concerns.iter().map(|c| sentence(&c.text)).collect(),
+            reason: format!(
+                "Knowledge-base score {}/10: {}",
+                ing.score,
+                ing.score_reason.trim()
+            ),
+            annex_ii: (ing.eu_cosmetics == Some(EuCosmetics::AnnexIi))
+                .then(|| format!("{}.", EuCosmetics::AnnexIi.note())),
+            iarc: ing
+                .iarc
+                .filter(|g| !mentions(&g.label().to_lowercase()))
+                .map(|g| format!("{}: {}.", g.label(), g.meaning())),
+            withdrawn: (ing.eu_food == Some(EuFood::Withdrawn)
+                && !mentions("union list")
+                && !mentions("authorised")
+                && !mentions("banned"))
+            .then(|| "No longer authorised as an EU food additive.".to_owned()),
+        }
+    }
+}
+
+static EMBEDDED: OnceLock<KnowledgeBase> = OnceLock::new();
+
+impl KnowledgeBase {
+    /// Loaded and indexed once (OnceLock) from the embedded data files.
+    pub fn embedded() -> &'static KnowledgeBase {
+        EMBEDDED.get_or_init(|| {
+            // The embedded files are fixed at compile time and `tests/kb_integrity.rs` loads
+            // exactly them, so a failure here cannot reach a tested build.
+            Self::from_files(DATA_FILES).expect("embedded knowledge base is valid (kb_integrity)")
+        })
+    }
+
+    /// Parses and indexes `files` (name, TOML text).
+    pub fn from_files(files: &[(&str, &str)]) -> Result<Self, KbError> {
+        let started = Instant::now();
+        let mut ingredients = Vec::new();
+        let mut sources = BTreeMap::new();
+        for (file, text) in files {
+            let parsed: DataFile = toml::from_str(text).map_err(|e| KbError::Parse {
+                file: (*file).to_owned(),
+                message: e.to_string(),
+            })?;
+            for (id, source) in parsed.sources {
+                if sources.contains_key(&id) {
+                    return Err(KbError::DuplicateSource {
+                        file: (*file).to_owned(),
+                        id,
+                    });
+                }
+                sources.insert(id, source);
+            }
+            ingredients.extend(parsed.ingredient);
+        }
+        let mut kb = Self {
+            ingredients,
+            sources,
+            index: HashMap::default(),
+            e_numbers: HashMap::default(),
+            ci_numbers: HashMap::default(),
+            by_language: HashMap::new(),
+            fuzzy: HashMap::default(),
+            by_function: HashMap::default(),
+            by_purpose: HashMap::default(),
+            accents: HashMap::default(),
+            comma_names: std::collections::HashSet::new(),
+            prepared: Vec::new(),
+            references: HashMap::default(),
+            build_time: Duration::ZERO,
+        };
+        kb.build_index();
+        kb.build_time = started.elapsed();
+        Ok(kb)
+    }
+
+    fn build_index(&mut self) {
+        let mut index: HashMap<String, Vec<u32>, Fnv> =
+            HashMap::with_capacity_and_hasher(self.ingredients.len() * 8, Fnv);
+        let add = |index: &mut HashMap<String, Vec<u32>, Fnv>, key: String, i: u32| {
+            if key.is_empty() {
+                return;
+            }
+            let slot = index.entry(key).or_default();
+            if !slot.contains(&i) {
+                slot.push(i);
+            }
+        };
+        // Primary names first so that, when a translation collides with another entry's
+        // primary name, the primary name wins the lookup.
+        for (i, ing) in self.ingredients.iter().enumerate() {
+            let i = i as u32;
+            for name in ing.primary_names() {
+                add(&mut index, fold(name), i);
+            }
+            if let Some(e) = &ing.e_number {
+                self.e_numbers.entry(e.clone()).or_insert(i);
+            }
+            if let Some(ci) = &ing.ci_number {
+                self.ci_numbers.entry(ci.clone()).or_insert(i);
+            }
+            for syn in &ing.synonyms {
+                let f = fold(syn);
+                if let Some(e) = e_number(&f) {
+                    self.e_numbers.entry(e).or_insert(i);
+                }
+                if let Some(ci) = ci_number(&f) {
+                    self.ci_numbers.entry(ci).or_insert(i);
+                }
+            }
+        }
+        for (i, ing) in self.ingredients.iter().enumerate() {
+            let i = i as u32;
+            for (lang, names) in &ing.names {
+                let lang_key = LANGUAGES.iter().find(|l| **l == lang.as_str()).copied();
+                for name in names.iter() {
+                    add(&mut index, fold(name), i);
+                    if let Some(l) = lang_key {
+                        self.by_language
+                            .entry(l)
+                            .or_default()
+                            .push((name.to_owned(), i));
+                    }
+                }
+            }
+        }
+        let mut fuzzy: HashMap<(usize, u8, bool), Vec<FuzzyKey>, Fnv> = HashMap::default();
+        for (key, entries) in &index {
+            // Typos are corrected only for Latin names (one wrong CJK character is a different
+            // word far more often than an OCR slip) and never across digits (E211/E212).
+            if !key.is_ascii() || key.bytes().any(|b| b.is_ascii_digit()) || key.len() < 6 {
+                continue;
+            }
+            let bytes = key.as_bytes();
+            let fk = FuzzyKey {
+                mask: byte_mask(bytes),
+                histogram: byte_histogram(bytes),
+                key: key.clone().into_boxed_str(),
+                entry: entries[0],
+            };
+            let (first, last) = (bytes[0], bytes[bytes.len() - 1]);
+            fuzzy
+                .entry((bytes.len(), first, true))
+                .or_default()
+                .push(fk.clone());
+            fuzzy
+                .entry((bytes.len(), last, false))
+                .or_default()
+                .push(fk);
+        }
+        for bucket in fuzzy.values_mut() {
+            bucket.sort_by(|a, b| a.key.cmp(&b.key));
+        }
+        let mut by_function: HashMap<String, Vec<u32>, Fnv> = HashMap::default();
+        for (i, ing) in self.ingredients.iter().enumerate() {
+            by_function
+                .entry(ing.function.clone())
+                .or_default()
+                .push(i as u32);
+        }
+        let mut by_purpose: HashMap<String, Vec<u32>, Fnv> = HashMap::default();
+        for (i, ing) in self.ingredients.iter().enumerate() {
+            by_purpose
+                .entry(ing.purpose.trim().to_lowercase())
+                .or_default()
+                .push(i as u32);
+        }
+        for list in by_function.values_mut().chain(by_purpose.values_mut()) {
+            list.sort_by(|a, b| {
+                let (a, b) = (
+                    &self.ingredients[*a as usize],
+                    &self.ingredients[*b as usize],
+                );
+                b.score.cmp(&a.score).then_with(|| a.name.cmp(&b.name))
+            });
+        }
+        self.index = index;
+        self.fuzzy = fuzzy;
+        self.by_function = by_function;
+        self.by_purpose = by_purpose;
+        let mut accents: HashMap<String, Vec<(String, u32)>, Fnv> = HashMap::default();
+        for (i, ing) in self.ingredients.iter().enumerate() {
+            let all = ing
+                .primary_names()
+                .chain(ing.names.values().flat_map(Names::iter));
+            for name in all {
+                let key = fold(name);
+                if self.index.get(&key).is_some_and(|v| v.len() > 1) {
+                    accents
+                        .entry(key)
+                        .or_default()
+                        .push((fold_keep_accents(name), i as u32));
+                }
+            }
+        }
+        self.accents = accents;
+        self.prepared = self.ingredients.iter().map(Prepared::of).collect();
+        self.comma_names = self
+            .ingredients
+            .iter()
+            .flat_map(|i| {
+                i.primary_names()
+                    .chain(i.names.values().flat_map(Names::iter))
+                    .filter(|n| n.contains([',', '，']))
+                    .map(fold)
+            })
+            .collect();
+        self.references = self
+            .sources
+            .iter()
+            .map(|(id, src)| {
+                let text = match &src.url {
+                    Some(url) => format!("{} ({url})", src.title),
+                    None => src.title.clone(),
+                };
+                (id.clone(), text)
+            })
+            .collect();
+    }
+
+    /// Finds an entry by any name it is known by: canonical, synonym, INCI, E-number (any
+    /// spelling), CI number, or a translated name in fr/es/de/it/pt/ko/ja/zh; folds case,
+    /// accents, width, whitespace and hyphens.
+    pub fn lookup(&self, name: &str) -> Option<&Ingredient> {
+        let key = fold(name);
+        self.lookup_folded(&key)
+            .map(|hit| self.disambiguate(&key, name, hit))
+            .map(|(i, _)| &self.ingredients[i as usize])
+    }
+
+    /// When several entries share a folded name, the one whose accented name is exactly the
+    /// query wins alone ("cacao" is cocoa, "cação" dogfish); otherwise all of them stay.
+    fn disambiguate<'a>(&'a self, key: &str, raw: &str, hit: (u32, &'a [u32])) -> (u32, &'a [u32]) {
+        if hit.1.is_empty() {
+            return hit;
+        }
+        let Some(forms) = self.accents.get(key) else {
+            return hit;
+        };
+        let wanted = fold_keep_accents(raw);
+        let mut matching = forms.iter().filter(|(f, _)| *f == wanted).map(|(_, i)| *i);
+        let Some(first) = matching.next() else {
+            return hit;
+        };
+        if matching.all(|i| i == first) {
+            (first, &[])
+        } else {
+            hit
+        }
+    }
+
+    fn lookup_folded(&self, key: &str) -> Option<(u32, &[u32])> {
+        if key.is_empty() {
+            return None;
+        }
+        if let Some(v) = self.index.get(key) {
+            return Some((v[0], &v[1..]));
+        }
+        if let Some(e) = e_number(key)
+            && let Some(i) = self.e_numbers.get(&e)
+        {
+            return Some((*i, &[]));
+        }
+        if let Some(ci) = ci_number(key)
+            && let Some(i) = self.ci_numbers.get(&ci)
+        {
+            return Some((*i, &[]));
+        }
+        None
+    }
+
+    /// Resolves a label name with every tolerant step the analysis allows, in order: exact
+    /// (folded) name, INCI slash parts, plural/singular of the last word, without a leading
+    /// qualifier ("organic"), then a unique OCR typo within the conservative threshold
+    /// (distance 1 for 6+ characters, 2 for 10+; never for names with digits or CJK text).
+    pub fn resolve(&self, name: &str) -> Option<Resolved<'_>> {
+        let key = fold(name);
+        self.resolve_folded(&key, name)
+    }
+
+    fn resolved<'a>(&'a self, (i, also): (u32, &'a [u32]), kind: MatchKind) -> Resolved<'a> {
+        Resolved {
+            ingredient: &self.ingredients[i as usize],
+            index: i as usize,
+            kind,
+            also,
+        }
+    }
+
+    fn resolve_folded(&self, key: &str, raw: &str) -> Option<Resolved<'_>> {
+        if let Some(hit) = self.lookup_folded(key) {
+            let hit = self.disambiguate(key, raw, hit);
+            return Some(self.resolved(hit, MatchKind::Exact));
+        }
+        if raw.contains('/') {
+            for part in raw.split('/') {
+                if let Some(hit) = self.lookup_folded(&fold(part)) {
+                    return Some(self.resolved(hit, MatchKind::SlashPart));
+                }
+            }
+        }
+        for variant in number_variants(key) {
+            if let Some(hit) = self.lookup_folded(&variant) {
+                return Some(self.resolved(hit, MatchKind::Plural));
+            }
+        }
+        if let Some(rest) = strip_qualifier(key) {
+            if let Some(hit) = self.lookup_folded(rest) {
+                return Some(self.resolved(hit, MatchKind::Qualifier));
+            }
+            for variant in number_variants(rest) {
+                if let Some(hit) = self.lookup_folded(&variant) {
+                    return Some(self.resolved(hit, MatchKind::Plural));
+                }
+            }
+        }
+        self.typo(key)
+            .map(|i| self.resolved((i, &[]), MatchKind::Typo))
+    }
+
+    /// A unique entry within the typo threshold of `key`, if any.
+    fn typo(&self, key: &str) -> Option<u32> {
+        if !key.is_ascii() || key.bytes().any(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let bytes = key.as_bytes();
+        let max = match bytes.len() {
+            0..=5 => return None,
+            6..=9 => 1,
+            _ => 2,
+        };
+        let mask = byte_mask(bytes);
+        let histogram = byte_histogram(bytes);
+        let mut best: Option<(usize, u32)> = None;
+        let mut tie = false;
+        let lo = bytes.len().saturating_sub(max).max(6);
+        let hi = bytes.len() + max;
+        let (first, last) = (bytes[0], bytes[bytes.len() - 1]);
+        let buckets = (lo..=hi).flat_map(|len| {
+            [(len, first, true), (len, last, false)]
+                .into_iter()
+                .filter_map(move |k| self.fuzzy.get(&k).map(|b| (len, b)))
+        });
+        for (len, bucket) in buckets {
+            // The threshold must hold from the candidate's side too: a 9-letter name may not
+            // be reached with 2 edits.
+            let limit = if len >= 10 { max } else { max.min(1) };
+            for cand in bucket {
+                if (cand.mask ^ mask).count_ones() as usize > 2 * limit
+                    || !histogram_distance(&cand.histogram, &histogram, 2 * limit)
+                {
+                    continue;
+                }
+                let Some(d) = bounded_distance_ascii(bytes, cand.key.as_bytes(), limit) else {
+                    continue;
+                };
+                match best {
+                    Some((bd, bi)) if d == bd && bi != cand.entry => tie = true,
+                    Some((bd, _)) if d >= bd => {}
+                    _ => {
+                        best = Some((d, cand.entry));
+                        tie = false;
+                    }
+                }
+            }
+        }
+        if tie { None } else { best.map(|(_, i)| i) }
+    }
+
+    /// Resolves by exact (folded) name, E-number or CI number only: no tolerant steps.
+    pub fn resolve_exact(&self, name: &str) -> Option<Resolved<'_>> {
+        let key = fold(name);
+        self.lookup_folded(&key)
+            .map(|hit| self.disambiguate(&key, name, hit))
+            .map(|hit| self.resolved(hit, MatchKind::Exact))
+    }
+
+    /// For OCR translation: the canonical English name when `label_name` is a known name in
+    /// any language, else None.
+    pub fn english_name(&self, label_name: &str) -> Option<&str> {
+        self.lookup(label_name).map(|i| i.name.as_str())
+    }
+
+    /// All names of one language (e.g. "fr"), for OCR spelling correction. `"en"` gives the
+    /// canonical names and synonyms.
+    pub fn names_in(&self, lang: &str) -> impl Iterator<Item = &str> {
+        let translated = self
+            .by_language
+            .get(lang)
+            .map(|v| v.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .map(|(n, _)| n.as_str());
+        let english = (lang == "en")
+            .then(|| {
+                self.ingredients.iter().flat_map(|i| {
+                    std::iter::once(i.name.as_str()).chain(i.synonyms.iter().map(String::as_str))
+                })
+            })
+            .into_iter()
+            .flatten();
+        translated.chain(english)
+    }
+
+    /// Every entry, in file order.
+    pub fn ingredients(&self) -> &[Ingredient] {
+        &self.ingredients
+    }
+
+    /// Every declared source by id.
+    pub fn sources(&self) -> &BTreeMap<String, Source> {
+        &self.sources
+    }
+
+    /// A source by id.
+    pub fn source(&self, id: &str) -> Option<&Source> {
+        self.sources.get(id)
+    }
+
+    /// An entry by its canonical name (folded).
+    pub fn by_name(&self, name: &str) -> Option<&Ingredient> {
+        self.lookup(name)
+    }
+
+    /// Entries of one function class, safest first.
+    pub fn with_function(&self, function: &str) -> impl Iterator<Item = &Ingredient> {
+        self.by_function
+            .get(function)
+            .map(|v| v.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .map(|i| &self.ingredients[*i as usize])
+    }
+
+    /// Whether `text` is a known name written with a comma (see `parse::split_ingredients_with`):
+    /// "Sodium, Potassium and Calcium Salts of Fatty Acids" yes, "Peanut, Butter" no.
+    pub fn is_name_with_comma(&self, text: &str) -> bool {
+        self.comma_names.contains(&fold(text))
+    }
+
+    /// The prepared sentences of the entry at `index`.
+    pub fn prepared(&self, index: usize) -> Option<&Prepared> {
+        self.prepared.get(index)
+    }
+
+    /// A source as shown in `references`: "Title (url)".
+    pub fn reference(&self, id: &str) -> Option<&str> {
+        self.references.get(id).map(String::as_str)
+    }
+
+    /// Entries with the same purpose text (case-insensitive), safest first.
+    pub fn with_purpose(&self, purpose: &str) -> impl Iterator<Item = &Ingredient> {
+        self.by_purpose
+            .get(&purpose.trim().to_lowercase())
+            .map(|v| v.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .map(|i| &self.ingredients[*i as usize])
+    }
+
+    /// The entry at `index`.
+    pub fn get(&self, index: usize) -> Option<&Ingredient> {
+        self.ingredients.get(index)
+    }
+
+    /// How long parsing and indexing took.
+    pub fn build_time(&self) -> Duration {
+        self.build_time
+    }
+
+    /// Number of distinct folded names in the index.
+    pub fn indexed_names(&self) -> usize {
+        self.index.len()
+    }
+}
+
+/// Singular and plural forms of the last word of a folded Latin name ("tomatoes" →
+/// "tomato", "cherries" → "cherry", "almond" → "almonds").
+fn number_variants(key: &str) -> Vec<String> {
+    if key.chars().any(is_cjk) || key.len() < 4 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if let Some(stem) = key.strip_suffix("ies") {
+        out.push(format!("{stem}y"));
+    }
+    if let Some(stem) = key.strip_suffix("oes") {
+        out.push(format!("{stem}o"));
+    }
+    for suffix in ["ches", "shes", "sses", "xes"] {
+        if let Some(stem) = key.strip_suffix(suffix) {
+            out.push(format!("{stem}{}", &suffix[..suffix.len() - 2]));
+        }
+    }
+    if let Some(stem) = key.strip_suffix('s')
+        && !key.ends_with("ss")
+    {
+        out.push(stem.to_owned());
+    }
+    // German and Romance plurals of longer words ("Erdnüssen", "Haselnüsse"), exact hits only.
+    if key.len() >= 6 {
+        for suffix in ["en", "e", "n"] {
+            if let Some(stem) = key.strip_suffix(suffix) {
+                out.push(stem.to_owned());
+            }
+        }
+    }
+    if !key.ends_with('s') {
+        out.push(format!("{key}s"));
+        if let Some(stem) = key.strip_suffix('y') {
+            out.push(format!("{stem}ies"));
+        }
+    }
+    out
+}
+
+/// Qualifiers that do not change what an ingredient is (folded, with the trailing space).
+/// Allergen-wise they never matter: roasted hazelnuts are hazelnuts.
+const QUALIFIERS: &[&str] = &[
+    "organic ",
+    "bio ",
+    "biologique ",
+    "ecologico ",
+    "biologico ",
+    "fresh ",
+    "frais ",
+    "fresco ",
+    "frisch ",
+    "100 ",
+    "pure ",
+    "natural ",
+    "naturel ",
+    "cultured ",
+    "other ",
+    "autres ",
+    "otros ",
+    "andere ",
+    "altri ",
+    "outros ",
+    "dried ",
+    "dry ",
+    "roasted ",
+    "toasted ",
+    "chopped ",
+    "ground ",
+    "sliced ",
+    "flaked ",
+    "diced ",
+    "whole ",
+    "raw ",
+    "fat reduced ",
+    "reduced fat ",
+    "low fat ",
+    "defatted ",
+    "powdered ",
+    "caramelised ",
+    "caramelized ",
+    "candied ",
+    "salted ",
+    "unsalted ",
+    "sweetened ",
+    "unsweetened ",
+    "frozen ",
+    "free range ",
+    "pasteurised ",
+    "pasteurized ",
+    "extra virgin ",
+    "virgin ",
+    "cold pressed ",
+    "concentrated ",
+    "dehydrated ",
+    "crushed ",
+    "peeled ",
+    "blanched ",
+    "grilled ",
+    "smoked ",
+    "cooked ",
+    "hydrolysed ",
+    "hydrolyzed ",
+    "gerostete ",
+    "geroestete ",
+    "gehackte ",
+    "getrocknete ",
+    "torrefie ",
+    "torrefiees ",
+    "grille ",
+    "grillees ",
+    "seche ",
+    "sechees ",
+    "tostado ",
+    "tostada ",
+    "tostadas ",
+    "tostados ",
+    "tostate ",
+    "tostato ",
+    "torrado ",
+    "torradas ",
+];
+
+/// `key` without up to three leading qualifiers ("roasted chopped hazelnuts" → "hazelnuts").
+fn strip_qualifier(key: &str) -> Option<&str> {
+    let mut rest = key;
+    for _ in 0..3 {
+        match QUALIFIERS.iter().find_map(|q| rest.strip_prefix(q)) {
+            Some(r) if !r.is_empty() => rest = r,
+            _ => break,
+        }
+    }
+    (rest.len() < key.len()).then_some(rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kb() -> &'static KnowledgeBase {
+        KnowledgeBase::embedded()
+    }
+
+    fn canonical(name: &str) -> Option<&'static str> {
+        kb().resolve(name).map(|r| r.ingredient.name.as_str())
+    }
+
+    #[test]
+    fn lookup_by_every_kind_of_name() {
+        let benzoate = kb().lookup("Sodium Benzoate").expect("sodium benzoate");
+        for name in [
+            "E211",
+            "E 211",
+            "e-211",
+            "INS 211",
+            "sodium  benzoate",
+            "SODIUM-BENZOATE",
+        ] {
+            assert_eq!(
+                kb().lookup(name).map(|i| &i.name),
+                Some(&benzoate.name),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            kb().english_name("benzoate de sodium"),
+            Some(benzoate.name.as_str())
+        );
+        assert_eq!(kb().english_name("Molke"), Some("Whey"));
+        assert_eq!(kb().english_name("no such thing"), None);
+    }
+
+    #[test]
+    fn ci_numbers_match_with_or_without_space() {
+        let a = kb().lookup("CI 77491").expect("iron oxide");
+        assert_eq!(kb().lookup("CI77491").map(|i| &i.name), Some(&a.name));
+    }
+
+    #[test]
+    fn typos_are_corrected_only_when_unique_and_long() {
+        assert_eq!(canonical("glycerln"), canonical("glycerin"));
+        assert!(canonical("glycerin").is_some());
+        // Traps: never a false match.
+        assert_eq!(canonical("nutmeg"), Some("Nutmeg"));
+        assert_eq!(canonical("coconut milk"), Some("Coconut Milk"));
+        assert_eq!(canonical("buckwheat"), Some("Buckwheat"));
+        assert_eq!(canonical("peanut"), Some("Peanut"));
+        assert_eq!(canonical("pea"), Some("Pea"));
+        assert_eq!(canonical("xylophonium"), None);
+        assert_eq!(canonical("E108"), None);
+    }
+
+    #[test]
+    fn plurals_and_slash_forms() {
+        assert_eq!(canonical("Peanuts"), Some("Peanut"));
+        assert_eq!(canonical("Erdnüssen"), Some("Peanut"));
+        // Accents tell apart names that fold alike: es "cacao" is cocoa, pt "cação" dogfish.
+        let cacao = kb().resolve("cacao").expect("cacao");
+        assert_eq!(
+            (cacao.ingredient.name.as_str(), cacao.also.len()),
+            ("Cocoa", 0)
+        );
+        assert_eq!(canonical("cação"), Some("Shark"));
+        assert_eq!(canonical("roasted chopped hazelnuts"), Some("Hazelnut"));
+        assert_eq!(canonical("fat-reduced cocoa"), canonical("cocoa"));
+        assert_eq!(canonical("other nuts"), canonical("nuts"));
+        assert_eq!(canonical("Parfum/Fragrance"), Some("Parfum"));
+        let r = kb().resolve("Glycerin/Glycerine/Glycérol").expect("slash");
+        assert!(matches!(r.kind, MatchKind::Exact | MatchKind::SlashPart));
+    }
+
+    #[test]
+    fn names_in_a_language_include_translations() {
+        assert!(kb().names_in("fr").any(|n| n == "benzoate de sodium"));
+        assert!(kb().names_in("xx").next().is_none());
+    }
+}
