@@ -277,9 +277,9 @@ fn summaries_depend_on_expertise() {
     let list = "Water, Glycerin, Parfum, Titanium Dioxide";
     let b = run(list, &["milk"], SkinType::Normal, Expertise::Beginner).summary;
     let e = run(list, &["milk"], SkinType::Normal, Expertise::Expert).summary;
-    assert!(b.starts_with("Better avoid: watch "), "{b}");
+    assert!(b.starts_with("Use with care: watch "), "{b}");
     assert!(b.contains("Titanium Dioxide"), "{b}");
-    assert!(e.starts_with("Overall risk HIGH (rule:"), "{e}");
+    assert!(e.starts_with("Overall risk MEDIUM (rule:"), "{e}");
     assert!(e.contains("IARC Group 2B"), "{e}");
     assert!(b.len() < e.len());
 }
