@@ -518,9 +518,13 @@ pub fn write_atomically(path: &Path, digest: &Digest) -> std::io::Result<()> {
         std::process::id()
     ));
     let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        serde_json::to_writer_pretty(&mut file, digest)?;
-        file.write_all(b"\n")?;
+        // Buffered: serde_json writes in small pieces (one syscall each otherwise).
+        let mut out = std::io::BufWriter::with_capacity(256 << 10, std::fs::File::create(&tmp)?);
+        serde_json::to_writer_pretty(&mut out, digest)?;
+        out.write_all(b"\n")?;
+        let file = out
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
         file.sync_all()?;
         std::fs::rename(&tmp, path)?;
         std::fs::File::open(dir)?.sync_all()
