@@ -107,7 +107,8 @@ CONF
   # The daemon must not keep the caller's stdout/stderr open (a test reading them would hang).
   "$dovecot" -c "$dir/dovecot.conf" </dev/null >>"$dir/dovecot.log" 2>&1 || { cat "$dir/dovecot.log" >&2; exit 1; }
   for _ in $(seq 100); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    # The master may listen before it has written its pid file: wait for both.
+    if [ -s "$dir/run/master.pid" ] && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       local master
       master=$(cat "$dir/run/master.pid")
       # A watchdog stops the server after DOVECOT_MAX_SECONDS (600) even if the caller dies
