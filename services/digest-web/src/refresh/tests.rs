@@ -112,3 +112,22 @@ fn a_run_on_the_sample_caches_everything_and_the_second_run_hits() {
     assert_eq!(second.parsed, 0);
     assert_eq!(second.category_counts, first.category_counts);
 }
+
+#[test]
+fn messages_delivered_long_before_the_window_are_not_read() {
+    let now = Utc::now();
+    let entry = |hours: i64| Entry {
+        key: "k".into(),
+        delivered_at: Some(now - Duration::hours(hours)),
+    };
+    let since = Window::Day.since(now);
+    assert!(may_be_in_window(&entry(1), since));
+    assert!(may_be_in_window(&entry(40), since), "a day of slack");
+    assert!(!may_be_in_window(&entry(60), since));
+    assert!(may_be_in_window(&entry(10_000), None));
+    let unknown = Entry {
+        key: "k".into(),
+        delivered_at: None,
+    };
+    assert!(may_be_in_window(&unknown, since));
+}

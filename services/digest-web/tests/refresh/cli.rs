@@ -374,3 +374,55 @@ fn help_explains_every_flag_and_variable() {
         assert!(help.contains(needle), "--help lacks {needle}:\n{help}");
     }
 }
+
+#[test]
+fn files_delivered_long_before_the_window_are_not_even_read() {
+    let mail = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir(mail.path().join(sub)).unwrap();
+    }
+    let now = Utc::now().to_rfc2822();
+    std::fs::write(
+        mail.path().join("new/fresh"),
+        message("fresh@example.com", &now, "fresh"),
+    )
+    .unwrap();
+    // An unparseable file delivered 10 days ago: a 24h run must not touch it.
+    let old = mail.path().join("cur/old-garbage:2,S");
+    std::fs::write(&old, [0u8, 1, 2, 3, 255]).unwrap();
+    let ten_days_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(10 * 86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(&old)
+        .unwrap()
+        .set_modified(ten_days_ago)
+        .unwrap();
+    let source = format!("maildir:{}", mail.path().display());
+    let d = data.path().to_str().unwrap();
+
+    let day = digest(
+        &refresh(&["--source", &source, "--data-dir", d], &[]),
+        data.path(),
+    );
+    assert_eq!(count(&day), 1);
+    assert!(errors(data.path()).is_empty());
+    assert_eq!(
+        last_run(data.path()).4,
+        1,
+        "one lookup: the old file was skipped"
+    );
+
+    digest(
+        &refresh(
+            &["--source", &source, "--data-dir", d, "--window", "30d"],
+            &[],
+        ),
+        data.path(),
+    );
+    assert_eq!(
+        errors(data.path()).len(),
+        1,
+        "inside 30 days the broken file is read and recorded"
+    );
+}
