@@ -367,6 +367,8 @@ fn help_explains_every_flag_and_variable() {
         "DIGEST_RULES_FILE",
         "DIGEST_IMAP_PASSWORD",
         "DIGEST_IMAP_OAUTH_TOKEN",
+        "DIGEST_IMAP_CA_FILE",
+        "CONFIG_FILE",
         "imaps://",
         "maildir:",
         "mbox:",
@@ -425,4 +427,26 @@ fn files_delivered_long_before_the_window_are_not_even_read() {
         1,
         "inside 30 days the broken file is read and recorded"
     );
+}
+
+#[test]
+fn a_config_file_is_read_and_the_environment_overrides_it() {
+    let data = tempfile::tempdir().unwrap();
+    let config = data.path().join("refresh.env");
+    let source = format!("mbox:{}", fixture_mbox().display());
+    std::fs::write(
+        &config,
+        format!(
+            "# refresh settings\nDIGEST_SOURCE={source}\nDIGEST_DATA_DIR={}\nDIGEST_WINDOW=all\nDIGEST_MAX_EMAILS=4\n",
+            data.path().display()
+        ),
+    )
+    .unwrap();
+    let env = [("CONFIG_FILE", config.to_str().unwrap())];
+    assert_eq!(count(&digest(&refresh(&[], &env), data.path())), 4);
+    let env = [
+        ("CONFIG_FILE", config.to_str().unwrap()),
+        ("DIGEST_MAX_EMAILS", "6"),
+    ];
+    assert_eq!(count(&digest(&refresh(&[], &env), data.path())), 6);
 }
