@@ -310,6 +310,8 @@ fn run_inner(
     let since = options.window.since(now);
     let identity = options.source.cache_identity();
 
+    // Cache lookups: one query for the whole source.
+    let mut cached = cache::load(conn, &identity).map_err(sql)?;
     let mut mailbox = match &options.source {
         MailSource::Imap(url) => Mailbox::Imap(Box::new(ImapMailbox::open(
             url,
@@ -317,11 +319,10 @@ fn run_inner(
             since,
             options.max_emails,
         )?)),
-        local => Mailbox::Local(LocalMailbox::open(local)?),
+        local => Mailbox::Local(LocalMailbox::open_keeping(local, &|key| {
+            !cached.contains_key(key)
+        })?),
     };
-
-    // Cache lookups: one query for the whole source.
-    let mut cached = cache::load(conn, &identity).map_err(sql)?;
     let entries = mailbox.entries().to_vec();
     let mut kept: Vec<CachedMessage> = Vec::with_capacity(entries.len());
     let mut misses = Vec::new();

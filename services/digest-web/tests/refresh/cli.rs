@@ -164,9 +164,23 @@ fn mbox_source_reads_every_message_and_skips_the_broken_one() {
         ],
         &[],
     );
-    let digest = digest(&out, data.path());
-    assert_eq!(count(&digest), 12);
+    let first = digest(&out, data.path());
+    assert_eq!(count(&first), 12);
     assert_eq!(errors(data.path()).len(), 1);
+
+    // Second run: the 12 good messages come from the cache (the broken one is read again).
+    let args = [
+        "--source",
+        source.as_str(),
+        "--data-dir",
+        data.path().to_str().unwrap(),
+        "--window",
+        "all",
+    ];
+    let second = digest(&refresh(&args, &[]), data.path());
+    assert_eq!(second["categories"], first["categories"]);
+    let (_, _, _, hits, lookups, _) = last_run(data.path());
+    assert_eq!((hits, lookups), (12, 13));
 }
 
 #[test]
