@@ -93,6 +93,9 @@ impl std::str::FromStr for Window {
     }
 }
 
+/// Cached messages not seen in a run and older than this are dropped from the cache.
+pub const CACHE_RETENTION: Duration = Duration::days(90);
+
 /// Default of `--max-emails`.
 pub const DEFAULT_MAX_EMAILS: usize = 200;
 
@@ -397,6 +400,14 @@ fn run_inner(
         imap.close();
     }
     cache::store(conn, &identity, &fresh).map_err(sql)?;
+    // What is left in `cached` was not listed this run (deleted, moved, or outside the IMAP
+    // search): forget rows older than CACHE_RETENTION so the cache does not grow forever.
+    let stale: Vec<String> = cached
+        .iter()
+        .filter(|(_, m)| m.received_at < now - CACHE_RETENTION)
+        .map(|(k, _)| k.clone())
+        .collect();
+    cache::forget(conn, &identity, &stale).map_err(sql)?;
     for error in &errors {
         runs::record_error(conn, Some(run_id), error).map_err(sql)?;
     }
