@@ -101,9 +101,30 @@ fn json_logs_carry_the_request_id() {
 fn sigterm_lets_an_in_flight_request_finish() {
     let port = free_port();
     let mut child = start(port, &[]);
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    // A first keep-alive request proves the server has accepted this connection: a connection
+    // still waiting in the kernel's backlog would be reset when the listener closes.
+    stream
+        .write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut length = 0usize;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+            length = v.trim().parse().unwrap();
+        }
+        if line == "\r\n" {
+            break;
+        }
+    }
+    let mut health = vec![0; length];
+    reader.read_exact(&mut health).unwrap();
+    assert_eq!(health, br#"{"status":"healthy"}"#);
+
     let body = r#"{"ingredients": "", "product_name": "half now, half after SIGTERM"}"#;
     let (first, second) = body.split_at(20);
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
     write!(
         stream,
         "POST /analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{first}",
@@ -116,7 +137,7 @@ fn sigterm_lets_an_in_flight_request_finish() {
     std::thread::sleep(Duration::from_millis(300));
     stream.write_all(second.as_bytes()).unwrap();
     let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
+    reader.read_to_string(&mut response).unwrap();
     assert!(response.starts_with("HTTP/1.1 400"), "{response}");
     assert!(
         response.contains("ingredients must not be blank"),

@@ -1,2 +1,11 @@
+mod auth;
+mod bad_input;
 mod basics;
+mod browser;
+mod digest;
 mod helpers;
+mod imap;
+mod ops;
+mod pages;
+mod refresh;
+mod suites;
