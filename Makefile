@@ -72,6 +72,9 @@ refresh: ## Run digest-refresh once on DIGEST_SOURCE (default: the embedded samp
 bench-refresh: ## Time digest-refresh on a generated 10,000-message Maildir (cold, warm, peak memory)
 	@scripts/bench-refresh.sh 10000
 
+# `make bench` measures the refresh job too.
+bench: bench-refresh
+
 sample-mailbox: ## Regenerate the sample Maildir, edge-case fixtures and fixture mbox
 	python3 scripts/gen-sample-mailbox.py
 

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use digest_web::mail::MailSource;
-use digest_web::refresh::{self, DEFAULT_MAX_EMAILS, RefreshOptions, Window};
+use digest_web::refresh::{self, RefreshOptions, Window};
 use service_kit::config::EnvSource;
 use service_kit::telemetry::{self, LogFormat};
 
@@ -19,7 +19,11 @@ use service_kit::telemetry::{self, LogFormat};
 /// IMAP credentials come only from the environment: DIGEST_IMAP_PASSWORD (or
 /// DIGEST_IMAP_PASSWORD_FILE), or DIGEST_IMAP_OAUTH_TOKEN (XOAUTH2, or
 /// DIGEST_IMAP_OAUTH_TOKEN_FILE). For Gmail, Outlook and Fastmail use an app password.
-/// Flags override environment variables; CONFIG_FILE may name a KEY=VALUE file.
+/// DIGEST_IMAP_CA_FILE adds trusted CA certificates (PEM) for a server with a private CA.
+///
+/// Flags override environment variables, which override the KEY=VALUE file named by
+/// CONFIG_FILE. Exit status: 0 success, 1 failed run, 2 bad arguments; on failure, one line on
+/// stderr.
 #[derive(Debug, Parser)]
 #[command(name = "digest-refresh", version, about, long_about)]
 struct Cli {
@@ -29,18 +33,18 @@ struct Cli {
     #[arg(long, env = "DIGEST_SOURCE")]
     source: Option<String>,
 
-    /// Directory of digest.json and runs.sqlite3 (created if missing)
-    #[arg(long, env = "DIGEST_DATA_DIR", default_value = "data")]
-    data_dir: PathBuf,
+    /// Directory of digest.json and runs.sqlite3 (created if missing) [default: data]
+    #[arg(long, env = "DIGEST_DATA_DIR")]
+    data_dir: Option<PathBuf>,
 
     /// Which messages count, by date: 24h, 7d, 30d or all [default: 24h; all for the
     /// sample source]
     #[arg(long, env = "DIGEST_WINDOW")]
     window: Option<Window>,
 
-    /// At most this many messages (the newest) go in the digest
-    #[arg(long, env = "DIGEST_MAX_EMAILS", default_value_t = DEFAULT_MAX_EMAILS)]
-    max_emails: usize,
+    /// At most this many messages (the newest) go in the digest [default: 200]
+    #[arg(long, env = "DIGEST_MAX_EMAILS")]
+    max_emails: Option<usize>,
 
     /// TOML file of sender rules applied before the classifier:
     /// [senders] "boss@example.com" = "Need-Action", "news.example.org" = "Newsletter"
@@ -48,8 +52,9 @@ struct Cli {
     rules_file: Option<PathBuf>,
 
     /// Price of 1,000 LLM tokens, used for estimated_cost (0 while the job runs offline)
-    #[arg(long, env = "DIGEST_LLM_PRICE_PER_1K_TOKENS", default_value_t = 0.0)]
-    llm_price_per_1k_tokens: f64,
+    /// [default: 0]
+    #[arg(long, env = "DIGEST_LLM_PRICE_PER_1K_TOKENS")]
+    llm_price_per_1k_tokens: Option<f64>,
 }
 
 fn main() -> ExitCode {
@@ -70,24 +75,35 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
     };
-    let source = match cli.source.as_deref().filter(|s| !s.trim().is_empty()) {
-        Some(s) => match MailSource::parse(s) {
-            Ok(source) => source,
-            Err(e) => return fail(&e.to_string(), 2),
-        },
-        None => MailSource::Sample,
-    };
-    let mut options = RefreshOptions::new(source, cli.data_dir);
-    if let Some(window) = cli.window {
-        options.window = window;
-    }
-    options.max_emails = cli.max_emails;
-    options.rules_file = cli.rules_file;
-    options.llm_price_per_1k_tokens = cli.llm_price_per_1k_tokens;
-    options.imap_auth = match digest_web::mail::ImapAuth::from_env(&env) {
-        Ok(auth) => auth,
+    // The environment (with CONFIG_FILE) gives the base; flags (and the process environment,
+    // which clap reads too) override it.
+    let mut options = match RefreshOptions::from_env(&env) {
+        Ok(options) => options,
         Err(e) => return fail(&e, 2),
     };
+    if let Some(s) = cli.source.as_deref().filter(|s| !s.trim().is_empty()) {
+        match MailSource::parse(s) {
+            Ok(source) => options.source = source,
+            Err(e) => return fail(&e.to_string(), 2),
+        }
+    }
+    let env_window = env.raw("DIGEST_WINDOW").and_then(Window::parse);
+    options.window = cli
+        .window
+        .or(env_window)
+        .unwrap_or_else(|| Window::default_for(&options.source));
+    if let Some(dir) = cli.data_dir {
+        options.data_dir = dir;
+    }
+    if let Some(max) = cli.max_emails {
+        options.max_emails = max;
+    }
+    if let Some(rules) = cli.rules_file {
+        options.rules_file = Some(rules);
+    }
+    if let Some(price) = cli.llm_price_per_1k_tokens {
+        options.llm_price_per_1k_tokens = price;
+    }
     match refresh::run(&options) {
         Ok(report) => {
             let _ = writeln!(

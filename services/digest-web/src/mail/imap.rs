@@ -393,3 +393,22 @@ async fn login(url: &ImapUrl, auth: Option<&ImapAuth>) -> Result<Session<ImapStr
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use async_imap::Authenticator;
+
+    use super::*;
+
+    #[test]
+    fn xoauth2_response_follows_the_sasl_format() {
+        let mut auth = XOAuth2 {
+            user: "ops@example.com",
+            token: "ya29.token",
+        };
+        assert_eq!(
+            auth.process(b""),
+            "user=ops@example.com\x01auth=Bearer ya29.token\x01\x01"
+        );
+    }
+}

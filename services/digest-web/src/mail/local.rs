@@ -23,6 +23,8 @@ enum Location {
     File(PathBuf),
     Memory(Vec<u8>),
     Static(&'static [u8]),
+    /// An mbox message whose bytes were not kept (already cached).
+    NotKept,
 }
 
 /// An opened local mailbox: the entry list is read at open, bodies on demand.
@@ -34,9 +36,18 @@ pub struct LocalMailbox {
 impl LocalMailbox {
     /// Lists the messages of a Maildir, mbox or the sample. IMAP is not local: `InvalidSource`.
     pub fn open(source: &MailSource) -> Result<Self, MailError> {
+        Self::open_keeping(source, &|_| true)
+    }
+
+    /// Like [`open`](Self::open), but an mbox keeps in memory only the messages whose key
+    /// `keep` accepts (the cache misses), so a large mbox is not held whole.
+    pub fn open_keeping(
+        source: &MailSource,
+        keep: &dyn Fn(&str) -> bool,
+    ) -> Result<Self, MailError> {
         match source {
             MailSource::Maildir(path) => open_maildir(path),
-            MailSource::Mbox(path) => open_mbox(path),
+            MailSource::Mbox(path) => open_mbox(path, keep),
             MailSource::Sample => Ok(open_sample()),
             MailSource::Imap(url) => Err(MailError::InvalidSource {
                 value: url.to_string(),
@@ -66,6 +77,9 @@ impl LocalMailbox {
             Some(Location::File(path)) => std::fs::read(path),
             Some(Location::Memory(bytes)) => Ok(bytes.clone()),
             Some(Location::Static(bytes)) => Ok(bytes.to_vec()),
+            Some(Location::NotKept) => Err(std::io::Error::other(
+                "message not kept in memory (it was cached)",
+            )),
             None => Err(std::io::Error::new(
                 std::io::ErrorKind::NotFound,
                 "no such message",
@@ -126,7 +140,7 @@ fn open_maildir(root: &Path) -> Result<LocalMailbox, MailError> {
     Ok(LocalMailbox { entries, locations })
 }
 
-fn open_mbox(path: &Path) -> Result<LocalMailbox, MailError> {
+fn open_mbox(path: &Path, keep: &dyn Fn(&str) -> bool) -> Result<LocalMailbox, MailError> {
     let err = |source| MailError::Local {
         kind: "mbox",
         path: path.display().to_string(),
@@ -142,11 +156,13 @@ fn open_mbox(path: &Path) -> Result<LocalMailbox, MailError> {
             .then(|| Utc.timestamp_opt(seconds, 0).single())
             .flatten();
         let bytes = message.unwrap_contents();
-        entries.push(Entry {
-            key: format!("mbox-{:016x}", fnv1a(&bytes)),
-            delivered_at,
+        let key = format!("mbox-{:016x}", fnv1a(&bytes));
+        locations.push(if keep(&key) {
+            Location::Memory(bytes)
+        } else {
+            Location::NotKept
         });
-        locations.push(Location::Memory(bytes));
+        entries.push(Entry { key, delivered_at });
     }
     Ok(LocalMailbox { entries, locations })
 }
@@ -224,5 +240,15 @@ mod tests {
             "2026-11-21T11:00:00+00:00"
         );
         assert_ne!(mailbox.entries()[0].key, mailbox.entries()[1].key);
+
+        let first = mailbox.entries()[0].key.clone();
+        let partial =
+            LocalMailbox::open_keeping(&MailSource::Mbox(dir.path().join("in.mbox")), &|key| {
+                key != first
+            })
+            .unwrap();
+        assert_eq!(partial.len(), 2);
+        assert!(partial.load(0).is_err(), "the cached message is not kept");
+        assert!(partial.load(1).unwrap().starts_with(b"Subject: two"));
     }
 }

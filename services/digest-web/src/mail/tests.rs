@@ -198,7 +198,10 @@ fn signal_headers_are_kept_and_others_dropped() {
 proptest::proptest! {
     #[test]
     fn parsing_arbitrary_bytes_never_panics(raw in proptest::collection::vec(proptest::num::u8::ANY, 0..2000)) {
-        let _ = parse_message(&raw, None);
+        if let Ok(parsed) = parse_message(&raw, None) {
+            let c = crate::classify::Classifier::embedded().classify(&parsed);
+            proptest::prop_assert!((0.0..=1.0).contains(&c.confidence));
+        }
     }
 
     #[test]
@@ -212,5 +215,7 @@ proptest::proptest! {
         proptest::prop_assert!(snippet.chars().count() <= SNIPPET_CHARS + 1);
         proptest::prop_assert!(!snippet.contains("  ") && !snippet.contains('\n'));
         proptest::prop_assert_eq!(snippet.trim(), snippet.as_str());
+        let c = crate::classify::Classifier::embedded().classify(&parsed);
+        proptest::prop_assert!((0.0..=1.0).contains(&c.confidence), "{:?}", c);
     }
 }

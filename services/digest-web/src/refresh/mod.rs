@@ -93,6 +93,9 @@ impl std::str::FromStr for Window {
     }
 }
 
+/// Cached messages not seen in a run and older than this are dropped from the cache.
+pub const CACHE_RETENTION: Duration = Duration::days(90);
+
 /// Default of `--max-emails`.
 pub const DEFAULT_MAX_EMAILS: usize = 200;
 
@@ -310,6 +313,8 @@ fn run_inner(
     let since = options.window.since(now);
     let identity = options.source.cache_identity();
 
+    // Cache lookups: one query for the whole source.
+    let mut cached = cache::load(conn, &identity).map_err(sql)?;
     let mut mailbox = match &options.source {
         MailSource::Imap(url) => Mailbox::Imap(Box::new(ImapMailbox::open(
             url,
@@ -317,21 +322,24 @@ fn run_inner(
             since,
             options.max_emails,
         )?)),
-        local => Mailbox::Local(LocalMailbox::open(local)?),
+        local => Mailbox::Local(LocalMailbox::open_keeping(local, &|key| {
+            !cached.contains_key(key)
+        })?),
     };
-
-    // Cache lookups: one query for the whole source.
-    let mut cached = cache::load(conn, &identity).map_err(sql)?;
     let entries = mailbox.entries().to_vec();
     let mut kept: Vec<CachedMessage> = Vec::with_capacity(entries.len());
     let mut misses = Vec::new();
+    let mut cache_lookups = 0u64;
     for (index, entry) in entries.iter().enumerate() {
+        if !may_be_in_window(entry, since) {
+            continue;
+        }
+        cache_lookups += 1;
         match cached.remove(&entry.key) {
             Some(hit) => kept.push(hit),
             None => misses.push(index),
         }
     }
-    let cache_lookups = entries.len() as u64;
     let cache_hits = kept.len() as u64;
 
     // Fetch or read only the misses, parsing as we go (one batch in memory at a time), and
@@ -392,6 +400,14 @@ fn run_inner(
         imap.close();
     }
     cache::store(conn, &identity, &fresh).map_err(sql)?;
+    // What is left in `cached` was not listed this run (deleted, moved, or outside the IMAP
+    // search): forget rows older than CACHE_RETENTION so the cache does not grow forever.
+    let stale: Vec<String> = cached
+        .iter()
+        .filter(|(_, m)| m.received_at < now - CACHE_RETENTION)
+        .map(|(k, _)| k.clone())
+        .collect();
+    cache::forget(conn, &identity, &stale).map_err(sql)?;
     for error in &errors {
         runs::record_error(conn, Some(run_id), error).map_err(sql)?;
     }
@@ -461,6 +477,16 @@ fn run_inner(
     })
 }
 
+/// A message delivered (file time, mbox `From ` line) more than a day before the window
+/// cannot have been sent inside it, so a big Maildir is not read in full for a 24h digest. The
+/// day of slack covers clock skew; messages with no delivery time are always read.
+fn may_be_in_window(entry: &Entry, since: Option<DateTime<Utc>>) -> bool {
+    match (entry.delivered_at, since) {
+        (Some(delivered), Some(since)) => delivered >= since - Duration::days(1),
+        _ => true,
+    }
+}
+
 fn to_cached(classifier: &Classifier, parsed: ParsedEmail) -> CachedMessage {
     let classification = classifier.classify(&parsed);
     CachedMessage {
@@ -518,9 +544,13 @@ pub fn write_atomically(path: &Path, digest: &Digest) -> std::io::Result<()> {
         std::process::id()
     ));
     let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        serde_json::to_writer_pretty(&mut file, digest)?;
-        file.write_all(b"\n")?;
+        // Buffered: serde_json writes in small pieces (one syscall each otherwise).
+        let mut out = std::io::BufWriter::with_capacity(256 << 10, std::fs::File::create(&tmp)?);
+        serde_json::to_writer_pretty(&mut out, digest)?;
+        out.write_all(b"\n")?;
+        let file = out
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
         file.sync_all()?;
         std::fs::rename(&tmp, path)?;
         std::fs::File::open(dir)?.sync_all()

@@ -112,3 +112,69 @@ fn a_run_on_the_sample_caches_everything_and_the_second_run_hits() {
     assert_eq!(second.parsed, 0);
     assert_eq!(second.category_counts, first.category_counts);
 }
+
+#[test]
+fn messages_delivered_long_before_the_window_are_not_read() {
+    let now = Utc::now();
+    let entry = |hours: i64| Entry {
+        key: "k".into(),
+        delivered_at: Some(now - Duration::hours(hours)),
+    };
+    let since = Window::Day.since(now);
+    assert!(may_be_in_window(&entry(1), since));
+    assert!(may_be_in_window(&entry(40), since), "a day of slack");
+    assert!(!may_be_in_window(&entry(60), since));
+    assert!(may_be_in_window(&entry(10_000), None));
+    let unknown = Entry {
+        key: "k".into(),
+        delivered_at: None,
+    };
+    assert!(may_be_in_window(&unknown, since));
+}
+
+#[test]
+fn old_cache_rows_of_vanished_messages_are_forgotten() {
+    let mail = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir(mail.path().join(sub)).unwrap();
+    }
+    let msg = |id: &str, date: &str| {
+        format!(
+            "From: a@example.com\r\nSubject: s\r\nDate: {date}\r\nMessage-ID: <{id}>\r\n\r\nbody\r\n"
+        )
+    };
+    std::fs::write(
+        mail.path().join("cur/old"),
+        msg("old@x", "Mon, 2 Mar 2020 10:00:00 +0000"),
+    )
+    .unwrap();
+    std::fs::write(
+        mail.path().join("cur/recent"),
+        msg("recent@x", &Utc::now().to_rfc2822()),
+    )
+    .unwrap();
+    std::fs::write(
+        mail.path().join("cur/gone-recent"),
+        msg("gone@x", &Utc::now().to_rfc2822()),
+    )
+    .unwrap();
+    let mut options = RefreshOptions::new(MailSource::Maildir(mail.path().into()), data.path());
+    options.window = Window::All;
+    run(&options).unwrap();
+    let conn = store::open(data.path()).unwrap();
+    let identity = options.source.cache_identity();
+    assert_eq!(cache::load(&conn, &identity).unwrap().len(), 3);
+
+    std::fs::remove_file(mail.path().join("cur/old")).unwrap();
+    std::fs::remove_file(mail.path().join("cur/gone-recent")).unwrap();
+    run(&options).unwrap();
+    let left: Vec<_> = cache::load(&conn, &identity)
+        .unwrap()
+        .into_keys()
+        .collect::<Vec<_>>();
+    let mut left = left;
+    left.sort();
+    // The old vanished row is dropped; a recent one is kept (it may come back, e.g. a move).
+    assert_eq!(left, ["gone-recent", "recent"]);
+}

@@ -113,6 +113,18 @@ pub fn store(
     tx.commit()
 }
 
+/// Deletes the given keys of a source, in one transaction.
+pub fn forget(conn: &mut Connection, source: &str, keys: &[String]) -> rusqlite::Result<()> {
+    let tx = conn.transaction()?;
+    {
+        let mut stmt = tx.prepare("DELETE FROM message_cache WHERE source = ?1 AND key = ?2")?;
+        for key in keys {
+            stmt.execute(params![source, key])?;
+        }
+    }
+    tx.commit()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,5 +158,7 @@ mod tests {
             .unwrap();
         let plain: EmailItem = serde_json::from_str(&item).unwrap();
         assert_eq!(plain, message.item);
+        forget(&mut conn, "maildir:/m", &["k1".into()]).unwrap();
+        assert!(load(&conn, "maildir:/m").unwrap().is_empty());
     }
 }

@@ -197,7 +197,7 @@ fn strip_greeting(sentence: &str) -> &str {
 
 /// A deadline phrase such as "by Friday noon" or "before Thursday", if the text has one.
 pub fn deadline(text: &str) -> Option<String> {
-    let lower = text.to_lowercase();
+    let lower = lower_same_len(text);
     // Prefer "by/before/until X" where X names a time.
     for by in BY_WORDS {
         let mut from = 0;
@@ -233,6 +233,21 @@ pub fn deadline(text: &str) -> Option<String> {
         .filter(|(p, w)| !w.is_ascii() || is_boundary(&lower, *p) && ends_word(&lower, p + w.len()))
         .min_by_key(|(p, _)| *p)
         .map(|(p, w)| text[p..p + w.len()].to_owned())
+}
+
+/// Lower-cases every character whose lower case has the same UTF-8 length (nearly all), so
+/// byte offsets found in the result are valid in `text` too (`str::to_lowercase` can change
+/// lengths, e.g. `İ`).
+fn lower_same_len(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            let mut lower = c.to_lowercase();
+            match (lower.next(), lower.next()) {
+                (Some(l), None) if l.len_utf8() == c.len_utf8() => l,
+                _ => c,
+            }
+        })
+        .collect()
 }
 
 fn ends_word(text: &str, end: usize) -> bool {

@@ -128,3 +128,28 @@ fn empty_categories_have_no_summary_and_long_ones_say_how_many_more() {
             .ends_with("And 3 more.")
     );
 }
+
+#[test]
+fn deadline_survives_characters_whose_lower_case_is_longer() {
+    // "İ" lower-cases to two characters; offsets must still be valid.
+    assert_eq!(
+        deadline("İİİ please reply by Friday İstanbul"),
+        Some("by Friday".into())
+    );
+}
+
+proptest::proptest! {
+    #[test]
+    fn summaries_never_panic_and_are_never_empty(
+        subjects in proptest::collection::vec("\\PC{0,60}", 1..6),
+        snippet in "\\PC{0,200}",
+    ) {
+        let items: Vec<_> = subjects.iter().map(|s| item(s, "x@example.com", &snippet)).collect();
+        let inputs: Vec<_> = items.iter().map(|i| SummaryInput { item: i, sender: "X" }).collect();
+        for category in Category::ALL {
+            let summary = summarize(category, &inputs).unwrap();
+            proptest::prop_assert!(!summary.is_empty());
+        }
+        let _ = deadline(&snippet);
+    }
+}

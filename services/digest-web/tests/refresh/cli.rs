@@ -164,9 +164,23 @@ fn mbox_source_reads_every_message_and_skips_the_broken_one() {
         ],
         &[],
     );
-    let digest = digest(&out, data.path());
-    assert_eq!(count(&digest), 12);
+    let first = digest(&out, data.path());
+    assert_eq!(count(&first), 12);
     assert_eq!(errors(data.path()).len(), 1);
+
+    // Second run: the 12 good messages come from the cache (the broken one is read again).
+    let args = [
+        "--source",
+        source.as_str(),
+        "--data-dir",
+        data.path().to_str().unwrap(),
+        "--window",
+        "all",
+    ];
+    let second = digest(&refresh(&args, &[]), data.path());
+    assert_eq!(second["categories"], first["categories"]);
+    let (_, _, _, hits, lookups, _) = last_run(data.path());
+    assert_eq!((hits, lookups), (12, 13));
 }
 
 #[test]
@@ -367,10 +381,86 @@ fn help_explains_every_flag_and_variable() {
         "DIGEST_RULES_FILE",
         "DIGEST_IMAP_PASSWORD",
         "DIGEST_IMAP_OAUTH_TOKEN",
+        "DIGEST_IMAP_CA_FILE",
+        "CONFIG_FILE",
         "imaps://",
         "maildir:",
         "mbox:",
     ] {
         assert!(help.contains(needle), "--help lacks {needle}:\n{help}");
     }
+}
+
+#[test]
+fn files_delivered_long_before_the_window_are_not_even_read() {
+    let mail = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir(mail.path().join(sub)).unwrap();
+    }
+    let now = Utc::now().to_rfc2822();
+    std::fs::write(
+        mail.path().join("new/fresh"),
+        message("fresh@example.com", &now, "fresh"),
+    )
+    .unwrap();
+    // An unparseable file delivered 10 days ago: a 24h run must not touch it.
+    let old = mail.path().join("cur/old-garbage:2,S");
+    std::fs::write(&old, [0u8, 1, 2, 3, 255]).unwrap();
+    let ten_days_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(10 * 86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(&old)
+        .unwrap()
+        .set_modified(ten_days_ago)
+        .unwrap();
+    let source = format!("maildir:{}", mail.path().display());
+    let d = data.path().to_str().unwrap();
+
+    let day = digest(
+        &refresh(&["--source", &source, "--data-dir", d], &[]),
+        data.path(),
+    );
+    assert_eq!(count(&day), 1);
+    assert!(errors(data.path()).is_empty());
+    assert_eq!(
+        last_run(data.path()).4,
+        1,
+        "one lookup: the old file was skipped"
+    );
+
+    digest(
+        &refresh(
+            &["--source", &source, "--data-dir", d, "--window", "30d"],
+            &[],
+        ),
+        data.path(),
+    );
+    assert_eq!(
+        errors(data.path()).len(),
+        1,
+        "inside 30 days the broken file is read and recorded"
+    );
+}
+
+#[test]
+fn a_config_file_is_read_and_the_environment_overrides_it() {
+    let data = tempfile::tempdir().unwrap();
+    let config = data.path().join("refresh.env");
+    let source = format!("mbox:{}", fixture_mbox().display());
+    std::fs::write(
+        &config,
+        format!(
+            "# refresh settings\nDIGEST_SOURCE={source}\nDIGEST_DATA_DIR={}\nDIGEST_WINDOW=all\nDIGEST_MAX_EMAILS=4\n",
+            data.path().display()
+        ),
+    )
+    .unwrap();
+    let env = [("CONFIG_FILE", config.to_str().unwrap())];
+    assert_eq!(count(&digest(&refresh(&[], &env), data.path())), 4);
+    let env = [
+        ("CONFIG_FILE", config.to_str().unwrap()),
+        ("DIGEST_MAX_EMAILS", "6"),
+    ];
+    assert_eq!(count(&digest(&refresh(&[], &env), data.path())), 6);
 }

@@ -335,3 +335,34 @@ fn imaps_and_starttls_verify_the_server_certificate() {
         )
     );
 }
+
+#[test]
+fn an_unreadable_ca_file_is_one_clear_line() {
+    // A listener that never answers: the TCP connect succeeds, then the CA file is read.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let data = tempfile::tempdir().unwrap();
+    let source = format!("imaps://ops@127.0.0.1:{port}/INBOX");
+    let out = refresh(
+        &[
+            "--source",
+            &source,
+            "--data-dir",
+            data.path().to_str().unwrap(),
+        ],
+        &[
+            ("DIGEST_IMAP_PASSWORD", "x"),
+            ("DIGEST_IMAP_CA_FILE", "/nonexistent/ca.pem"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(&format!(
+            "cannot connect to IMAP server 127.0.0.1:{port}: DIGEST_IMAP_CA_FILE /nonexistent/ca.pem: "
+        )),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
+    drop(listener);
+}
