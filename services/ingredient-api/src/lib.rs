@@ -5,6 +5,7 @@
 //! failures become the spec's JSON bodies and status codes.
 #![warn(missing_docs)]
 
+pub mod cli;
 pub mod configuration;
 pub mod error;
 pub mod routes;
