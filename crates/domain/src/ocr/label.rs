@@ -371,12 +371,25 @@ pub fn extract(text: &str) -> Extraction {
     }
 }
 
-/// Trims a line and collapses runs of whitespace.
+/// Trims a line and collapses runs of whitespace. Tesseract puts a space between CJK
+/// characters (`코 코 아 버 터`): a space is dropped when a one-character CJK word touches
+/// another CJK word.
 fn clean_line(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let single_cjk = |w: &str| {
+        let mut chars = w.chars();
+        chars.next().is_some_and(is_cjk_char) && chars.next().is_none()
+    };
     let mut out = String::with_capacity(line.len());
-    for word in line.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
+    for (i, word) in words.iter().enumerate() {
+        if i > 0 {
+            let prev = words[i - 1];
+            let joined = (single_cjk(prev) || single_cjk(word))
+                && prev.chars().next_back().is_some_and(is_cjk_char)
+                && word.chars().next().is_some_and(is_cjk_char);
+            if !joined {
+                out.push(' ');
+            }
         }
         out.push_str(word);
     }
@@ -545,7 +558,10 @@ fn take_section(lines: &[String], start_line: usize, start_col: usize, header: b
         let open = depth > 0 || out.trim_end().ends_with([',', '、', '-', '(', '&']);
         if index > 0 {
             if line.is_empty() {
-                if open || out.is_empty() {
+                if open
+                    || out.is_empty()
+                    || continues_after_break(&out, line_after(lines, start_line, index))
+                {
                     continue; // header alone, or a break inside the list
                 }
                 break;
@@ -565,6 +581,33 @@ fn take_section(lines: &[String], start_line: usize, start_col: usize, header: b
         depth += bracket_delta(line);
     }
     out
+}
+
+/// The line that follows `index` in the section's line sequence (index 0 is the header line).
+fn line_after(lines: &[String], start_line: usize, index: usize) -> Option<&str> {
+    lines[start_line.saturating_add(1).min(lines.len())..]
+        .iter()
+        .skip(index)
+        .map(String::as_str)
+        .find(|l| !l.is_empty())
+}
+
+/// Whether the list goes on after a blank line (OCR engines split paragraphs mid-list): the
+/// list has not ended with a full stop, and the next text line begins with a bracket, a
+/// separator or a lower-case letter, or (CJK) holds two separators; no other section starts.
+fn continues_after_break(so_far: &str, next: Option<&str>) -> bool {
+    let Some(next) = next else { return false };
+    if so_far.trim_end().ends_with(['.', '。']) || starts_other_section(next) {
+        return false;
+    }
+    if header_in_line(next).is_some() {
+        return false;
+    }
+    let cjk_list = so_far.chars().next_back().is_some_and(is_cjk_char)
+        && next.matches([',', '、', '，']).count() >= 2;
+    next.starts_with(['(', '[', ',', '、', '，', '（'])
+        || next.chars().next().is_some_and(char::is_lowercase)
+        || cjk_list
 }
 
 /// A line that may continue a list found without a header: it has a separator.
@@ -593,7 +636,8 @@ fn append_line(out: &mut String, line: &str) {
         return;
     }
     let cjk = |c: Option<char>| c.is_some_and(is_cjk_char);
-    if cjk(last) && cjk(first) || last == Some('、') {
+    let opening = first.is_some_and(|c| matches!(c, '(' | '[' | '〈' | '【'));
+    if cjk(last) && (cjk(first) || opening) || last == Some('、') {
         out.push_str(line);
     } else {
         out.push(' ');

@@ -180,9 +180,38 @@ fn blank_lines_after_the_header_and_inside_an_open_list_are_skipped() {
 }
 
 #[test]
+fn a_paragraph_break_inside_the_list_is_crossed() {
+    assert_eq!(
+        list(
+            "成分：砂糖、ココアバター、ヘーゼルナッツ\n\n(12.5%)、カカオマス、香料\n\n保存方法：冷暗所"
+        ),
+        "砂糖, ココアバター, ヘーゼルナッツ(12.5%), カカオマス, 香料"
+    );
+    assert_eq!(
+        list("Ingredients: Water, Salt\n\nMade with love, care, and joy"),
+        "Water, Salt"
+    );
+    assert_eq!(
+        list("Ingredients: Water, Salt.\n\nsugar, more, items"),
+        "Water, Salt"
+    );
+}
+
+#[test]
 fn an_english_section_wins_on_a_multilingual_label() {
     let text = "Zutaten: Wasser, Salz\nIngredients: Water, Salt\nIngrédients: Eau, Sel";
     assert_eq!(list(text), "Water, Salt");
+}
+
+#[test]
+fn spaces_tesseract_puts_between_cjk_characters_are_dropped() {
+    assert_eq!(
+        list("전 성 분: 정 제 수, 코 코 아 버 터, 귀리 플 레 이 크"),
+        "정제수, 코코아버터, 귀리플레이크"
+    );
+    assert_eq!(list("配 料 : 小 麦 粉 、 白 砂糖"), "小麦粉, 白砂糖");
+    // Words of two or more syllables keep their space.
+    assert_eq!(list("성분: 헤이즐넛 밀크, 설탕"), "헤이즐넛 밀크, 설탕");
 }
 
 #[test]
