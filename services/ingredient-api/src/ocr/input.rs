@@ -33,7 +33,7 @@ pub enum InputError {
     /// The decoded file is over the byte limit.
     #[error("image is too large: {size} bytes decoded; the limit is {limit} bytes")]
     TooManyBytes {
-        /// Decoded (or estimated) size.
+        /// Decoded size.
         size: usize,
         /// The configured limit.
         limit: usize,
@@ -71,15 +71,16 @@ pub fn decode_base64(field: &str, limits: InputLimits) -> Result<Vec<u8>, InputE
         }
         data = payload;
     }
-    // Base64 is 4 characters per 3 bytes: refuse what cannot fit before copying anything.
-    let estimate = data.len() / 4 * 3;
-    if estimate > limits.max_bytes.saturating_add(3) * 4 / 3 + 16 {
+    // The body limit bounds this copy; the decoded size is known before decoding.
+    let compact: Vec<u8> = data.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    let unpadded = compact.iter().rev().skip_while(|&&b| b == b'=').count();
+    let size = unpadded / 4 * 3 + (unpadded % 4 * 3) / 4;
+    if size > limits.max_bytes {
         return Err(InputError::TooManyBytes {
-            size: estimate,
+            size,
             limit: limits.max_bytes,
         });
     }
-    let compact: Vec<u8> = data.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
     let url_safe = compact.iter().any(|&b| b == b'-' || b == b'_');
     let config = GeneralPurposeConfig::new()
         .with_decode_padding_mode(DecodePaddingMode::Indifferent)
@@ -223,10 +224,22 @@ mod tests {
             })
         ));
         let huge = "A".repeat(100_000);
-        assert!(matches!(
+        assert_eq!(
             decode_base64(&huge, limits),
-            Err(InputError::TooManyBytes { .. })
-        ));
+            Err(InputError::TooManyBytes {
+                size: 75_000,
+                limit: 300
+            })
+        );
+        // Exactly at the limit, with and without padding.
+        let at_limit = STANDARD.encode(vec![7u8; 299]);
+        assert_eq!(decode_base64(&at_limit, limits).unwrap().len(), 299);
+        assert_eq!(
+            decode_base64(at_limit.trim_end_matches('='), limits)
+                .unwrap()
+                .len(),
+            299
+        );
     }
 
     #[test]
@@ -254,7 +267,7 @@ mod tests {
     }
 
     /// A PNG whose header announces `width` × `height` but whose data is a few bytes.
-    pub(crate) fn bomb_png(width: u32, height: u32) -> Vec<u8> {
+    fn bomb_png(width: u32, height: u32) -> Vec<u8> {
         fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
             out.extend_from_slice(&(data.len() as u32).to_be_bytes());
             let start = out.len();
