@@ -2,6 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod engine;
+pub mod input;
+
+pub use engine::{analyze, analyze_with};
+pub use input::{AnalysisInput, InputError};
+
 /// The product name used when a request gives none, and in every error body.
 pub const UNKNOWN_PRODUCT: &str = "Unknown Product";
 

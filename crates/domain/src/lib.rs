@@ -4,6 +4,9 @@
 //!   [`analysis::SkinType`] and [`analysis::Expertise`], the response types
 //!   [`analysis::AnalysisResponse`] and [`analysis::IngredientDetail`], and the one mapping from a
 //!   safety score to risk level and recommendation).
+//! - [`knowledge`]: the offline ingredient knowledge base ([`knowledge::KnowledgeBase`]),
+//!   embedded from `data/*.toml` and indexed once; allergy words ([`knowledge::allergy`]).
+//! - [`parse`]: splitting a label's ingredient list ([`parse::split_ingredients`]).
 //! - [`ocr`]: the `/ocr` response shape.
 //! - [`email`]: the digest model of `digest-web` ([`email::Category`], [`email::EmailItem`],
 //!   [`email::Digest`]).
@@ -13,4 +16,6 @@
 
 pub mod analysis;
 pub mod email;
+pub mod knowledge;
 pub mod ocr;
+pub mod parse;

@@ -6,6 +6,7 @@
 //! photos for `/ocr`.
 #![warn(missing_docs)]
 
+pub mod cli;
 pub mod configuration;
 pub mod error;
 pub mod ocr;

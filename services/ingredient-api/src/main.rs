@@ -1,10 +1,28 @@
+use clap::Parser;
+use ingredient_api::cli::{Cli, Command, run_analyze};
 use ingredient_api::configuration::Settings;
 use ingredient_api::startup::Application;
 use service_kit::config::EnvSource;
 use service_kit::telemetry;
 
+fn main() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Some(Command::Analyze(args)) => {
+            let code =
+                match run_analyze(&args, &mut std::io::stdout().lock(), &mut std::io::stderr()) {
+                    Ok(code) => code,
+                    // `ingredient-api analyze ... | head` closes the pipe early: not an error.
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+                    Err(e) => return Err(e.into()),
+                };
+            std::process::exit(code);
+        }
+        None => serve(),
+    }
+}
+
 #[actix_web::main]
-async fn main() -> anyhow::Result<()> {
+async fn serve() -> anyhow::Result<()> {
     let settings = Settings::from_env(&EnvSource::from_process()?)?;
     telemetry::init(settings.log_format, "info");
     Application::build(settings)

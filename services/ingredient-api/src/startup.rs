@@ -24,6 +24,14 @@ pub struct Application {
 impl Application {
     /// Binds `HOST:PORT` (port 0 picks a free one) and prepares the server.
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        // Index the knowledge base before binding: an open port then means ready to answer,
+        // and no request pays for the indexing.
+        let kb = domain::knowledge::KnowledgeBase::embedded();
+        tracing::info!(
+            entries = kb.ingredients().len(),
+            build_ms = kb.build_time().as_secs_f64() * 1e3,
+            "knowledge base indexed"
+        );
         let address = format!("{}:{}", settings.host, settings.port);
         let listener = TcpListener::bind(&address)
             .map_err(|e| anyhow::anyhow!("cannot bind {address}: {e}"))?;

@@ -125,3 +125,78 @@ fn sigterm_lets_an_in_flight_request_finish() {
     let status = child.wait().unwrap();
     assert!(status.success(), "graceful exit expected, got {status}");
 }
+
+#[test]
+fn analyze_subcommand_prints_a_table() {
+    let out = Command::new(BIN)
+        .args([
+            "analyze",
+            "Water, Glycerin, Parfum",
+            "--allergy",
+            "fragrance",
+            "--skin",
+            "sensitive",
+        ])
+        .env_clear()
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Overall risk: HIGH"), "{text}");
+    let parfum = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("3  Parfum"))
+        .unwrap_or_else(|| panic!("no Parfum row in\n{text}"));
+    assert!(
+        parfum.contains("AVOID") && parfum.contains("MATCH"),
+        "{parfum}"
+    );
+    assert!(
+        text.contains("ALLERGEN WARNING: Parfum - contains fragrance"),
+        "{text}"
+    );
+}
+
+#[test]
+fn analyze_subcommand_json_matches_the_api_shape() {
+    let out = Command::new(BIN)
+        .args([
+            "analyze",
+            "Water, Glycerin",
+            "--expertise",
+            "expert",
+            "--json",
+        ])
+        .env_clear()
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let body: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["success"], true);
+    assert_eq!(body["overall_risk"], "low");
+    assert_eq!(body["ingredients"][1]["name"], "Glycerin");
+    assert!(
+        body["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("Overall risk LOW")
+    );
+}
+
+#[test]
+fn analyze_subcommand_rejects_bad_input_with_exit_code_2() {
+    let out = Command::new(BIN)
+        .args(["analyze", "Water", "--skin", "greasy"])
+        .env_clear()
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "error: invalid skin_type 'greasy': expected one of normal, dry, oily, combination, sensitive"
+    );
+}

@@ -1,3 +1,4 @@
+mod analyze;
 mod cors;
 mod errors;
 mod health;

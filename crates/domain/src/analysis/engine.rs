@@ -1,0 +1,1184 @@
+//! The analysis engine: from an [`AnalysisInput`] to an [`AnalysisResponse`].
+//!
+//! Every rule here is written out in `docs/analysis.md`. In short: each ingredient gets its
+//! knowledge-base score, capped by regulation (EU cosmetics Annex II ≤ 3, IARC 1/2A ≤ 6),
+//! lowered for the user's skin type, and capped at [`ALLERGEN_SCORE`] on an allergen match;
+//! [`grade`] maps the score to risk level and recommendation; the product's overall risk
+//! follows [`overall_risk`].
+
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+use super::input::AnalysisInput;
+use super::{
+    AllergyRisk, AnalysisResponse, Expertise, IngredientDetail, Origin, OverallRisk,
+    ProductCategory, Recommendation, RiskLevel, SkinType, grade,
+};
+use crate::knowledge::allergy::DeclaredAllergy;
+use crate::knowledge::fold::{fold, is_cjk};
+use crate::knowledge::{
+    AllergenGroup, EuCosmetics, EuFood, Iarc, Ingredient, KnowledgeBase, MatchKind, Resolved,
+    SkinFlag,
+};
+use crate::parse::ParsedIngredient;
+
+/// The score of an ingredient that is not in the knowledge base: the middle of the scale,
+/// CAUTION, never guessed either way.
+pub const UNKNOWN_SCORE: u8 = 5;
+/// The highest score an ingredient that matches a declared allergy can have (AVOID).
+pub const ALLERGEN_SCORE: u8 = 2;
+/// Scores up to this one are a significant concern: one such ingredient makes the product at
+/// least medium risk. A 6 is a minor concern (e.g. salt, sugar, an authorised preservative).
+pub const SIGNIFICANT_CAUTION: u8 = 5;
+/// More minor concerns (score 6) than this make the product medium risk.
+pub const MAX_MINOR_FOR_LOW: usize = 2;
+/// Most alternatives suggested per ingredient.
+pub const MAX_ALTERNATIVES: usize = 3;
+
+/// Words that name a function class rather than an ingredient ("Preservative (E211)").
+const CLASS_WORDS: &[&str] = &[
+    "preservative",
+    "preservatives",
+    "emulsifier",
+    "emulsifiers",
+    "colour",
+    "colours",
+    "color",
+    "colors",
+    "colouring",
+    "coloring",
+    "antioxidant",
+    "antioxidants",
+    "stabiliser",
+    "stabilisers",
+    "stabilizer",
+    "stabilizers",
+    "thickener",
+    "thickeners",
+    "thickening agent",
+    "gelling agent",
+    "gelling agents",
+    "sweetener",
+    "sweeteners",
+    "acidity regulator",
+    "acidity regulators",
+    "acidifier",
+    "acid",
+    "acids",
+    "flavour enhancer",
+    "flavour enhancers",
+    "flavor enhancer",
+    "raising agent",
+    "raising agents",
+    "leavening agent",
+    "leavening agents",
+    "anti caking agent",
+    "anticaking agent",
+    "humectant",
+    "humectants",
+    "glazing agent",
+    "glazing agents",
+    "firming agent",
+    "flour treatment agent",
+    "bulking agent",
+    "carrier",
+    "propellant",
+    "sequestrant",
+    "packaging gas",
+    "foaming agent",
+    "antifoaming agent",
+    "gelling agent",
+    "vegetable oils",
+    "vegetable oil",
+    "vegetable fats",
+    "vegetable fat",
+    "conservateur",
+    "conservateurs",
+    "emulsifiant",
+    "emulsifiants",
+    "colorant",
+    "colorants",
+    "antioxydant",
+    "antioxydants",
+    "stabilisant",
+    "stabilisants",
+    "epaississant",
+    "epaississants",
+    "edulcorant",
+    "edulcorants",
+    "correcteur d acidite",
+    "acidifiant",
+    "gelifiant",
+    "poudre a lever",
+    "agent levant",
+    "huiles vegetales",
+    "conservante",
+    "conservantes",
+    "emulgente",
+    "emulgentes",
+    "emulsionante",
+    "emulsionantes",
+    "colorante",
+    "colorantes",
+    "antioxidante",
+    "antioxidantes",
+    "estabilizante",
+    "estabilizantes",
+    "espesante",
+    "espesantes",
+    "edulcorante",
+    "edulcorantes",
+    "corrector de acidez",
+    "gasificante",
+    "konservierungsstoff",
+    "konservierungsstoffe",
+    "emulgator",
+    "emulgatoren",
+    "farbstoff",
+    "farbstoffe",
+    "antioxidationsmittel",
+    "stabilisator",
+    "stabilisatoren",
+    "verdickungsmittel",
+    "sussungsmittel",
+    "saureregulator",
+    "sauerungsmittel",
+    "backtriebmittel",
+    "geliermittel",
+    "pflanzliche ole",
+    "addensante",
+    "addensanti",
+    "emulsionanti",
+    "coloranti",
+    "conservanti",
+    "antiossidante",
+    "antiossidanti",
+    "stabilizzante",
+    "stabilizzanti",
+    "edulcoranti",
+    "correttore di acidita",
+    "agente lievitante",
+    "emulsionante",
+    "espessante",
+    "estabilizador",
+    "regulador de acidez",
+    "intensificador de sabor",
+    "유화제",
+    "보존료",
+    "산화방지제",
+    "착색료",
+    "감미료",
+    "증점제",
+    "산도조절제",
+    "乳化剤",
+    "保存料",
+    "酸化防止剤",
+    "着色料",
+    "甘味料",
+    "増粘剤",
+    "酸味料",
+    "乳化剂",
+    "防腐剂",
+    "抗氧化剂",
+    "着色剂",
+    "甜味剂",
+    "增稠剂",
+    "酸度调节剂",
+];
+
+/// One analysed name (a top-level ingredient's head, or one of its sub-ingredients).
+struct Finding<'kb> {
+    /// The name as written.
+    label: String,
+    resolved: Option<Resolved<'kb>>,
+    /// Personal score after caps, skin type and allergy.
+    score: u8,
+    /// Sentences for `concerns`, most important first.
+    notes: Vec<String>,
+    /// Source ids behind the notes.
+    sources: Vec<&'kb str>,
+    /// Allergen groups matched, with the declared allergy that matched.
+    allergy: Vec<(String, usize)>,
+}
+
+/// What the whole request shares while analysing.
+struct Context<'a> {
+    kb: &'a KnowledgeBase,
+    allergies: Vec<DeclaredAllergy>,
+    /// Entries named by allergy words that are no group ("kiwi" → the Kiwi entry).
+    allergy_entries: Vec<(usize, usize)>,
+    skin: SkinType,
+    /// Skin adjustments apply unless the product is clearly a food.
+    skin_applies: bool,
+    product_category: ProductCategory,
+}
+
+/// Analyses a validated request against the embedded knowledge base.
+pub fn analyze(input: &AnalysisInput) -> AnalysisResponse {
+    analyze_with(KnowledgeBase::embedded(), input)
+}
+
+/// Analyses a validated request against `kb`.
+pub fn analyze_with(kb: &KnowledgeBase, input: &AnalysisInput) -> AnalysisResponse {
+    let started = Instant::now();
+    let allergies: Vec<DeclaredAllergy> = input
+        .allergies
+        .iter()
+        .map(|a| DeclaredAllergy::parse(a))
+        .filter(|a| !a.is_empty())
+        .collect();
+    let mut allergy_entries = Vec::new();
+    for (ai, allergy) in allergies.iter().enumerate() {
+        for word in &allergy.words {
+            if let Some(r) = kb.resolve(word)
+                && matches!(r.kind, MatchKind::Exact | MatchKind::Plural)
+            {
+                allergy_entries.push((r.index, ai));
+            }
+        }
+    }
+    // First pass: resolve heads only, to tell a food from a cosmetic product.
+    let (mut food, mut cosmetic) = (0usize, 0usize);
+    for item in &input.parsed {
+        if let Some(r) = kb.resolve(&item.name) {
+            match r.ingredient.category {
+                ProductCategory::Food => food += 1,
+                ProductCategory::Cosmetics => cosmetic += 1,
+                ProductCategory::Both => {}
+            }
+        }
+    }
+    let product_category = match food.cmp(&cosmetic) {
+        std::cmp::Ordering::Greater => ProductCategory::Food,
+        std::cmp::Ordering::Less => ProductCategory::Cosmetics,
+        std::cmp::Ordering::Equal => ProductCategory::Both,
+    };
+    let ctx = Context {
+        kb,
+        allergies,
+        allergy_entries,
+        skin: input.skin_type,
+        skin_applies: product_category != ProductCategory::Food,
+        product_category,
+    };
+
+    let mut details = Vec::with_capacity(input.parsed.len());
+    let mut warnings = Vec::new();
+    let mut items = Vec::with_capacity(input.parsed.len());
+    for parsed in &input.parsed {
+        let (detail, item) = analyze_item(&ctx, parsed);
+        if let Some(w) = &item.warning {
+            warnings.push(format!("ALLERGEN WARNING: {} - {w}", detail.name));
+        }
+        details.push(detail);
+        items.push(item);
+    }
+
+    let counted: Vec<&IngredientDetail> = {
+        let main: Vec<&IngredientDetail> = details
+            .iter()
+            .zip(&items)
+            .filter(|(_, i)| !i.trace)
+            .map(|(d, _)| d)
+            .collect();
+        if main.is_empty() {
+            details.iter().collect()
+        } else {
+            main
+        }
+    };
+    let average = if counted.is_empty() {
+        0.0
+    } else {
+        let sum: u32 = counted.iter().map(|d| u32::from(d.safety_score)).sum();
+        (f64::from(sum) / counted.len() as f64 * 10.0).round() / 10.0
+    };
+    let (overall, rule) = overall_risk(&details, &items);
+    let summary = summarize(&ctx, input, &details, &items, overall, rule, average);
+    AnalysisResponse {
+        success: true,
+        product_name: input.product_name.clone(),
+        overall_risk: overall,
+        average_safety_score: average,
+        summary,
+        allergen_warnings: warnings,
+        ingredients: details,
+        execution_time: started.elapsed().as_secs_f64(),
+        error: None,
+    }
+}
+
+/// What the product-level rules need to know about one top-level ingredient besides its
+/// IngredientDetail.
+struct ItemFacts {
+    trace: bool,
+    known: bool,
+    warning: Option<String>,
+    /// The allergen groups matched and the declared allergies, for the summary.
+    allergy_groups: Vec<AllergenGroup>,
+    /// Skin-type notes, for the summary.
+    skin_notes: Vec<String>,
+    /// Regulatory highlights (Annex II, IARC), for the expert summary.
+    regulatory: Vec<String>,
+    /// The worst concern in a few words, for the summary.
+    headline: Option<String>,
+}
+
+/// Why the overall risk is what it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RiskRule {
+    /// An ingredient matches a declared allergy.
+    AllergenMatch,
+    /// An ingredient (not a trace) is AVOID.
+    AvoidIngredient,
+    /// An ingredient (not a trace) scores 4 to [`SIGNIFICANT_CAUTION`], unknown ones included.
+    SignificantCaution,
+    /// More than [`MAX_MINOR_FOR_LOW`] ingredients score 6.
+    ManyMinorConcerns,
+    /// Nothing above.
+    NothingOfConcern,
+}
+
+impl RiskRule {
+    fn describe(self) -> String {
+        match self {
+            Self::AllergenMatch => "an ingredient matches a declared allergy".to_owned(),
+            Self::AvoidIngredient => "at least one ingredient scores 1-3 (AVOID)".to_owned(),
+            Self::SignificantCaution => format!(
+                "at least one ingredient scores 4-{SIGNIFICANT_CAUTION} (CAUTION; unknown ingredients score {UNKNOWN_SCORE})"
+            ),
+            Self::ManyMinorConcerns => {
+                format!("more than {MAX_MINOR_FOR_LOW} ingredients have minor concerns (score 6)")
+            }
+            Self::NothingOfConcern => {
+                format!("no ingredient scores below 6 and at most {MAX_MINOR_FOR_LOW} score 6")
+            }
+        }
+    }
+}
+
+/// The product-level rule: the worst ingredients decide, not the average.
+/// high: any allergen match (traces included) or any non-trace AVOID ingredient (score 1-3);
+/// medium: any non-trace ingredient scoring 4-[`SIGNIFICANT_CAUTION`] (unknown ones score 5),
+/// or more than [`MAX_MINOR_FOR_LOW`] scoring 6;
+/// low otherwise. Trace ingredients count only through allergen matches.
+pub fn overall_risk_of(details: &[IngredientDetail], trace: &[bool]) -> (OverallRisk, RiskRule) {
+    if details.iter().any(|d| d.is_allergen_match) {
+        return (OverallRisk::High, RiskRule::AllergenMatch);
+    }
+    let main: Vec<&IngredientDetail> = details
+        .iter()
+        .zip(trace)
+        .filter(|(_, t)| !**t)
+        .map(|(d, _)| d)
+        .collect();
+    if main
+        .iter()
+        .any(|d| d.recommendation == Recommendation::Avoid)
+    {
+        return (OverallRisk::High, RiskRule::AvoidIngredient);
+    }
+    if main.iter().any(|d| d.safety_score <= SIGNIFICANT_CAUTION) {
+        return (OverallRisk::Medium, RiskRule::SignificantCaution);
+    }
+    let minor = main
+        .iter()
+        .filter(|d| d.recommendation == Recommendation::Caution)
+        .count();
+    if minor > MAX_MINOR_FOR_LOW {
+        return (OverallRisk::Medium, RiskRule::ManyMinorConcerns);
+    }
+    (OverallRisk::Low, RiskRule::NothingOfConcern)
+}
+
+fn overall_risk(details: &[IngredientDetail], items: &[ItemFacts]) -> (OverallRisk, RiskRule) {
+    let trace: Vec<bool> = items.iter().map(|i| i.trace).collect();
+    overall_risk_of(details, &trace)
+}
+
+fn analyze_item(ctx: &Context<'_>, parsed: &ParsedIngredient) -> (IngredientDetail, ItemFacts) {
+    let kb = ctx.kb;
+    // The whole text may itself be a name ("Fragrance (Parfum)", "Preservative (E211)").
+    let whole = if parsed.sub.is_empty() {
+        None
+    } else {
+        kb.resolve(&parsed.text)
+            .filter(|r| r.kind == MatchKind::Exact)
+    };
+    let head = whole.or_else(|| {
+        (!parsed.name.is_empty())
+            .then(|| kb.resolve(&parsed.name))
+            .flatten()
+    });
+    let subs: Vec<Finding<'_>> = if whole.is_some() {
+        Vec::new()
+    } else {
+        flatten_subs(parsed)
+            .into_iter()
+            .map(|s| finding(ctx, &s.name, kb.resolve(&s.name)))
+            .collect()
+    };
+    let is_class = head.is_none() && CLASS_WORDS.contains(&fold(&parsed.name).as_str());
+    // A class word or unknown name with a single known sub-ingredient stands for it.
+    let (primary, subs) = match head {
+        Some(h) => (Some(finding(ctx, &parsed.name, Some(h))), subs),
+        None if subs.len() == 1 && subs[0].resolved.is_some() => {
+            let mut subs = subs;
+            (subs.pop(), Vec::new())
+        }
+        None => (None, subs),
+    };
+    let primary_index = primary.as_ref().and_then(|p| p.resolved).map(|r| r.index);
+
+    let mut notes: Vec<String> = Vec::new();
+    let mut sources: Vec<&str> = Vec::new();
+    let mut allergy: Vec<(String, usize)> = Vec::new();
+    let mut score;
+    let canonical;
+    let purpose;
+    let origin;
+    let category;
+    let known;
+    match (&primary, primary.as_ref().and_then(|p| p.resolved)) {
+        (Some(p), Some(r)) => {
+            let ing = r.ingredient;
+            canonical = Some(ing.name.clone());
+            purpose = ing.purpose.clone();
+            origin = ing.origin;
+            category = ing.category;
+            score = p.score;
+            notes.extend(p.notes.iter().cloned());
+            sources.extend(p.sources.iter().copied());
+            allergy.extend(p.allergy.iter().cloned());
+            known = true;
+        }
+        _ if !subs.is_empty() => {
+            canonical = None;
+            let made_of: Vec<&str> = subs.iter().map(|s| s.label.as_str()).collect();
+            purpose = if is_class {
+                parsed.name.clone()
+            } else {
+                format!("Compound ingredient made of {}", made_of.join(", "))
+            };
+            origin = combined_origin(&subs);
+            category = combined_category(&subs, ctx.product_category);
+            score = 10;
+            known = subs.iter().all(|s| s.resolved.is_some());
+            if !is_class && !parsed.name.is_empty() {
+                notes.push(format!(
+                    "'{}' itself is not in the knowledge base; it is scored by its listed sub-ingredients.",
+                    parsed.name
+                ));
+            }
+        }
+        _ => {
+            canonical = None;
+            purpose = "Unknown: not in the knowledge base".to_owned();
+            origin = Origin::Synthetic;
+            category = ctx.product_category;
+            score = UNKNOWN_SCORE;
+            known = false;
+            notes.push(format!(
+                "Not in the knowledge base: '{}' could not be identified, so it is marked CAUTION (score {UNKNOWN_SCORE}) rather than guessed. Its origin is unknown.",
+                if parsed.name.is_empty() { &parsed.text } else { &parsed.name }
+            ));
+        }
+    }
+    // Sub-ingredients weigh on their parent: the worst one caps the parent's score.
+    let mut worst_sub: Option<&Finding<'_>> = None;
+    for sub in &subs {
+        if sub.resolved.map(|r| r.index) == primary_index && primary_index.is_some() {
+            continue;
+        }
+        if sub.score < score {
+            score = sub.score;
+        }
+        if worst_sub.is_none_or(|w| sub.score < w.score) {
+            worst_sub = Some(sub);
+        }
+        let (risk, _) = grade(sub.score);
+        if risk != RiskLevel::Low || !sub.allergy.is_empty() {
+            let first = sub.notes.first().cloned().unwrap_or_default();
+            notes.push(format!(
+                "Contains {} ({}/10): {first}",
+                sub.label, sub.score
+            ));
+            sources.extend(sub.sources.iter().copied());
+        }
+        for a in &sub.allergy {
+            if !allergy.contains(a) {
+                allergy.push(a.clone());
+            }
+        }
+    }
+    if parsed.trace {
+        notes.push(
+            "Listed as a possible trace (\"may contain\"): not an intended ingredient; it matters if you are allergic to it."
+                .to_owned(),
+        );
+    }
+    let is_match = !allergy.is_empty();
+    if is_match {
+        score = score.min(ALLERGEN_SCORE);
+    }
+    let score = score.clamp(1, 10);
+    let (risk_level, recommendation) = grade(score);
+
+    // Alternatives for anything that is not SAFE: from the worst known finding.
+    let alternatives = if recommendation == Recommendation::Safe {
+        Vec::new()
+    } else {
+        let driver = match (&primary, worst_sub) {
+            (Some(p), Some(s)) if s.score < p.score => s.resolved,
+            (Some(p), _) => p.resolved,
+            (None, Some(s)) => s.resolved,
+            (None, None) => None,
+        };
+        driver
+            .map(|r| alternatives_for(ctx, r.ingredient))
+            .unwrap_or_default()
+    };
+
+    let warning =
+        is_match.then(|| allergy_reason(ctx, &allergy, &subs, primary.as_ref(), parsed.trace));
+    let groups: Vec<AllergenGroup> = allergy
+        .iter()
+        .filter_map(|(g, _)| AllergenGroup::ALL.iter().find(|x| x.label() == g).copied())
+        .collect();
+    let mut references = Vec::new();
+    let mut seen = BTreeSet::new();
+    for id in &sources {
+        if seen.insert(*id)
+            && let Some(src) = kb.source(id)
+        {
+            references.push(match &src.url {
+                Some(url) => format!("{} ({url})", src.title),
+                None => src.title.clone(),
+            });
+        }
+    }
+    let mut skin_notes = Vec::new();
+    let mut regulatory = Vec::new();
+    for n in &notes {
+        if n.starts_with("For ") && n.contains(" skin") {
+            skin_notes.push(n.clone());
+        }
+        if n.contains("IARC Group") || n.contains("Annex II") || n.contains("no longer authorised")
+        {
+            regulatory.push(n.clone());
+        }
+    }
+    let headline = notes.first().cloned();
+    let concerns = if notes.is_empty() {
+        "No known concerns at normal use.".to_owned()
+    } else {
+        notes.join(" ")
+    };
+    let detail = IngredientDetail {
+        name: parsed.text.clone(),
+        canonical_name: canonical,
+        purpose,
+        safety_score: score,
+        risk_level,
+        concerns,
+        recommendation,
+        origin,
+        category,
+        allergy_risk: if is_match {
+            AllergyRisk::High
+        } else {
+            AllergyRisk::Low
+        },
+        is_allergen_match: is_match,
+        alternatives,
+        references,
+    };
+    debug_assert!(!is_match || detail.risk_level == RiskLevel::High);
+    let facts = ItemFacts {
+        trace: parsed.trace,
+        known,
+        warning,
+        allergy_groups: groups,
+        skin_notes,
+        regulatory,
+        headline,
+    };
+    (detail, facts)
+}
+
+/// All sub-ingredients of an item, nested ones included, in order.
+fn flatten_subs(parsed: &ParsedIngredient) -> Vec<&ParsedIngredient> {
+    let mut out = Vec::new();
+    let mut stack: Vec<&ParsedIngredient> = parsed.sub.iter().rev().collect();
+    while let Some(s) = stack.pop() {
+        if !s.name.is_empty() {
+            out.push(s);
+        }
+        stack.extend(s.sub.iter().rev());
+    }
+    out
+}
+
+fn combined_origin(subs: &[Finding<'_>]) -> Origin {
+    let origins: Vec<Origin> = subs
+        .iter()
+        .filter_map(|s| s.resolved.map(|r| r.ingredient.origin))
+        .collect();
+    if !origins.is_empty() && origins.iter().all(|o| *o == Origin::Natural) {
+        Origin::Natural
+    } else if origins.contains(&Origin::Natural) || origins.contains(&Origin::SemiSynthetic) {
+        Origin::SemiSynthetic
+    } else {
+        Origin::Synthetic
+    }
+}
+
+fn combined_category(subs: &[Finding<'_>], fallback: ProductCategory) -> ProductCategory {
+    let cats: BTreeSet<u8> = subs
+        .iter()
+        .filter_map(|s| s.resolved.map(|r| r.ingredient.category as u8))
+        .collect();
+    match cats.len() {
+        0 => fallback,
+        1 => match subs.iter().find_map(|s| s.resolved) {
+            Some(r) => r.ingredient.category,
+            None => fallback,
+        },
+        _ => ProductCategory::Both,
+    }
+}
+
+/// Scores one resolved name for this user and writes its concern sentences.
+fn finding<'kb>(ctx: &Context<'kb>, label: &str, resolved: Option<Resolved<'kb>>) -> Finding<'kb> {
+    let Some(r) = resolved else {
+        return Finding {
+            label: label.to_owned(),
+            resolved: None,
+            score: UNKNOWN_SCORE,
+            notes: vec![format!(
+                "'{label}' is not in the knowledge base (marked CAUTION, not guessed)."
+            )],
+            sources: Vec::new(),
+            allergy: allergy_matches(ctx, label, None),
+        };
+    };
+    let ing = r.ingredient;
+    let (score, mut notes) = personal_score(ctx, ing);
+    let mut sources: Vec<&str> = Vec::new();
+    let allergy = allergy_matches(ctx, label, Some(r));
+    if !allergy.is_empty() {
+        let groups: Vec<&str> = allergy.iter().map(|(g, _)| g.as_str()).collect();
+        let declared: Vec<&str> = allergy
+            .iter()
+            .map(|(_, a)| ctx.allergies[*a].given.as_str())
+            .collect();
+        notes.insert(
+            0,
+            format!(
+                "Allergen: {} contains {} (you declared '{}').",
+                ing.name,
+                groups.join(", "),
+                dedup(declared).join("', '")
+            ),
+        );
+        if groups.iter().any(|g| {
+            AllergenGroup::ALL
+                .iter()
+                .any(|x| x.label() == *g && x.is_food_allergen())
+        }) {
+            sources.push("eu-1169-2011-annex-ii");
+        }
+    }
+    for c in &ing.concerns {
+        sources.push(&c.source);
+    }
+    if ing.concerns.is_empty() {
+        sources.extend(ing.sources.iter().map(String::as_str));
+    }
+    match r.kind {
+        MatchKind::Typo => notes.push(format!("Read as '{}' (spelling corrected).", ing.name)),
+        MatchKind::Qualifier | MatchKind::Plural | MatchKind::SlashPart | MatchKind::Exact => {}
+    }
+    notes.push(format!(
+        "Knowledge-base score {}/10: {}",
+        ing.score, ing.score_reason
+    ));
+    Finding {
+        label: label.to_owned(),
+        resolved: Some(r),
+        score: if allergy.is_empty() {
+            score
+        } else {
+            score.min(ALLERGEN_SCORE)
+        },
+        notes,
+        sources,
+        allergy,
+    }
+}
+
+fn dedup(v: Vec<&str>) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for s in v {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The entry's score after regulatory caps and the user's skin type, with the reasons.
+fn personal_score(ctx: &Context<'_>, ing: &Ingredient) -> (u8, Vec<String>) {
+    let mut score = ing.score;
+    let mut notes: Vec<String> = ing.concerns.iter().map(|c| end_sentence(&c.text)).collect();
+    let mentions = |needle: &str| {
+        ing.concerns
+            .iter()
+            .any(|c| c.text.to_lowercase().contains(needle))
+    };
+    if ing.eu_cosmetics == Some(EuCosmetics::AnnexIi) {
+        score = score.min(3);
+        notes.insert(0, format!("{}.", EuCosmetics::AnnexIi.note()));
+    }
+    if let Some(iarc) = ing.iarc {
+        if matches!(iarc, Iarc::Group1 | Iarc::Group2A) {
+            score = score.min(6);
+        }
+        // Name the group exactly once, in the words users and experts search for.
+        if !mentions(&iarc.label().to_lowercase()) {
+            notes.push(format!("{}: {}.", iarc.label(), iarc.meaning()));
+        }
+    }
+    if ing.eu_food == Some(EuFood::Withdrawn) {
+        if !mentions("union list") && !mentions("authorised") && !mentions("banned") {
+            notes.push("No longer authorised as an EU food additive.".to_owned());
+        }
+        if ctx.product_category == ProductCategory::Food {
+            score = score.min(3);
+        }
+    }
+    if ctx.skin_applies && ing.category != ProductCategory::Food {
+        let (penalty, reasons) = skin_penalty(ctx.skin, ing);
+        if penalty > 0 {
+            score = score.saturating_sub(penalty).max(1);
+            notes.push(format!(
+                "For {} skin: {} (score lowered by {penalty}).",
+                ctx.skin.as_str(),
+                reasons.join("; ")
+            ));
+        }
+    }
+    (score, notes)
+}
+
+fn end_sentence(s: &str) -> String {
+    let t = s.trim();
+    if t.ends_with(['.', '!', '?']) {
+        t.to_owned()
+    } else {
+        format!("{t}.")
+    }
+}
+
+/// How much the user's skin type lowers an entry's score, and why (docs/analysis.md).
+pub fn skin_penalty(skin: SkinType, ing: &Ingredient) -> (u8, Vec<&'static str>) {
+    let has = |f: SkinFlag| ing.skin.contains(&f);
+    let mut penalty = 0u8;
+    let mut reasons = Vec::new();
+    match skin {
+        SkinType::Normal => {}
+        SkinType::Sensitive => {
+            if has(SkinFlag::Fragrance) || ing.allergens.contains(&AllergenGroup::Fragrance) {
+                penalty = penalty.max(2);
+                reasons.push(
+                    "fragrance ingredients are the most frequent cause of cosmetic contact allergy",
+                );
+            }
+            if has(SkinFlag::EssentialOil) {
+                penalty = penalty.max(2);
+                reasons.push("essential oils carry fragrance allergens and irritate reactive skin");
+            }
+            if has(SkinFlag::DryingAlcohol) {
+                penalty = penalty.max(2);
+                reasons.push("denatured/volatile alcohol strips the skin barrier and stings");
+            }
+            if has(SkinFlag::HarshSurfactant) {
+                penalty = penalty.max(2);
+                reasons.push("harsh surfactants such as SLS disrupt the barrier and irritate");
+            }
+            if has(SkinFlag::SensitisingPreservative) {
+                penalty = penalty.max(2);
+                reasons.push("this preservative is a known contact sensitiser");
+            }
+            if has(SkinFlag::Irritant) || has(SkinFlag::ExfoliatingAcid) {
+                penalty = penalty.max(1);
+                reasons.push("irritant or exfoliating at usual concentrations");
+            }
+        }
+        SkinType::Dry => {
+            if has(SkinFlag::DryingAlcohol) {
+                penalty = penalty.max(2);
+                reasons.push("drying alcohol removes lipids and worsens dryness");
+            }
+            if has(SkinFlag::HarshSurfactant) {
+                penalty = penalty.max(2);
+                reasons.push("harsh surfactants such as SLS strip the skin's lipids");
+            }
+            if has(SkinFlag::ExfoliatingAcid) {
+                penalty = penalty.max(1);
+                reasons.push("exfoliating acids can increase dryness");
+            }
+        }
+        SkinType::Oily | SkinType::Combination => {
+            let rating = ing.comedogenic.unwrap_or(0);
+            if rating >= 3 || (has(SkinFlag::Comedogenic) && rating == 0) {
+                penalty = if rating >= 4 { 3 } else { 2 };
+                reasons.push("comedogenic: can clog pores and promote breakouts");
+            }
+        }
+    }
+    (penalty, reasons)
+}
+
+/// Declared allergies this name matches: by allergen group of the entry (and of other entries
+/// sharing the matched translated name), by an allergy word naming this very entry, or by an
+/// allergy word that appears as a whole word in the name.
+fn allergy_matches(
+    ctx: &Context<'_>,
+    label: &str,
+    r: Option<Resolved<'_>>,
+) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    if ctx.allergies.is_empty() {
+        return out;
+    }
+    let mut groups: Vec<AllergenGroup> = Vec::new();
+    if let Some(r) = r {
+        groups.extend(r.ingredient.allergens.iter().copied());
+        for other in r.also {
+            if let Some(o) = ctx.kb.get(*other as usize) {
+                groups.extend(o.allergens.iter().copied());
+            }
+        }
+    }
+    for (ai, allergy) in ctx.allergies.iter().enumerate() {
+        for g in &allergy.groups {
+            if groups.contains(g) && !out.iter().any(|(x, _)| x == g.label()) {
+                out.push((g.label().to_owned(), ai));
+            }
+        }
+    }
+    let folded = fold(label);
+    for (ai, allergy) in ctx.allergies.iter().enumerate() {
+        for word in &allergy.words {
+            let by_entry = r.is_some_and(|r| {
+                ctx.allergy_entries
+                    .iter()
+                    .any(|(idx, a)| *a == ai && *idx == r.index)
+            });
+            if (by_entry || contains_word(&folded, word)) && !out.iter().any(|(x, _)| x == word) {
+                out.push((word.clone(), ai));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `word` (folded) occurs in `folded` as whole words (or as its plural).
+fn contains_word(folded: &str, word: &str) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    if word.chars().any(is_cjk) {
+        return word.chars().count() >= 2 && folded.contains(word);
+    }
+    let tokens: Vec<&str> = folded.split(' ').collect();
+    let wt: Vec<&str> = word.split(' ').collect();
+    tokens.windows(wt.len()).any(|w| {
+        w.iter().zip(&wt).enumerate().all(|(i, (a, b))| {
+            a == b
+                || (i == wt.len() - 1
+                    && (a.strip_suffix('s') == Some(b) || a.strip_suffix("es") == Some(b)))
+        })
+    })
+}
+
+fn allergy_reason(
+    ctx: &Context<'_>,
+    allergy: &[(String, usize)],
+    subs: &[Finding<'_>],
+    primary: Option<&Finding<'_>>,
+    trace: bool,
+) -> String {
+    let groups: Vec<&str> = dedup(allergy.iter().map(|(g, _)| g.as_str()).collect());
+    let declared: Vec<&str> = dedup(
+        allergy
+            .iter()
+            .map(|(_, a)| ctx.allergies[*a].given.as_str())
+            .collect(),
+    );
+    let via: Vec<&str> = primary
+        .into_iter()
+        .chain(subs)
+        .filter(|f| !f.allergy.is_empty())
+        .map(|f| f.label.as_str())
+        .collect();
+    let verb = if trace {
+        "may contain traces of"
+    } else {
+        "contains"
+    };
+    format!(
+        "{verb} {} (via {}), which matches your declared allergy '{}'",
+        groups.join(" and "),
+        dedup(via).join(", "),
+        declared.join("', '")
+    )
+}
+
+/// Safer entries with the same purpose: the entry's own list first, then entries of the same
+/// function class (and, for basic foods, the same purpose) that score 7+ for this user and
+/// carry none of the user's allergen groups.
+fn alternatives_for(ctx: &Context<'_>, ing: &Ingredient) -> Vec<String> {
+    let fits = |cand: &Ingredient| {
+        !cand.trace_only
+            && cand.eu_cosmetics != Some(EuCosmetics::AnnexIi)
+            && cand.eu_food != Some(EuFood::Withdrawn)
+            && !cand
+                .allergens
+                .iter()
+                .any(|g| ctx.allergies.iter().any(|a| a.groups.contains(g)))
+            && personal_score(ctx, cand).0 >= 7
+    };
+    let mut out: Vec<String> = Vec::new();
+    for alt in &ing.alternatives {
+        if let Some(cand) = ctx.kb.lookup(alt)
+            && fits(cand)
+            && !out.contains(&cand.name)
+        {
+            out.push(cand.name.clone());
+        }
+    }
+    if out.is_empty() && ing.function != "banned-substance" {
+        let purpose = fold(&ing.purpose);
+        for cand in ctx.kb.with_function(&ing.function) {
+            if out.len() >= MAX_ALTERNATIVES || cand.score < 8 {
+                break;
+            }
+            let compatible_category = cand.category == ing.category
+                || cand.category == ProductCategory::Both
+                || ing.category == ProductCategory::Both;
+            let same_purpose = ing.function != "food" || fold(&cand.purpose) == purpose;
+            if cand.name != ing.name && compatible_category && same_purpose && fits(cand) {
+                out.push(cand.name.clone());
+            }
+        }
+    }
+    out.truncate(MAX_ALTERNATIVES);
+    out
+}
+
+fn names_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [a, b] => format!("{a} and {b}"),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The product-level advice, written for the user's expertise.
+fn summarize(
+    ctx: &Context<'_>,
+    input: &AnalysisInput,
+    details: &[IngredientDetail],
+    items: &[ItemFacts],
+    overall: OverallRisk,
+    rule: RiskRule,
+    average: f64,
+) -> String {
+    let rows: Vec<(&IngredientDetail, &ItemFacts)> = details.iter().zip(items).collect();
+    let matches: Vec<&(&IngredientDetail, &ItemFacts)> =
+        rows.iter().filter(|(d, _)| d.is_allergen_match).collect();
+    let mut drivers: Vec<&(&IngredientDetail, &ItemFacts)> = rows
+        .iter()
+        .filter(|(d, f)| {
+            !f.trace && !d.is_allergen_match && d.recommendation != Recommendation::Safe && f.known
+        })
+        .collect();
+    drivers.sort_by_key(|(d, _)| d.safety_score);
+    drivers.truncate(3);
+    let unknown: Vec<&str> = rows
+        .iter()
+        .filter(|(_, f)| !f.known)
+        .map(|(d, _)| d.name.as_str())
+        .collect();
+    let skin: Vec<&str> = rows
+        .iter()
+        .filter(|(_, f)| !f.skin_notes.is_empty())
+        .map(|(d, _)| d.name.as_str())
+        .collect();
+    let unmatched_words: Vec<&str> = ctx
+        .allergies
+        .iter()
+        .filter(|a| a.groups.is_empty())
+        .map(|a| a.given.as_str())
+        .collect();
+    let mut s: Vec<String> = Vec::new();
+    match input.expertise {
+        Expertise::Beginner => {
+            let verdict = match overall {
+                OverallRisk::High if !matches.is_empty() => "Not for you".to_owned(),
+                OverallRisk::High => "Better avoid".to_owned(),
+                OverallRisk::Medium => "Use with care".to_owned(),
+                _ => "Looks fine".to_owned(),
+            };
+            if !matches.is_empty() {
+                let names: Vec<&str> = matches.iter().map(|(d, _)| d.name.as_str()).collect();
+                let groups: Vec<&str> = dedup(
+                    matches
+                        .iter()
+                        .flat_map(|(_, f)| f.allergy_groups.iter().map(|g| g.label()))
+                        .collect(),
+                );
+                let what = if groups.is_empty() {
+                    "something you listed as an allergy".to_owned()
+                } else {
+                    names_list(&groups)
+                };
+                s.push(format!(
+                    "{verdict}: this product contains {what}, which you are allergic to ({}).",
+                    names_list(&names)
+                ));
+            } else if drivers.is_empty() {
+                s.push(format!("{verdict}: no ingredient of concern found."));
+            } else if overall == OverallRisk::Low {
+                let names: Vec<&str> = drivers.iter().map(|(d, _)| d.name.as_str()).collect();
+                s.push(format!(
+                    "{verdict}: only minor points ({}).",
+                    names_list(&names)
+                ));
+            } else {
+                let names: Vec<&str> = drivers.iter().map(|(d, _)| d.name.as_str()).collect();
+                s.push(format!("{verdict}: watch {}.", names_list(&names)));
+                if let Some((d, f)) = drivers.first()
+                    && let Some(h) = &f.headline
+                {
+                    s.push(format!("{}: {}", d.name, first_sentence(h)));
+                }
+            }
+            if !skin.is_empty() {
+                s.push(format!(
+                    "For your {} skin, {} may cause trouble.",
+                    ctx.skin.as_str(),
+                    names_list(&skin)
+                ));
+            }
+            if let Some((d, _)) = drivers.first().or(matches.first())
+                && let Some(alt) = d.alternatives.first()
+            {
+                s.push(format!(
+                    "Look for products with {alt} instead of {}.",
+                    d.name
+                ));
+            }
+            if !unknown.is_empty() {
+                s.push(format!(
+                    "We could not check {} ingredient{} ({}).",
+                    unknown.len(),
+                    if unknown.len() == 1 { "" } else { "s" },
+                    names_list(&unknown.iter().take(5).copied().collect::<Vec<_>>())
+                ));
+            }
+        }
+        Expertise::Expert => {
+            let traces = items.iter().filter(|f| f.trace).count();
+            s.push(format!(
+                "Overall risk {} (rule: {}). Mean safety score {average:.1}/10 over {} ingredients ({} unknown to the knowledge base, {traces} from precautionary \"may contain\" statements).",
+                match overall {
+                    OverallRisk::High => "HIGH",
+                    OverallRisk::Medium => "MEDIUM",
+                    _ => "LOW",
+                },
+                rule.describe(),
+                details.len(),
+                unknown.len(),
+            ));
+            if !matches.is_empty() {
+                let parts: Vec<String> = matches
+                    .iter()
+                    .map(|(d, f)| {
+                        let g: Vec<&str> = f.allergy_groups.iter().map(|g| g.label()).collect();
+                        if g.is_empty() {
+                            format!("{} (name match)", d.name)
+                        } else {
+                            format!("{} → {}", d.name, g.join(", "))
+                        }
+                    })
+                    .collect();
+                s.push(format!(
+                    "Declared-allergy matches (groups of Reg. (EU) No 1169/2011 Annex II and the EU labelled fragrance allergens): {}; scores capped at {ALLERGEN_SCORE}.",
+                    parts.join("; ")
+                ));
+            }
+            for (d, f) in &drivers {
+                let head = f
+                    .headline
+                    .as_deref()
+                    .map(first_sentence)
+                    .unwrap_or_default();
+                let refs = d
+                    .references
+                    .first()
+                    .map(|r| format!(" [{r}]"))
+                    .unwrap_or_default();
+                s.push(format!(
+                    "{} ({}, {}/10, {}): {head}{refs}",
+                    d.name,
+                    d.purpose,
+                    d.safety_score,
+                    match d.recommendation {
+                        Recommendation::Avoid => "AVOID",
+                        Recommendation::Caution => "CAUTION",
+                        Recommendation::Safe => "SAFE",
+                    }
+                ));
+            }
+            let regulatory: Vec<String> = rows
+                .iter()
+                .flat_map(|(d, f)| f.regulatory.iter().map(move |r| format!("{}: {r}", d.name)))
+                .take(4)
+                .collect();
+            if !regulatory.is_empty() {
+                s.push(format!("Regulatory status: {}", regulatory.join(" ")));
+            }
+            if !skin.is_empty() {
+                s.push(format!(
+                    "Skin type {}: scores lowered for {} (barrier disruption, sensitisation or comedogenicity, per the entries' skin flags).",
+                    ctx.skin.as_str(),
+                    names_list(&skin)
+                ));
+            }
+            if !unknown.is_empty() {
+                s.push(format!(
+                    "Unidentified (scored {UNKNOWN_SCORE}, not guessed): {}.",
+                    names_list(&unknown.iter().take(8).copied().collect::<Vec<_>>())
+                ));
+            }
+        }
+    }
+    if !unmatched_words.is_empty() {
+        s.push(format!(
+            "'{}' is not an allergen group we know, so it was matched by ingredient name only.",
+            unmatched_words.join("', '")
+        ));
+    }
+    s.join(" ")
+}
+
+fn first_sentence(s: &str) -> String {
+    match s.find(". ") {
+        Some(i) => s[..=i].to_owned(),
+        None => s.to_owned(),
+    }
+}

@@ -1,0 +1,252 @@
+//! Folding: the one normalisation applied to every name before it is indexed or looked up.
+//!
+//! `fold` makes the spellings a label, an OCR engine or a user produce for the same name
+//! compare equal: Unicode compatibility forms (NFKC: full-width Latin and punctuation, ligatures),
+//! case, Latin accents, and every run of punctuation, hyphens or whitespace (one space between
+//! Latin words, none next to CJK text, where labels put no spaces).
+
+use unicode_normalization::UnicodeNormalization;
+
+/// Characters removed before anything else: controls, zero-width and bidirectional marks.
+/// They are invisible on a label, so they must not change what a name means.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{00AD}' | '\u{061C}' | '\u{180E}')
+        || (c.is_control() && c != '\n' && c != '\t' && c != '\r')
+}
+
+/// Removes invisible characters (see [`is_invisible`]); keeps newlines and tabs.
+pub fn clean_invisible(text: &str) -> String {
+    text.chars().filter(|c| !is_invisible(*c)).collect()
+}
+
+/// Whether `c` belongs to a script written without spaces between words (Han, kana, Hangul).
+pub fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{1100}'..='\u{11FF}' | '\u{3040}'..='\u{30FF}' | '\u{3130}'..='\u{318F}'
+        | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}'
+        | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{2FFFF}')
+}
+
+/// The folded form of `name`: the key of every index. Idempotent: `fold(fold(x)) == fold(x)`.
+pub fn fold(name: &str) -> String {
+    let mut out = fold_once(name);
+    // Lower-casing can produce a string whose NFKC form differs (rare compatibility
+    // characters); two more passes reach the fixed point for every input proptest found.
+    for _ in 0..2 {
+        let again = fold_once(&out);
+        if again == out {
+            break;
+        }
+        out = again;
+    }
+    out
+}
+
+/// Stands in for ß between lower-casing and the separator pass, where it becomes "ss"
+/// (a private-use character: no normalisation form touches it).
+const SHARP_S: char = '\u{E000}';
+
+fn fold_once(name: &str) -> String {
+    // NFKC first (full-width forms become ASCII), then lower case, then NFKD to split accents
+    // off Latin letters, dropping only the Latin combining diacritics (U+0300..U+036F): the
+    // Japanese voicing marks (U+3099) must stay, or が would become か. NFC recomposes Hangul.
+    let lowered: String = name
+        .chars()
+        .filter(|c| !is_invisible(*c))
+        .nfkc()
+        .flat_map(char::to_lowercase)
+        .map(|c| if c == 'ß' { SHARP_S } else { c })
+        .collect();
+    let stripped: String = lowered
+        .nfkd()
+        .filter(|c| !matches!(c, '\u{0300}'..='\u{036F}'))
+        .nfc()
+        .collect();
+    let mut out = String::with_capacity(stripped.len());
+    let mut pending_space = false;
+    let mut last: Option<char> = None;
+    for c in stripped.chars() {
+        if c == SHARP_S {
+            if pending_space && out.chars().next_back().is_some_and(|l| !is_cjk(l)) {
+                out.push(' ');
+            }
+            pending_space = false;
+            out.push_str("ss");
+            last = Some('s');
+            continue;
+        }
+        if c.is_alphanumeric() {
+            if pending_space && last.is_some_and(|l| !is_cjk(l)) && !is_cjk(c) {
+                out.push(' ');
+            }
+            pending_space = false;
+            out.push(c);
+            last = Some(c);
+        } else if last.is_some() {
+            pending_space = true;
+        }
+    }
+    out
+}
+
+/// The canonical `E123a` form of an E-number or INS number in any spelling ("E 211", "e-211",
+/// "INS 211", "E160a(ii)", "E-150 d"), or `None` when `folded` is not one.
+/// `folded` must already be folded.
+pub fn e_number(folded: &str) -> Option<String> {
+    let rest = folded
+        .strip_prefix("ins")
+        .or_else(|| folded.strip_prefix('e'))?
+        .trim_start();
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    if !(3..=4).contains(&digits.len()) {
+        return None;
+    }
+    let mut tail = rest[digits.len()..].trim_start();
+    let mut code = format!("E{digits}");
+    // An optional letter suffix ("a" in E160a), then an optional roman numeral ("ii").
+    let mut chars = tail.chars();
+    if let Some(c) = chars.next()
+        && matches!(c, 'a'..='h')
+        && chars.next().is_none_or(|n| n == ' ')
+    {
+        code.push(c);
+        tail = tail[1..].trim_start();
+    }
+    if tail.is_empty() {
+        return Some(code);
+    }
+    if tail.chars().all(|c| matches!(c, 'i' | 'v' | 'x')) && tail.len() <= 4 {
+        return Some(format!("{code}({tail})"));
+    }
+    None
+}
+
+/// The canonical `CI 12345` form of a Colour Index number ("CI77491", "C.I. 77491",
+/// "ci 77491"), or `None`. `folded` must already be folded.
+pub fn ci_number(folded: &str) -> Option<String> {
+    let rest = folded
+        .strip_prefix("ci")
+        .or_else(|| folded.strip_prefix("c i"))?
+        .trim_start();
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    if digits.len() != 5 {
+        return None;
+    }
+    let tail = rest[5..].trim();
+    match tail {
+        "" => Some(format!("CI {digits}")),
+        // "CI 77491:1" folds to "ci 77491 1"; keep the variant digit.
+        t if t.len() == 1 && t.chars().all(|c| c.is_ascii_digit()) => {
+            Some(format!("CI {digits}:{t}"))
+        }
+        _ => None,
+    }
+}
+
+/// The restricted Damerau-Levenshtein (optimal string alignment) distance between `a` and `b`,
+/// or `None` as soon as it must exceed `max`.
+pub fn bounded_distance(a: &[char], b: &[char], max: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > max {
+        return None;
+    }
+    let (n, m) = (a.len(), b.len());
+    let mut prev2 = vec![0usize; m + 1];
+    let mut prev: Vec<usize> = (0..=m).collect();
+    let mut cur = vec![0usize; m + 1];
+    for i in 1..=n {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=m {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(prev2[j - 2] + 1);
+            }
+            cur[j] = v;
+            row_min = row_min.min(v);
+        }
+        if row_min > max {
+            return None;
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    let d = prev[m];
+    (d <= max).then_some(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn folds_case_accents_width_and_separators() {
+        assert_eq!(fold("  Lait  Écrémé "), "lait ecreme");
+        assert_eq!(fold("ＧＬＹＣＥＲＩＮ"), "glycerin");
+        assert_eq!(fold("Alcohol Denat."), "alcohol denat");
+        assert_eq!(fold("1,2-Hexanediol"), "1 2 hexanediol");
+        assert_eq!(fold("Süßmolke"), "sussmolke");
+        assert_eq!(fold("Sweet-whey"), fold("sweet whey"));
+        assert_eq!(fold("정제 수"), "정제수");
+        assert_eq!(fold("グリセリン"), "グリセリン");
+        assert_eq!(fold("ブドウ糖"), "ブドウ糖", "voicing marks survive");
+        assert_eq!(fold("Gly\u{200B}cerin\u{202E}"), "glycerin");
+    }
+
+    #[test]
+    fn e_numbers_in_every_spelling() {
+        for s in ["E211", "E 211", "e-211", "INS 211", "ins211", "E-211"] {
+            assert_eq!(e_number(&fold(s)).as_deref(), Some("E211"), "{s}");
+        }
+        assert_eq!(e_number(&fold("E160a")).as_deref(), Some("E160a"));
+        assert_eq!(e_number(&fold("E 160 a")).as_deref(), Some("E160a"));
+        assert_eq!(e_number(&fold("E150d")).as_deref(), Some("E150d"));
+        assert_eq!(e_number(&fold("E160a(ii)")).as_deref(), Some("E160a(ii)"));
+        assert_eq!(e_number(&fold("E1422")).as_deref(), Some("E1422"));
+        assert_eq!(e_number(&fold("egg")), None);
+        assert_eq!(e_number(&fold("E21")), None);
+        assert_eq!(e_number(&fold("Emulsifier")), None);
+    }
+
+    #[test]
+    fn ci_numbers_in_every_spelling() {
+        for s in ["CI 77491", "CI77491", "C.I. 77491", "ci-77491"] {
+            assert_eq!(ci_number(&fold(s)).as_deref(), Some("CI 77491"), "{s}");
+        }
+        assert_eq!(ci_number(&fold("CI 77163")).as_deref(), Some("CI 77163"));
+        assert_eq!(ci_number(&fold("cinnamon")), None);
+    }
+
+    #[test]
+    fn distance_counts_transpositions_once() {
+        let c = |s: &str| s.chars().collect::<Vec<_>>();
+        assert_eq!(bounded_distance(&c("glycerln"), &c("glycerin"), 2), Some(1));
+        assert_eq!(bounded_distance(&c("glyecrin"), &c("glycerin"), 2), Some(1));
+        assert_eq!(bounded_distance(&c("nutmeg"), &c("nut"), 2), None);
+        assert_eq!(bounded_distance(&c("abc"), &c("abc"), 0), Some(0));
+    }
+
+    proptest! {
+        #[test]
+        fn fold_is_idempotent(s in "\\PC{0,40}") {
+            let once = fold(&s);
+            prop_assert_eq!(fold(&once), once.clone());
+        }
+
+        #[test]
+        fn fold_never_leaves_edge_or_double_spaces(s in "[ -~éÉ가-힣、，\u{3000}]{0,40}") {
+            let f = fold(&s);
+            prop_assert!(!f.starts_with(' ') && !f.ends_with(' ') && !f.contains("  "));
+        }
+
+        #[test]
+        fn e_and_ci_never_panic(s in "\\PC{0,20}") {
+            let f = fold(&s);
+            let _ = e_number(&f);
+            let _ = ci_number(&f);
+        }
+    }
+}

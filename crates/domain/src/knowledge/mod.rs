@@ -1,0 +1,876 @@
+//! The offline ingredient knowledge base: the TOML files of `crates/domain/data/`, embedded in
+//! the binary, parsed and indexed once.
+//!
+//! [`KnowledgeBase::embedded`] is the process-wide instance. [`KnowledgeBase::lookup`] finds an
+//! [`Ingredient`] by any name it is known by (canonical, synonym, INCI, E/INS number, CI number,
+//! or a translated name), after [`fold`](fold::fold)ing case, accents, width, whitespace and
+//! hyphens. [`KnowledgeBase::resolve`] adds the tolerant steps the analysis uses (INCI slash
+//! forms, plurals, conservative OCR typo correction) and says how it matched.
+//!
+//! The file format is documented in `crates/domain/data/SCHEMA.md`.
+
+pub mod allergy;
+pub mod fold;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+
+use crate::analysis::{Origin, ProductCategory};
+use fold::{bounded_distance, ci_number, e_number, fold, is_cjk};
+
+/// The data files, embedded so that the binary needs nothing at run time.
+pub const DATA_FILES: &[(&str, &str)] = &[
+    ("sources.toml", include_str!("../../data/sources.toml")),
+    (
+        "food-additives.toml",
+        include_str!("../../data/food-additives.toml"),
+    ),
+    (
+        "allergens-foods.toml",
+        include_str!("../../data/allergens-foods.toml"),
+    ),
+    ("cosmetics.toml", include_str!("../../data/cosmetics.toml")),
+    (
+        "colourants-restricted.toml",
+        include_str!("../../data/colourants-restricted.toml"),
+    ),
+];
+
+/// The label languages a name may be translated into.
+pub const LANGUAGES: [&str; 8] = ["fr", "es", "de", "it", "pt", "ko", "ja", "zh"];
+
+/// An allergen group: the 14 of Regulation (EU) No 1169/2011 Annex II, plus four cosmetic
+/// sensitivity groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[allow(missing_docs)] // the names are the groups
+pub enum AllergenGroup {
+    Gluten,
+    Crustaceans,
+    Eggs,
+    Fish,
+    Peanuts,
+    Soybeans,
+    Milk,
+    Nuts,
+    Celery,
+    Mustard,
+    Sesame,
+    Sulphites,
+    Lupin,
+    Molluscs,
+    Fragrance,
+    Parabens,
+    Sulfates,
+    Formaldehyde,
+}
+
+impl AllergenGroup {
+    /// Every group, in declaration order.
+    pub const ALL: [AllergenGroup; 18] = [
+        Self::Gluten,
+        Self::Crustaceans,
+        Self::Eggs,
+        Self::Fish,
+        Self::Peanuts,
+        Self::Soybeans,
+        Self::Milk,
+        Self::Nuts,
+        Self::Celery,
+        Self::Mustard,
+        Self::Sesame,
+        Self::Sulphites,
+        Self::Lupin,
+        Self::Molluscs,
+        Self::Fragrance,
+        Self::Parabens,
+        Self::Sulfates,
+        Self::Formaldehyde,
+    ];
+
+    /// How the group is named to a user.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Gluten => "gluten (cereals containing gluten)",
+            Self::Crustaceans => "crustaceans",
+            Self::Eggs => "egg",
+            Self::Fish => "fish",
+            Self::Peanuts => "peanut",
+            Self::Soybeans => "soy",
+            Self::Milk => "milk",
+            Self::Nuts => "tree nuts",
+            Self::Celery => "celery",
+            Self::Mustard => "mustard",
+            Self::Sesame => "sesame",
+            Self::Sulphites => "sulphites",
+            Self::Lupin => "lupin",
+            Self::Molluscs => "molluscs",
+            Self::Fragrance => "fragrance",
+            Self::Parabens => "parabens",
+            Self::Sulfates => "sulfates",
+            Self::Formaldehyde => "formaldehyde and formaldehyde releasers",
+        }
+    }
+
+    /// Whether the group is one of the 14 food allergens of Reg. (EU) 1169/2011 Annex II.
+    pub fn is_food_allergen(self) -> bool {
+        !matches!(
+            self,
+            Self::Fragrance | Self::Parabens | Self::Sulfates | Self::Formaldehyde
+        )
+    }
+}
+
+/// A skin-type flag of an entry (see SCHEMA.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[allow(missing_docs)]
+pub enum SkinFlag {
+    Fragrance,
+    EssentialOil,
+    DryingAlcohol,
+    HarshSurfactant,
+    SensitisingPreservative,
+    Comedogenic,
+    ExfoliatingAcid,
+    Irritant,
+}
+
+/// Status under Regulation (EC) No 1223/2009 on cosmetic products.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EuCosmetics {
+    /// Annex II: prohibited.
+    AnnexIi,
+    /// Annex III: restricted.
+    AnnexIii,
+    /// Annex IV: authorised colourant.
+    AnnexIv,
+    /// Annex V: authorised preservative.
+    AnnexV,
+    /// Annex VI: authorised UV filter.
+    AnnexVi,
+}
+
+impl EuCosmetics {
+    /// A short regulatory note naming the annex.
+    pub fn note(self) -> &'static str {
+        match self {
+            Self::AnnexIi => "Prohibited in EU cosmetics (Reg. (EC) 1223/2009 Annex II)",
+            Self::AnnexIii => "Restricted in EU cosmetics (Reg. (EC) 1223/2009 Annex III)",
+            Self::AnnexIv => "Authorised EU cosmetic colourant (Reg. (EC) 1223/2009 Annex IV)",
+            Self::AnnexV => "Authorised EU cosmetic preservative (Reg. (EC) 1223/2009 Annex V)",
+            Self::AnnexVi => "Authorised EU UV filter (Reg. (EC) 1223/2009 Annex VI)",
+        }
+    }
+}
+
+/// Status under Regulation (EC) No 1333/2008 on food additives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EuFood {
+    /// On the Union list.
+    Authorised,
+    /// Removed from the Union list (e.g. E171 since 2022).
+    Withdrawn,
+}
+
+/// An IARC Monographs classification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+pub enum Iarc {
+    /// Carcinogenic to humans.
+    #[serde(rename = "1")]
+    Group1,
+    /// Probably carcinogenic.
+    #[serde(rename = "2A")]
+    Group2A,
+    /// Possibly carcinogenic.
+    #[serde(rename = "2B")]
+    Group2B,
+}
+
+impl Iarc {
+    /// "IARC Group 2A" style label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Group1 => "IARC Group 1",
+            Self::Group2A => "IARC Group 2A",
+            Self::Group2B => "IARC Group 2B",
+        }
+    }
+
+    /// What the group means.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Self::Group1 => "carcinogenic to humans",
+            Self::Group2A => "probably carcinogenic to humans",
+            Self::Group2B => "possibly carcinogenic to humans",
+        }
+    }
+}
+
+/// One documented concern and the source that supports it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Concern {
+    /// The concern, one sentence.
+    pub text: String,
+    /// A source id.
+    pub source: String,
+}
+
+/// A source a fact cites.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// Title (regulation and annex, journal reference, ...).
+    pub title: String,
+    /// Where to read it.
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
+/// One or several names of a language.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum Names {
+    /// A single label form.
+    One(String),
+    /// Several common label forms, the first being the usual one.
+    Many(Vec<String>),
+}
+
+impl Names {
+    /// Every form.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        let slice: &[String] = match self {
+            Self::One(s) => std::slice::from_ref(s),
+            Self::Many(v) => v,
+        };
+        slice.iter().map(String::as_str)
+    }
+}
+
+/// One knowledge-base entry (see `crates/domain/data/SCHEMA.md`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ingredient {
+    /// Canonical English name.
+    pub name: String,
+    /// Other label forms (INCI, E/INS number, CI number, spellings).
+    #[serde(default)]
+    pub synonyms: Vec<String>,
+    /// EU E-number, `E160a` style.
+    #[serde(default)]
+    pub e_number: Option<String>,
+    /// Colour Index number, `CI 77491` style.
+    #[serde(default)]
+    pub ci_number: Option<String>,
+    /// What it does.
+    pub purpose: String,
+    /// Function class (SCHEMA.md lists them).
+    pub function: String,
+    /// Natural, Synthetic or Semi-synthetic.
+    pub origin: Origin,
+    /// Food, Cosmetics or Both.
+    pub category: ProductCategory,
+    /// Allergen groups it carries.
+    #[serde(default)]
+    pub allergens: Vec<AllergenGroup>,
+    /// Safety score 1..=10 (10 safest).
+    pub score: u8,
+    /// Why the score is what it is.
+    pub score_reason: String,
+    /// Documented concerns with sources.
+    #[serde(default)]
+    pub concerns: Vec<Concern>,
+    /// Source ids of the entry's facts.
+    pub sources: Vec<String>,
+    /// EU cosmetics status.
+    #[serde(default)]
+    pub eu_cosmetics: Option<EuCosmetics>,
+    /// EU food-additive status.
+    #[serde(default)]
+    pub eu_food: Option<EuFood>,
+    /// IARC group.
+    #[serde(default)]
+    pub iarc: Option<Iarc>,
+    /// Skin-type flags.
+    #[serde(default)]
+    pub skin: Vec<SkinFlag>,
+    /// Comedogenic rating 0..=5.
+    #[serde(default)]
+    pub comedogenic: Option<u8>,
+    /// Safer ingredients with the same purpose (canonical names).
+    #[serde(default)]
+    pub alternatives: Vec<String>,
+    /// Present in products only as a trace or impurity.
+    #[serde(default)]
+    pub trace_only: bool,
+    /// Translated label names by language code.
+    #[serde(default)]
+    pub names: BTreeMap<String, Names>,
+}
+
+impl Ingredient {
+    /// Whether the entry is prohibited in EU cosmetics (Annex II).
+    pub fn is_cosmetics_banned(&self) -> bool {
+        self.eu_cosmetics == Some(EuCosmetics::AnnexIi)
+    }
+
+    /// Whether the entry carries names in all eight label languages.
+    pub fn has_all_languages(&self) -> bool {
+        LANGUAGES.iter().all(|l| {
+            self.names
+                .get(*l)
+                .is_some_and(|n| n.iter().any(|s| !s.trim().is_empty()))
+        })
+    }
+
+    /// Every name the entry is known by that is not a translation: canonical name, synonyms,
+    /// E-number and CI number.
+    pub fn primary_names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.name.as_str())
+            .chain(self.synonyms.iter().map(String::as_str))
+            .chain(self.e_number.as_deref())
+            .chain(self.ci_number.as_deref())
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DataFile {
+    #[serde(default)]
+    sources: BTreeMap<String, Source>,
+    #[serde(default)]
+    ingredient: Vec<Ingredient>,
+}
+
+/// A data file that cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum KbError {
+    /// TOML syntax or a field outside the schema.
+    #[error("{file}: {message}")]
+    Parse {
+        /// The file.
+        file: String,
+        /// What the parser said.
+        message: String,
+    },
+    /// The same source id declared twice.
+    #[error("{file}: source id '{id}' declared twice")]
+    DuplicateSource {
+        /// The file of the second declaration.
+        file: String,
+        /// The id.
+        id: String,
+    },
+}
+
+/// How a name was resolved to an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchKind {
+    /// The folded name is a name of the entry (any language), its E-number or CI number.
+    Exact,
+    /// One part of an INCI slash form ("Aqua/Water/Eau").
+    SlashPart,
+    /// Singular or plural of a name.
+    Plural,
+    /// A qualifier such as "organic" was dropped.
+    Qualifier,
+    /// A typo within the conservative edit-distance threshold, unique.
+    Typo,
+}
+
+/// A resolved name.
+#[derive(Debug, Clone, Copy)]
+pub struct Resolved<'kb> {
+    /// The entry.
+    pub ingredient: &'kb Ingredient,
+    /// Its index in [`KnowledgeBase::ingredients`].
+    pub index: usize,
+    /// How the name matched.
+    pub kind: MatchKind,
+    /// Other entries that share the matched name (a translated name used by several
+    /// entries, e.g. 虾 for shrimp and prawn); their allergen groups count too.
+    pub also: &'kb [u32],
+}
+
+/// The indexed knowledge base.
+#[derive(Debug)]
+pub struct KnowledgeBase {
+    ingredients: Vec<Ingredient>,
+    sources: BTreeMap<String, Source>,
+    /// Folded name → entries. Primary names come first, so they win over translations.
+    index: HashMap<String, Vec<u32>>,
+    /// `E211` → entry.
+    e_numbers: HashMap<String, u32>,
+    /// `CI 77491` → entry.
+    ci_numbers: HashMap<String, u32>,
+    /// Language → names as printed.
+    by_language: HashMap<&'static str, Vec<(String, u32)>>,
+    /// Folded Latin keys bucketed by length in chars, for typo correction.
+    fuzzy: Vec<Vec<(Vec<char>, u32)>>,
+    /// Function class → entries, safest first (alternatives).
+    by_function: HashMap<String, Vec<u32>>,
+    build_time: Duration,
+}
+
+static EMBEDDED: OnceLock<KnowledgeBase> = OnceLock::new();
+
+impl KnowledgeBase {
+    /// Loaded and indexed once (OnceLock) from the embedded data files.
+    pub fn embedded() -> &'static KnowledgeBase {
+        EMBEDDED.get_or_init(|| {
+            // The embedded files are fixed at compile time and `tests/kb_integrity.rs` loads
+            // exactly them, so a failure here cannot reach a tested build.
+            Self::from_files(DATA_FILES).expect("embedded knowledge base is valid (kb_integrity)")
+        })
+    }
+
+    /// Parses and indexes `files` (name, TOML text).
+    pub fn from_files(files: &[(&str, &str)]) -> Result<Self, KbError> {
+        let started = Instant::now();
+        let mut ingredients = Vec::new();
+        let mut sources = BTreeMap::new();
+        for (file, text) in files {
+            let parsed: DataFile = toml::from_str(text).map_err(|e| KbError::Parse {
+                file: (*file).to_owned(),
+                message: e.to_string(),
+            })?;
+            for (id, source) in parsed.sources {
+                if sources.contains_key(&id) {
+                    return Err(KbError::DuplicateSource {
+                        file: (*file).to_owned(),
+                        id,
+                    });
+                }
+                sources.insert(id, source);
+            }
+            ingredients.extend(parsed.ingredient);
+        }
+        let mut kb = Self {
+            ingredients,
+            sources,
+            index: HashMap::new(),
+            e_numbers: HashMap::new(),
+            ci_numbers: HashMap::new(),
+            by_language: HashMap::new(),
+            fuzzy: Vec::new(),
+            by_function: HashMap::new(),
+            build_time: Duration::ZERO,
+        };
+        kb.build_index();
+        kb.build_time = started.elapsed();
+        Ok(kb)
+    }
+
+    fn build_index(&mut self) {
+        let mut index: HashMap<String, Vec<u32>> =
+            HashMap::with_capacity(self.ingredients.len() * 8);
+        let add = |index: &mut HashMap<String, Vec<u32>>, key: String, i: u32| {
+            if key.is_empty() {
+                return;
+            }
+            let slot = index.entry(key).or_default();
+            if !slot.contains(&i) {
+                slot.push(i);
+            }
+        };
+        // Primary names first so that, when a translation collides with another entry's
+        // primary name, the primary name wins the lookup.
+        for (i, ing) in self.ingredients.iter().enumerate() {
+            let i = i as u32;
+            for name in ing.primary_names() {
+                add(&mut index, fold(name), i);
+            }
+            if let Some(e) = &ing.e_number {
+                self.e_numbers.entry(e.clone()).or_insert(i);
+            }
+            if let Some(ci) = &ing.ci_number {
+                self.ci_numbers.entry(ci.clone()).or_insert(i);
+            }
+            for syn in &ing.synonyms {
+                let f = fold(syn);
+                if let Some(e) = e_number(&f) {
+                    self.e_numbers.entry(e).or_insert(i);
+                }
+                if let Some(ci) = ci_number(&f) {
+                    self.ci_numbers.entry(ci).or_insert(i);
+                }
+            }
+        }
+        for (i, ing) in self.ingredients.iter().enumerate() {
+            let i = i as u32;
+            for (lang, names) in &ing.names {
+                let lang_key = LANGUAGES.iter().find(|l| **l == lang.as_str()).copied();
+                for name in names.iter() {
+                    add(&mut index, fold(name), i);
+                    if let Some(l) = lang_key {
+                        self.by_language
+                            .entry(l)
+                            .or_default()
+                            .push((name.to_owned(), i));
+                    }
+                }
+            }
+        }
+        let mut fuzzy: Vec<Vec<(Vec<char>, u32)>> = Vec::new();
+        for (key, entries) in &index {
+            // Typos are corrected only for Latin names: one wrong CJK character is a
+            // different word far more often than an OCR slip.
+            if key.chars().any(is_cjk) || key.chars().any(|c| c.is_ascii_digit()) {
+                continue;
+            }
+            let chars: Vec<char> = key.chars().collect();
+            if chars.len() < 6 {
+                continue;
+            }
+            if fuzzy.len() <= chars.len() {
+                fuzzy.resize(chars.len() + 1, Vec::new());
+            }
+            fuzzy[chars.len()].push((chars, entries[0]));
+        }
+        for bucket in &mut fuzzy {
+            bucket.sort();
+        }
+        let mut by_function: HashMap<String, Vec<u32>> = HashMap::new();
+        for (i, ing) in self.ingredients.iter().enumerate() {
+            by_function
+                .entry(ing.function.clone())
+                .or_default()
+                .push(i as u32);
+        }
+        for list in by_function.values_mut() {
+            list.sort_by(|a, b| {
+                let (a, b) = (
+                    &self.ingredients[*a as usize],
+                    &self.ingredients[*b as usize],
+                );
+                b.score.cmp(&a.score).then_with(|| a.name.cmp(&b.name))
+            });
+        }
+        self.index = index;
+        self.fuzzy = fuzzy;
+        self.by_function = by_function;
+    }
+
+    /// Finds an entry by any name it is known by: canonical, synonym, INCI, E-number (any
+    /// spelling), CI number, or a translated name in fr/es/de/it/pt/ko/ja/zh; folds case,
+    /// accents, width, whitespace and hyphens.
+    pub fn lookup(&self, name: &str) -> Option<&Ingredient> {
+        self.lookup_folded(&fold(name))
+            .map(|(i, _)| &self.ingredients[i as usize])
+    }
+
+    fn lookup_folded(&self, key: &str) -> Option<(u32, &[u32])> {
+        if key.is_empty() {
+            return None;
+        }
+        if let Some(v) = self.index.get(key) {
+            return Some((v[0], &v[1..]));
+        }
+        if let Some(e) = e_number(key)
+            && let Some(i) = self.e_numbers.get(&e)
+        {
+            return Some((*i, &[]));
+        }
+        if let Some(ci) = ci_number(key)
+            && let Some(i) = self.ci_numbers.get(&ci)
+        {
+            return Some((*i, &[]));
+        }
+        None
+    }
+
+    /// Resolves a label name with every tolerant step the analysis allows, in order: exact
+    /// (folded) name, INCI slash parts, plural/singular of the last word, without a leading
+    /// qualifier ("organic"), then a unique OCR typo within the conservative threshold
+    /// (distance 1 for 6+ characters, 2 for 10+; never for names with digits or CJK text).
+    pub fn resolve(&self, name: &str) -> Option<Resolved<'_>> {
+        let key = fold(name);
+        self.resolve_folded(&key, name)
+    }
+
+    fn resolved<'a>(&'a self, (i, also): (u32, &'a [u32]), kind: MatchKind) -> Resolved<'a> {
+        Resolved {
+            ingredient: &self.ingredients[i as usize],
+            index: i as usize,
+            kind,
+            also,
+        }
+    }
+
+    fn resolve_folded(&self, key: &str, raw: &str) -> Option<Resolved<'_>> {
+        if let Some(hit) = self.lookup_folded(key) {
+            return Some(self.resolved(hit, MatchKind::Exact));
+        }
+        if raw.contains('/') {
+            for part in raw.split('/') {
+                if let Some(hit) = self.lookup_folded(&fold(part)) {
+                    return Some(self.resolved(hit, MatchKind::SlashPart));
+                }
+            }
+        }
+        for variant in number_variants(key) {
+            if let Some(hit) = self.lookup_folded(&variant) {
+                return Some(self.resolved(hit, MatchKind::Plural));
+            }
+        }
+        if let Some(rest) = strip_qualifier(key) {
+            if let Some(hit) = self.lookup_folded(rest) {
+                return Some(self.resolved(hit, MatchKind::Qualifier));
+            }
+            for variant in number_variants(rest) {
+                if let Some(hit) = self.lookup_folded(&variant) {
+                    return Some(self.resolved(hit, MatchKind::Plural));
+                }
+            }
+        }
+        self.typo(key)
+            .map(|i| self.resolved((i, &[]), MatchKind::Typo))
+    }
+
+    /// A unique entry within the typo threshold of `key`, if any.
+    fn typo(&self, key: &str) -> Option<u32> {
+        if key.chars().any(|c| is_cjk(c) || c.is_ascii_digit()) {
+            return None;
+        }
+        let chars: Vec<char> = key.chars().collect();
+        let max = match chars.len() {
+            0..=5 => return None,
+            6..=9 => 1,
+            _ => 2,
+        };
+        let mut best: Option<(usize, u32)> = None;
+        let mut tie = false;
+        let lo = chars.len().saturating_sub(max).max(6);
+        let hi = (chars.len() + max).min(self.fuzzy.len().saturating_sub(1));
+        for len in lo..=hi {
+            let Some(bucket) = self.fuzzy.get(len) else {
+                continue;
+            };
+            for (cand, i) in bucket {
+                // The same threshold must hold from the candidate's side: a 9-letter name
+                // may not be reached with 2 edits.
+                let limit = if cand.len() >= 10 { max } else { max.min(1) };
+                let Some(d) = bounded_distance(&chars, cand, limit) else {
+                    continue;
+                };
+                match best {
+                    Some((bd, bi)) if d == bd && bi != *i => tie = true,
+                    Some((bd, _)) if d >= bd => {}
+                    _ => {
+                        best = Some((d, *i));
+                        tie = false;
+                    }
+                }
+            }
+        }
+        if tie { None } else { best.map(|(_, i)| i) }
+    }
+
+    /// For OCR translation: the canonical English name when `label_name` is a known name in
+    /// any language, else None.
+    pub fn english_name(&self, label_name: &str) -> Option<&str> {
+        self.lookup(label_name).map(|i| i.name.as_str())
+    }
+
+    /// All names of one language (e.g. "fr"), for OCR spelling correction. `"en"` gives the
+    /// canonical names and synonyms.
+    pub fn names_in(&self, lang: &str) -> impl Iterator<Item = &str> {
+        let translated = self
+            .by_language
+            .get(lang)
+            .map(|v| v.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .map(|(n, _)| n.as_str());
+        let english = (lang == "en")
+            .then(|| {
+                self.ingredients.iter().flat_map(|i| {
+                    std::iter::once(i.name.as_str()).chain(i.synonyms.iter().map(String::as_str))
+                })
+            })
+            .into_iter()
+            .flatten();
+        translated.chain(english)
+    }
+
+    /// Every entry, in file order.
+    pub fn ingredients(&self) -> &[Ingredient] {
+        &self.ingredients
+    }
+
+    /// Every declared source by id.
+    pub fn sources(&self) -> &BTreeMap<String, Source> {
+        &self.sources
+    }
+
+    /// A source by id.
+    pub fn source(&self, id: &str) -> Option<&Source> {
+        self.sources.get(id)
+    }
+
+    /// An entry by its canonical name (folded).
+    pub fn by_name(&self, name: &str) -> Option<&Ingredient> {
+        self.lookup(name)
+    }
+
+    /// Entries of one function class, safest first.
+    pub fn with_function(&self, function: &str) -> impl Iterator<Item = &Ingredient> {
+        self.by_function
+            .get(function)
+            .map(|v| v.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .map(|i| &self.ingredients[*i as usize])
+    }
+
+    /// The entry at `index`.
+    pub fn get(&self, index: usize) -> Option<&Ingredient> {
+        self.ingredients.get(index)
+    }
+
+    /// How long parsing and indexing took.
+    pub fn build_time(&self) -> Duration {
+        self.build_time
+    }
+
+    /// Number of distinct folded names in the index.
+    pub fn indexed_names(&self) -> usize {
+        self.index.len()
+    }
+}
+
+/// Singular and plural forms of the last word of a folded Latin name ("tomatoes" →
+/// "tomato", "cherries" → "cherry", "almond" → "almonds").
+fn number_variants(key: &str) -> Vec<String> {
+    if key.chars().any(is_cjk) || key.len() < 4 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if let Some(stem) = key.strip_suffix("ies") {
+        out.push(format!("{stem}y"));
+    }
+    if let Some(stem) = key.strip_suffix("oes") {
+        out.push(format!("{stem}o"));
+    }
+    for suffix in ["ches", "shes", "sses", "xes"] {
+        if let Some(stem) = key.strip_suffix(suffix) {
+            out.push(format!("{stem}{}", &suffix[..suffix.len() - 2]));
+        }
+    }
+    if let Some(stem) = key.strip_suffix('s')
+        && !key.ends_with("ss")
+    {
+        out.push(stem.to_owned());
+    }
+    if !key.ends_with('s') {
+        out.push(format!("{key}s"));
+        if let Some(stem) = key.strip_suffix('y') {
+            out.push(format!("{stem}ies"));
+        }
+    }
+    out
+}
+
+/// Qualifiers that do not change what an ingredient is.
+const QUALIFIERS: &[&str] = &[
+    "organic ",
+    "bio ",
+    "biologique ",
+    "ecologico ",
+    "biologico ",
+    "fresh ",
+    "frais ",
+    "fresco ",
+    "frisch ",
+    "100 ",
+    "pure ",
+    "natural ",
+    "naturel ",
+    "cultured ",
+];
+
+fn strip_qualifier(key: &str) -> Option<&str> {
+    QUALIFIERS
+        .iter()
+        .find_map(|q| key.strip_prefix(q))
+        .filter(|rest| !rest.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kb() -> &'static KnowledgeBase {
+        KnowledgeBase::embedded()
+    }
+
+    fn canonical(name: &str) -> Option<&'static str> {
+        kb().resolve(name).map(|r| r.ingredient.name.as_str())
+    }
+
+    #[test]
+    fn lookup_by_every_kind_of_name() {
+        let benzoate = kb().lookup("Sodium Benzoate").expect("sodium benzoate");
+        for name in [
+            "E211",
+            "E 211",
+            "e-211",
+            "INS 211",
+            "sodium  benzoate",
+            "SODIUM-BENZOATE",
+        ] {
+            assert_eq!(
+                kb().lookup(name).map(|i| &i.name),
+                Some(&benzoate.name),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            kb().english_name("benzoate de sodium"),
+            Some(benzoate.name.as_str())
+        );
+        assert_eq!(kb().english_name("Molke"), Some("Whey"));
+        assert_eq!(kb().english_name("no such thing"), None);
+    }
+
+    #[test]
+    fn ci_numbers_match_with_or_without_space() {
+        let a = kb().lookup("CI 77491").expect("iron oxide");
+        assert_eq!(kb().lookup("CI77491").map(|i| &i.name), Some(&a.name));
+    }
+
+    #[test]
+    fn typos_are_corrected_only_when_unique_and_long() {
+        assert_eq!(canonical("glycerln"), canonical("glycerin"));
+        assert!(canonical("glycerin").is_some());
+        // Traps: never a false match.
+        assert_eq!(canonical("nutmeg"), Some("Nutmeg"));
+        assert_eq!(canonical("coconut milk"), Some("Coconut Milk"));
+        assert_eq!(canonical("buckwheat"), Some("Buckwheat"));
+        assert_eq!(canonical("peanut"), Some("Peanut"));
+        assert_eq!(canonical("pea"), Some("Pea"));
+        assert_eq!(canonical("xylophonium"), None);
+        assert_eq!(canonical("E108"), None);
+    }
+
+    #[test]
+    fn plurals_and_slash_forms() {
+        assert_eq!(canonical("Peanuts"), Some("Peanut"));
+        assert_eq!(canonical("Parfum/Fragrance"), Some("Parfum"));
+        let r = kb().resolve("Glycerin/Glycerine/Glycérol").expect("slash");
+        assert!(matches!(r.kind, MatchKind::Exact | MatchKind::SlashPart));
+    }
+
+    #[test]
+    fn names_in_a_language_include_translations() {
+        assert!(kb().names_in("fr").any(|n| n == "benzoate de sodium"));
+        assert!(kb().names_in("xx").next().is_none());
+    }
+}

@@ -1,0 +1,186 @@
+//! The command line: no subcommand serves HTTP; `analyze` prints an analysis for people.
+//!
+//! ```text
+//! ingredient-api analyze "Water, Glycerin, Parfum" --allergy fragrance --skin sensitive
+//! ingredient-api analyze "Water, Glycerin" --expertise expert --json
+//! ```
+
+use std::io::{Read, Write};
+
+use clap::{Args, Parser, Subcommand};
+use domain::analysis::{
+    AnalysisInput, AnalysisResponse, Expertise, OverallRisk, Recommendation, SkinType, analyze,
+};
+
+/// Ingredient Safety Analysis API: serves HTTP by default.
+#[derive(Debug, Parser)]
+#[command(name = "ingredient-api", version, about)]
+pub struct Cli {
+    /// What to do (default: serve HTTP, configured by environment variables).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Analyse an ingredient list offline and print the result as a table.
+    Analyze(AnalyzeArgs),
+}
+
+/// Arguments of `analyze`.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// The ingredient list, comma-separated ("-" reads it from standard input).
+    pub ingredients: String,
+    /// A declared allergy (repeatable): milk, gluten, peanut, fragrance, parabens, ...
+    #[arg(long = "allergy", short = 'a', value_name = "ALLERGY")]
+    pub allergies: Vec<String>,
+    /// Skin type: normal, dry, oily, combination or sensitive.
+    #[arg(long = "skin", short = 's', default_value = "normal")]
+    pub skin: String,
+    /// Summary style: beginner or expert.
+    #[arg(long, short = 'e', default_value = "beginner")]
+    pub expertise: String,
+    /// Product name shown in the output.
+    #[arg(long)]
+    pub product: Option<String>,
+    /// Print the JSON the HTTP API would return instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `analyze`; returns the process exit code (0 ok, 2 invalid input).
+pub fn run_analyze(
+    args: &AnalyzeArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> std::io::Result<i32> {
+    let text = if args.ingredients == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s)?;
+        s
+    } else {
+        args.ingredients.clone()
+    };
+    let input = SkinType::parse(&args.skin)
+        .map_err(|e| e.to_string())
+        .and_then(|skin| {
+            let expertise = Expertise::parse(&args.expertise).map_err(|e| e.to_string())?;
+            AnalysisInput::new(
+                args.product.as_deref(),
+                Some(&text),
+                &args.allergies,
+                skin,
+                expertise,
+            )
+            .map_err(|e| e.to_string())
+        });
+    let input = match input {
+        Ok(i) => i,
+        Err(message) => {
+            writeln!(err, "error: {message}")?;
+            return Ok(2);
+        }
+    };
+    let response = analyze(&input);
+    if args.json {
+        let json = serde_json::to_string_pretty(&response).map_err(std::io::Error::other)?;
+        writeln!(out, "{json}")?;
+    } else {
+        write_table(&response, out)?;
+    }
+    Ok(0)
+}
+
+fn cell(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    if n > width {
+        let mut t: String = s.chars().take(width.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    } else {
+        format!("{s}{}", " ".repeat(width - n))
+    }
+}
+
+/// The analysis as a readable table, then warnings, advice and details.
+pub fn write_table(r: &AnalysisResponse, out: &mut dyn Write) -> std::io::Result<()> {
+    let overall = match r.overall_risk {
+        OverallRisk::High => "HIGH",
+        OverallRisk::Medium => "MEDIUM",
+        OverallRisk::Low => "LOW",
+        OverallRisk::Unknown => "UNKNOWN",
+    };
+    writeln!(out, "Product: {}", r.product_name)?;
+    writeln!(
+        out,
+        "Overall risk: {overall}    Average safety score: {:.1}/10    ({} ingredients, {:.3} ms)",
+        r.average_safety_score,
+        r.ingredients.len(),
+        r.execution_time * 1e3
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "  #  {}  {}  Score  {}  {}  Allergy",
+        cell("Ingredient", 34),
+        cell("Known as", 24),
+        cell("Risk", 6),
+        cell("Advice", 7),
+    )?;
+    writeln!(out, "{}", "-".repeat(100))?;
+    for (i, d) in r.ingredients.iter().enumerate() {
+        writeln!(
+            out,
+            "{:>3}  {}  {}  {:>5}  {}  {}  {}",
+            i + 1,
+            cell(&d.name, 34),
+            cell(d.canonical_name.as_deref().unwrap_or("(unknown)"), 24),
+            d.safety_score,
+            cell(&format!("{:?}", d.risk_level).to_lowercase(), 6),
+            cell(advice(d.recommendation), 7),
+            if d.is_allergen_match { "MATCH" } else { "-" }
+        )?;
+    }
+    if !r.allergen_warnings.is_empty() {
+        writeln!(out)?;
+        for w in &r.allergen_warnings {
+            writeln!(out, "{w}")?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(out, "Summary: {}", r.summary)?;
+    let flagged: Vec<_> = r
+        .ingredients
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.recommendation != Recommendation::Safe)
+        .collect();
+    if !flagged.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Why:")?;
+        for (i, d) in flagged {
+            writeln!(
+                out,
+                "{:>3}. {} [{}]: {}",
+                i + 1,
+                d.name,
+                advice(d.recommendation),
+                d.concerns
+            )?;
+            if !d.alternatives.is_empty() {
+                writeln!(out, "     Alternatives: {}", d.alternatives.join(", "))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn advice(r: Recommendation) -> &'static str {
+    match r {
+        Recommendation::Safe => "SAFE",
+        Recommendation::Caution => "CAUTION",
+        Recommendation::Avoid => "AVOID",
+    }
+}
