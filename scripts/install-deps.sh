@@ -10,7 +10,7 @@ PKGS_run="tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra tesseract-ocr-spa te
 # Tests also render label images (fonts), run a real IMAP server, nginx and a headless browser.
 # One line per issue, each on its own, so parallel branches merge cleanly.
 
-PKGS_test_ocr="fonts-dejavu-core fonts-noto-cjk"
+PKGS_test_ocr="fonts-dejavu-core fonts-noto-cjk pango1.0-tools"
 
 PKGS_test_imap=""
 

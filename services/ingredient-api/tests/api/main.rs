@@ -3,4 +3,6 @@ mod cors;
 mod errors;
 mod health;
 mod helpers;
+mod labels;
 mod observability;
+mod ocr;
