@@ -56,6 +56,18 @@ clean: ## Remove build output
 # -- issue 4: OCR --
 
 # -- issue 5: refresh job --
+.PHONY: refresh bench-refresh sample-mailbox classifier-accuracy
+refresh: ## Run digest-refresh once on DIGEST_SOURCE (default: the embedded sample) into DIGEST_DATA_DIR
+	$(CARGO) run --release --bin digest-refresh --
+
+bench-refresh: ## Time digest-refresh on a generated 10,000-message Maildir (cold, warm, peak memory)
+	@scripts/bench-refresh.sh 10000
+
+sample-mailbox: ## Regenerate the sample Maildir, edge-case fixtures and fixture mbox
+	python3 scripts/gen-sample-mailbox.py
+
+classifier-accuracy: ## Print the classifier's held-out accuracy (the figures in docs/digest.md)
+	$(CARGO) run -q -p digest-web --example classifier-accuracy
 
 # -- issue 6: dashboard --
 

@@ -12,7 +12,7 @@ PKGS_run="tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra tesseract-ocr-spa te
 
 PKGS_test_ocr="fonts-dejavu-core fonts-noto-cjk pango1.0-tools"
 
-PKGS_test_imap=""
+PKGS_test_imap="dovecot-imapd"
 
 PKGS_test_browser=""
 

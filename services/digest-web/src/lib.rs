@@ -5,8 +5,12 @@
 //! failures become the spec's `{"error": "..."}` bodies and status codes.
 #![warn(missing_docs)]
 
+pub mod classify;
 pub mod configuration;
 pub mod error;
+pub mod mail;
+pub mod refresh;
 pub mod routes;
 pub mod startup;
 pub mod store;
+pub mod summarize;

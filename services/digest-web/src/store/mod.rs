@@ -7,6 +7,9 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
+pub mod cache;
+pub mod runs;
+
 /// The file name of the store inside the data dir.
 pub const FILE_NAME: &str = "runs.sqlite3";
 

@@ -1,0 +1,529 @@
+//! The refresh job: read a mailbox, categorise and summarise, write `<data-dir>/digest.json`
+//! and record the run. [`run`] is the whole job; the `digest-refresh` binary only parses its
+//! command line into [`RefreshOptions`] and prints the outcome.
+//!
+//! Flow: list the mailbox ([`crate::mail::local`] or [`crate::mail::imap`]) → look every
+//! message up in `message_cache` → fetch and parse only the misses → classify them
+//! ([`crate::classify`]) and cache them → keep the window and the newest `max_emails` →
+//! summarise ([`crate::summarize`]) → write the digest atomically → finish the `runs` row.
+//! A message that cannot be read or parsed is recorded in `errors` and skipped.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use chrono::{DateTime, Duration, Utc};
+use domain::email::{Category, Digest, DigestStats};
+use rusqlite::Connection;
+use service_kit::config::EnvSource;
+
+use crate::classify::{Classifier, Rules, RulesError};
+use crate::mail::imap::ImapMailbox;
+use crate::mail::local::{Entry, LocalMailbox};
+use crate::mail::{ImapAuth, MailError, MailSource, ParsedEmail, parse_message};
+use crate::store::cache::{self, CachedMessage};
+use crate::store::runs::{self, ErrorRecord, RunOutcome};
+use crate::store::{self, StoreError};
+use crate::summarize::{SummaryInput, summarize};
+
+/// The digest file's name inside the data dir.
+pub const DIGEST_FILE: &str = "digest.json";
+
+/// Which messages count, by their date (Date header, else delivery time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Window {
+    /// The last 24 hours.
+    Day,
+    /// The last 7 days.
+    Week,
+    /// The last 30 days.
+    Month,
+    /// Every message.
+    All,
+}
+
+impl Window {
+    /// Parses `24h`, `7d`, `30d` or `all`.
+    pub fn parse(value: &str) -> Option<Self> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "24h" | "1d" => Some(Self::Day),
+            "7d" | "1w" => Some(Self::Week),
+            "30d" => Some(Self::Month),
+            "all" => Some(Self::All),
+            _ => None,
+        }
+    }
+
+    /// The spelling `parse` accepts.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Day => "24h",
+            Self::Week => "7d",
+            Self::Month => "30d",
+            Self::All => "all",
+        }
+    }
+
+    /// The earliest time inside the window, `None` for `all`.
+    pub fn since(self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        match self {
+            Self::Day => Some(now - Duration::hours(24)),
+            Self::Week => Some(now - Duration::days(7)),
+            Self::Month => Some(now - Duration::days(30)),
+            Self::All => None,
+        }
+    }
+
+    /// The default for a source: `all` for the embedded sample (its dates are fixed in the
+    /// past), `24h` otherwise.
+    pub fn default_for(source: &MailSource) -> Self {
+        match source {
+            MailSource::Sample => Self::All,
+            _ => Self::Day,
+        }
+    }
+}
+
+impl std::str::FromStr for Window {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::parse(s).ok_or_else(|| format!("invalid window '{s}': expected 24h, 7d, 30d or all"))
+    }
+}
+
+/// Default of `--max-emails`.
+pub const DEFAULT_MAX_EMAILS: usize = 200;
+
+/// Everything one run needs.
+#[derive(Debug, Clone)]
+pub struct RefreshOptions {
+    /// Where the mail comes from.
+    pub source: MailSource,
+    /// Where `digest.json` and `runs.sqlite3` live.
+    pub data_dir: PathBuf,
+    /// Which messages count.
+    pub window: Window,
+    /// At most this many (the newest) go in the digest.
+    pub max_emails: usize,
+    /// IMAP password or OAuth token (IMAP sources only).
+    pub imap_auth: Option<ImapAuth>,
+    /// User rules (`DIGEST_RULES_FILE`), applied before everything else.
+    pub rules_file: Option<PathBuf>,
+    /// Price of 1,000 LLM tokens, for `estimated_cost` (the offline job uses no tokens).
+    pub llm_price_per_1k_tokens: f64,
+}
+
+impl RefreshOptions {
+    /// Options with the defaults: the source's default window, 200 emails, no rules.
+    pub fn new(source: MailSource, data_dir: impl Into<PathBuf>) -> Self {
+        Self {
+            window: Window::default_for(&source),
+            source,
+            data_dir: data_dir.into(),
+            max_emails: DEFAULT_MAX_EMAILS,
+            imap_auth: None,
+            rules_file: None,
+            llm_price_per_1k_tokens: 0.0,
+        }
+    }
+
+    /// Options from the environment (`DIGEST_SOURCE`, `DIGEST_DATA_DIR`, `DIGEST_WINDOW`,
+    /// `DIGEST_MAX_EMAILS`, `DIGEST_RULES_FILE`, `DIGEST_LLM_PRICE_PER_1K_TOKENS`, IMAP
+    /// credentials): what the web service's refresh uses. The error is one human line.
+    pub fn from_env(env: &EnvSource) -> Result<Self, String> {
+        let source = match env.raw("DIGEST_SOURCE") {
+            Some(s) => MailSource::parse(s).map_err(|e| e.to_string())?,
+            None => MailSource::Sample,
+        };
+        let mut options = Self::new(source, env.string_or("DIGEST_DATA_DIR", "data"));
+        if let Some(w) = env.raw("DIGEST_WINDOW") {
+            options.window = w.parse()?;
+        }
+        options.max_emails = env
+            .parse_or(
+                "DIGEST_MAX_EMAILS",
+                DEFAULT_MAX_EMAILS,
+                "a positive integer",
+            )
+            .map_err(|e| e.to_string())?;
+        options.rules_file = env.raw("DIGEST_RULES_FILE").map(PathBuf::from);
+        options.llm_price_per_1k_tokens = env
+            .parse_or("DIGEST_LLM_PRICE_PER_1K_TOKENS", 0.0, "a number")
+            .map_err(|e| e.to_string())?;
+        options.imap_auth = ImapAuth::from_env(env)?;
+        Ok(options)
+    }
+}
+
+/// What a successful run did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunReport {
+    /// The `runs` row.
+    pub run_id: i64,
+    /// The digest written.
+    pub digest_path: PathBuf,
+    /// Emails in the digest.
+    pub total_emails: usize,
+    /// IMAP fetch commands + LLM calls.
+    pub api_calls: u64,
+    /// Messages whose category came from the cache.
+    pub cache_hits: u64,
+    /// Messages looked up in the cache.
+    pub cache_lookups: u64,
+    /// Messages newly parsed this run.
+    pub parsed: usize,
+    /// Messages skipped because they could not be read or parsed.
+    pub skipped: usize,
+    /// Seconds.
+    pub execution_time: f64,
+    /// Emails per category in the digest.
+    pub category_counts: BTreeMap<Category, u64>,
+}
+
+/// A failed run. `Display` is the one human line the binary prints.
+#[derive(Debug, thiserror::Error)]
+pub enum RefreshError {
+    /// The run store cannot be opened.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A run-store statement failed mid-run.
+    #[error("run store {path}: {source}")]
+    Sqlite {
+        /// The database file.
+        path: PathBuf,
+        /// SQLite's error.
+        source: rusqlite::Error,
+    },
+    /// The rules file is unusable.
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// The mailbox cannot be reached or read.
+    #[error(transparent)]
+    Mail(#[from] MailError),
+    /// The digest cannot be written.
+    #[error("cannot write digest {path}: {source}")]
+    Output {
+        /// The digest path.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+impl RefreshError {
+    /// (`module`, `error_type`) for the `errors` table.
+    pub fn kind(&self) -> (&'static str, &'static str) {
+        match self {
+            Self::Store(_) | Self::Sqlite { .. } => ("refresh.store", "StoreError"),
+            Self::Rules(_) => ("classify.rules", "InvalidRules"),
+            Self::Mail(e @ (MailError::Local { .. } | MailError::InvalidSource { .. })) => {
+                ("mail.local", e.kind())
+            }
+            Self::Mail(e) => ("mail.imap", e.kind()),
+            Self::Output { .. } => ("refresh.output", "WriteFailed"),
+        }
+    }
+}
+
+/// Runs the whole job once. Every run gets a `runs` row (status `success` or `error`) unless
+/// the store itself cannot be opened; every failure and skipped message an `errors` row.
+pub fn run(options: &RefreshOptions) -> Result<RunReport, RefreshError> {
+    let started = Instant::now();
+    let mut conn = store::open(&options.data_dir)?;
+    let db = store::path(&options.data_dir);
+    let sql = |source| RefreshError::Sqlite {
+        path: db.clone(),
+        source,
+    };
+    let run_id = runs::start_run(&conn, &runs::now_iso()).map_err(sql)?;
+    match run_inner(&mut conn, run_id, options, started) {
+        Ok(report) => Ok(report),
+        Err(error) => {
+            let (module, error_type) = error.kind();
+            // Recording is best effort: the original error is what the caller must see.
+            let _ = runs::record_error(
+                &conn,
+                Some(run_id),
+                &ErrorRecord {
+                    module: module.into(),
+                    error_type: error_type.into(),
+                    message: error.to_string(),
+                    traceback: runs::cause_chain(&error),
+                },
+            );
+            let _ = runs::finish_run(
+                &conn,
+                run_id,
+                &RunOutcome {
+                    status: "error",
+                    exit_code: 1,
+                    execution_time: started.elapsed().as_secs_f64(),
+                    message: Some(error.to_string()),
+                    ..RunOutcome::default()
+                },
+            );
+            Err(error)
+        }
+    }
+}
+
+/// The mailbox being read.
+enum Mailbox {
+    Local(LocalMailbox),
+    Imap(Box<ImapMailbox>),
+}
+
+impl Mailbox {
+    fn entries(&self) -> &[Entry] {
+        match self {
+            Self::Local(m) => m.entries(),
+            Self::Imap(m) => m.entries(),
+        }
+    }
+}
+
+/// A message read this run, before parsing.
+struct Raw {
+    index: usize,
+    bytes: Vec<u8>,
+    delivered_at: Option<DateTime<Utc>>,
+}
+
+fn run_inner(
+    conn: &mut Connection,
+    run_id: i64,
+    options: &RefreshOptions,
+    started: Instant,
+) -> Result<RunReport, RefreshError> {
+    let db = store::path(&options.data_dir);
+    let sql = |source| RefreshError::Sqlite {
+        path: db.clone(),
+        source,
+    };
+    let classifier = match &options.rules_file {
+        Some(path) => Classifier::embedded().with_rules(Rules::load(path)?),
+        None => Classifier::embedded().clone(),
+    };
+    let now = Utc::now();
+    let since = options.window.since(now);
+    let identity = options.source.cache_identity();
+
+    let mut mailbox = match &options.source {
+        MailSource::Imap(url) => Mailbox::Imap(Box::new(ImapMailbox::open(
+            url,
+            options.imap_auth.as_ref(),
+            since,
+            options.max_emails,
+        )?)),
+        local => Mailbox::Local(LocalMailbox::open(local)?),
+    };
+
+    // Cache lookups: one query for the whole source.
+    let mut cached = cache::load(conn, &identity).map_err(sql)?;
+    let entries = mailbox.entries().to_vec();
+    let mut kept: Vec<CachedMessage> = Vec::with_capacity(entries.len());
+    let mut misses = Vec::new();
+    for (index, entry) in entries.iter().enumerate() {
+        match cached.remove(&entry.key) {
+            Some(hit) => kept.push(hit),
+            None => misses.push(index),
+        }
+    }
+    let cache_lookups = entries.len() as u64;
+    let cache_hits = kept.len() as u64;
+
+    // Fetch or read only the misses.
+    let mut errors: Vec<ErrorRecord> = Vec::new();
+    let mut raws = Vec::with_capacity(misses.len());
+    let mut api_calls = 0;
+    match &mut mailbox {
+        Mailbox::Local(local) => {
+            for &index in &misses {
+                match local.load(index) {
+                    Ok(bytes) => raws.push(Raw {
+                        index,
+                        bytes,
+                        delivered_at: entries[index].delivered_at,
+                    }),
+                    Err(e) => errors.push(ErrorRecord {
+                        module: "mail.local".into(),
+                        error_type: "MessageUnreadable".into(),
+                        message: format!("message {} skipped: {e}", entries[index].key),
+                        traceback: None,
+                    }),
+                }
+            }
+        }
+        Mailbox::Imap(imap) => {
+            for fetched in imap.fetch(&misses)? {
+                raws.push(Raw {
+                    index: fetched.index,
+                    bytes: fetched.bytes,
+                    delivered_at: fetched.delivered_at,
+                });
+            }
+            api_calls += imap.fetch_commands;
+        }
+    }
+    if let Mailbox::Imap(imap) = mailbox {
+        imap.close();
+    }
+
+    // Parse and classify the new messages; cache them.
+    let mut fresh: Vec<(String, CachedMessage)> = Vec::with_capacity(raws.len());
+    for raw in raws {
+        let key = &entries[raw.index].key;
+        match parse_message(&raw.bytes, raw.delivered_at) {
+            Ok(parsed) => fresh.push((key.clone(), to_cached(&classifier, parsed))),
+            Err(e) => errors.push(ErrorRecord {
+                module: "mail.parse".into(),
+                error_type: e.kind().into(),
+                message: format!("message {key} skipped: {e}"),
+                traceback: None,
+            }),
+        }
+    }
+    cache::store(conn, &identity, &fresh).map_err(sql)?;
+    for error in &errors {
+        runs::record_error(conn, Some(run_id), error).map_err(sql)?;
+    }
+    let parsed = fresh.len();
+    kept.extend(fresh.into_iter().map(|(_, m)| m));
+
+    // The window and the cap, newest first.
+    if let Some(since) = since {
+        kept.retain(|m| m.received_at >= since);
+    }
+    kept.sort_by(|a, b| {
+        b.received_at
+            .cmp(&a.received_at)
+            .then(a.item.id.cmp(&b.item.id))
+    });
+    dedup_by_id(&mut kept);
+    kept.truncate(options.max_emails);
+
+    let mut digest = build_digest(&kept);
+    let execution_time = started.elapsed().as_secs_f64();
+    digest.stats = DigestStats {
+        total_emails: kept.len() as u64,
+        api_calls,
+        execution_time: (execution_time * 1000.0).round() / 1000.0,
+    };
+    let digest_path = options.data_dir.join(DIGEST_FILE);
+    write_atomically(&digest_path, &digest).map_err(|source| RefreshError::Output {
+        path: digest_path.clone(),
+        source,
+    })?;
+
+    let category_counts: BTreeMap<Category, u64> = digest
+        .categories
+        .iter()
+        .map(|(c, items)| (*c, items.len() as u64))
+        .collect();
+    let llm_tokens = 0;
+    runs::finish_run(
+        conn,
+        run_id,
+        &RunOutcome {
+            status: "success",
+            exit_code: 0,
+            emails_processed: kept.len() as u64,
+            api_calls,
+            cache_hits,
+            cache_lookups,
+            llm_tokens,
+            estimated_cost: llm_tokens as f64 / 1000.0 * options.llm_price_per_1k_tokens,
+            execution_time: started.elapsed().as_secs_f64(),
+            category_counts: category_counts.clone(),
+            message: None,
+        },
+    )
+    .map_err(sql)?;
+    Ok(RunReport {
+        run_id,
+        digest_path,
+        total_emails: kept.len(),
+        api_calls,
+        cache_hits,
+        cache_lookups,
+        parsed,
+        skipped: errors.len(),
+        execution_time: started.elapsed().as_secs_f64(),
+        category_counts,
+    })
+}
+
+fn to_cached(classifier: &Classifier, parsed: ParsedEmail) -> CachedMessage {
+    let classification = classifier.classify(&parsed);
+    CachedMessage {
+        category: classification.category,
+        confidence: (classification.confidence * 1000.0).round() / 1000.0,
+        received_at: parsed.received_at,
+        from_name: parsed.from_name,
+        item: parsed.item,
+        engine: "offline".into(),
+    }
+}
+
+/// The same message can sit in a mailbox twice (copies, re-deliveries): keep the first.
+fn dedup_by_id(messages: &mut Vec<CachedMessage>) {
+    let mut seen: HashMap<String, ()> = HashMap::with_capacity(messages.len());
+    messages.retain(|m| seen.insert(m.item.id.clone(), ()).is_none());
+}
+
+/// The spec's Digest from the kept messages (newest first).
+pub fn build_digest(messages: &[CachedMessage]) -> Digest {
+    let mut digest = Digest::empty(Utc::now().format("%Y-%m-%dT%H:%M:%S").to_string());
+    let mut by_category: BTreeMap<Category, Vec<&CachedMessage>> = BTreeMap::new();
+    for m in messages {
+        by_category.entry(m.category).or_default().push(m);
+    }
+    for (category, items) in by_category {
+        let inputs: Vec<SummaryInput<'_>> = items
+            .iter()
+            .map(|m| SummaryInput {
+                item: &m.item,
+                sender: m.from_name.as_deref().unwrap_or(&m.item.from),
+            })
+            .collect();
+        if let Some(summary) = summarize(category, &inputs) {
+            digest.summaries.insert(category, summary);
+        }
+        digest.categories.insert(
+            category,
+            items.into_iter().map(|m| m.item.clone()).collect(),
+        );
+    }
+    digest
+}
+
+/// Writes JSON to a temp file in the same directory, syncs it, renames it over `path` and
+/// syncs the directory: readers see the old digest or the new one, never half of one.
+pub fn write_atomically(path: &Path, digest: &Digest) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("digest.json"),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        serde_json::to_writer_pretty(&mut file, digest)?;
+        file.write_all(b"\n")?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        std::fs::File::open(dir)?.sync_all()
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests;

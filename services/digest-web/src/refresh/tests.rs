@@ -1,0 +1,114 @@
+use super::*;
+use chrono::TimeZone;
+use domain::email::EmailItem;
+
+#[test]
+fn windows_parse_and_compute_their_start() {
+    let now = Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap();
+    assert_eq!(
+        Window::parse("24h").unwrap().since(now),
+        Some(now - Duration::hours(24))
+    );
+    assert_eq!(
+        Window::parse("7D").unwrap().since(now),
+        Some(now - Duration::days(7))
+    );
+    assert_eq!(Window::parse("30d").unwrap().as_str(), "30d");
+    assert_eq!(Window::parse("all").unwrap().since(now), None);
+    assert!(
+        "2w".parse::<Window>()
+            .unwrap_err()
+            .contains("24h, 7d, 30d or all")
+    );
+    assert_eq!(Window::default_for(&MailSource::Sample), Window::All);
+    assert_eq!(
+        Window::default_for(&MailSource::Mbox("x".into())),
+        Window::Day
+    );
+}
+
+fn cached(id: &str, category: Category) -> CachedMessage {
+    CachedMessage {
+        item: EmailItem {
+            id: id.into(),
+            subject: format!("Subject {id} happened today"),
+            from: "a@example.com".into(),
+            date: "2026-11-21".into(),
+            snippet: "text".into(),
+        },
+        from_name: None,
+        category,
+        confidence: 0.9,
+        received_at: Utc::now(),
+        engine: "offline".into(),
+    }
+}
+
+#[test]
+fn digest_has_all_five_keys_and_summaries_only_for_non_empty_categories() {
+    let digest = build_digest(&[cached("1", Category::Fyi), cached("2", Category::Fyi)]);
+    let json = serde_json::to_value(&digest).unwrap();
+    assert_eq!(json["categories"].as_object().unwrap().len(), 5);
+    assert_eq!(json["categories"]["FYI"].as_array().unwrap().len(), 2);
+    assert_eq!(json["summaries"].as_object().unwrap().len(), 1);
+    let generated = json["generated_at"].as_str().unwrap();
+    assert!(chrono::NaiveDateTime::parse_from_str(generated, "%Y-%m-%dT%H:%M:%S").is_ok());
+}
+
+#[test]
+fn atomic_write_replaces_the_file_and_leaves_no_temp_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DIGEST_FILE);
+    std::fs::write(&path, "old").unwrap();
+    write_atomically(&path, &Digest::empty("2026-11-21T00:00:00")).unwrap();
+    let back: Digest = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(back, Digest::empty("2026-11-21T00:00:00"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn duplicates_by_message_id_are_kept_once() {
+    let mut list = vec![
+        cached("1", Category::Fyi),
+        cached("1", Category::Fyi),
+        cached("2", Category::Social),
+    ];
+    dedup_by_id(&mut list);
+    assert_eq!(list.len(), 2);
+}
+
+#[test]
+fn options_from_env_read_every_variable() {
+    let env = EnvSource::from_pairs([
+        ("DIGEST_SOURCE", "mbox:/tmp/x.mbox"),
+        ("DIGEST_DATA_DIR", "/tmp/d"),
+        ("DIGEST_WINDOW", "7d"),
+        ("DIGEST_MAX_EMAILS", "5"),
+        ("DIGEST_RULES_FILE", "/tmp/rules.toml"),
+    ]);
+    let o = RefreshOptions::from_env(&env).unwrap();
+    assert_eq!(o.source, MailSource::Mbox("/tmp/x.mbox".into()));
+    assert_eq!((o.window, o.max_emails), (Window::Week, 5));
+    assert_eq!(o.data_dir, PathBuf::from("/tmp/d"));
+    assert_eq!(o.rules_file, Some(PathBuf::from("/tmp/rules.toml")));
+    let defaults = RefreshOptions::from_env(&EnvSource::default()).unwrap();
+    assert_eq!(
+        (defaults.source, defaults.window),
+        (MailSource::Sample, Window::All)
+    );
+    let bad = EnvSource::from_pairs([("DIGEST_WINDOW", "1y")]);
+    assert!(RefreshOptions::from_env(&bad).is_err());
+}
+
+#[test]
+fn a_run_on_the_sample_caches_everything_and_the_second_run_hits() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = RefreshOptions::new(MailSource::Sample, dir.path());
+    let first = run(&options).unwrap();
+    assert!(first.total_emails >= 50);
+    assert_eq!((first.cache_hits, first.parsed), (0, first.total_emails));
+    let second = run(&options).unwrap();
+    assert_eq!(second.cache_hits, second.cache_lookups);
+    assert_eq!(second.parsed, 0);
+    assert_eq!(second.category_counts, first.category_counts);
+}

@@ -1,0 +1,231 @@
+//! Against a real Dovecot (Debian's dovecot-imapd) started by scripts/dovecot-test-server.sh
+//! on a free loopback port, with the sample Maildir as the test user's INBOX.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use digest_web::mail::{ImapAuth, MailSource, check_source};
+
+use crate::helpers::*;
+
+const USER: &str = "ops@example.com";
+const PASSWORD: &str = "correct horse battery";
+
+struct Dovecot {
+    dir: tempfile::TempDir,
+    port: u16,
+}
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/dovecot-test-server.sh")
+}
+
+impl Dovecot {
+    /// Starts Dovecot; `None` (with a message) only when Dovecot is not installed.
+    fn start() -> Option<Self> {
+        let installed = Path::new("/usr/sbin/dovecot").exists()
+            || Command::new("sh")
+                .args(["-c", "command -v dovecot"])
+                .output()
+                .is_ok_and(|o| o.status.success());
+        if !installed {
+            eprintln!(
+                "SKIPPED: dovecot is not installed (scripts/install-deps.sh test installs dovecot-imapd)"
+            );
+            return None;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        // A free port: bind to 0, read it, release it for Dovecot.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let out = Command::new("bash")
+            .arg(script())
+            .args([
+                "start",
+                dir.path().to_str().unwrap(),
+                &port.to_string(),
+                USER,
+                PASSWORD,
+            ])
+            .arg(sample_maildir())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "dovecot did not start: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Some(Self { dir, port })
+    }
+
+    fn source(&self) -> String {
+        format!("imap://ops%40example.com@127.0.0.1:{}/INBOX", self.port)
+    }
+}
+
+impl Drop for Dovecot {
+    fn drop(&mut self) {
+        let _ = Command::new("bash")
+            .arg(script())
+            .args(["stop", self.dir.path().to_str().unwrap()])
+            .status();
+    }
+}
+
+fn sample_count() -> i64 {
+    std::fs::read_dir(sample_maildir().join("cur"))
+        .unwrap()
+        .filter(|e| {
+            !e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with('.')
+        })
+        .count() as i64
+}
+
+#[test]
+fn imap_run_fetches_once_then_serves_from_the_cache() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let source = server.source();
+    let args = [
+        "--source",
+        source.as_str(),
+        "--data-dir",
+        data.path().to_str().unwrap(),
+        "--window",
+        "all",
+        "--max-emails",
+        "1000",
+    ];
+    let env = [("DIGEST_IMAP_PASSWORD", PASSWORD)];
+    let n = sample_count();
+
+    let first = digest(&refresh(&args, &env), data.path());
+    assert_eq!(count(&first) as i64, n);
+    // 56 messages fit one UID FETCH batch of 100.
+    assert_eq!(first["stats"]["api_calls"], 1);
+    let (status, processed, api_calls, hits, lookups, _) = last_run(data.path());
+    assert_eq!(
+        (status.as_str(), processed, api_calls, hits, lookups),
+        ("success", n, 1, 0, n)
+    );
+
+    let second = digest(&refresh(&args, &env), data.path());
+    assert_eq!(second["stats"]["api_calls"], 0, "nothing is fetched again");
+    assert_eq!(second["categories"], first["categories"]);
+    let (_, _, api_calls, hits, lookups, _) = last_run(data.path());
+    assert_eq!((api_calls, hits, lookups), (0, n, n));
+}
+
+#[test]
+fn imap_cap_fetches_only_the_newest_and_password_file_works() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let password_file = data.path().join("pw");
+    std::fs::write(&password_file, format!("{PASSWORD}\n")).unwrap();
+    let source = server.source();
+    let out = refresh(
+        &[
+            "--source",
+            &source,
+            "--data-dir",
+            data.path().to_str().unwrap(),
+            "--window",
+            "all",
+            "--max-emails",
+            "10",
+        ],
+        &[("DIGEST_IMAP_PASSWORD_FILE", password_file.to_str().unwrap())],
+    );
+    let digest = digest(&out, data.path());
+    assert_eq!(count(&digest), 10);
+    let (_, _, api_calls, _, lookups, _) = last_run(data.path());
+    assert_eq!((api_calls, lookups), (1, 10));
+}
+
+#[test]
+fn wrong_imap_password_exits_1_with_the_documented_line() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let source = server.source();
+    let out = refresh(
+        &[
+            "--source",
+            &source,
+            "--data-dir",
+            data.path().to_str().unwrap(),
+        ],
+        &[("DIGEST_IMAP_PASSWORD", "wrong")],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "IMAP login failed for ops@example.com at 127.0.0.1:{}: authentication failed\n",
+            server.port
+        )
+    );
+    let errors = errors(data.path());
+    assert_eq!(
+        (errors[0].0.as_str(), errors[0].1.as_str()),
+        ("mail.imap", "LoginFailed")
+    );
+    assert!(!data.path().join("digest.json").exists());
+}
+
+#[test]
+fn check_source_logs_in_and_counts() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let source = MailSource::parse(&server.source()).unwrap();
+    let good = ImapAuth::Password(PASSWORD.into());
+    assert_eq!(
+        check_source(&source, Some(&good)).unwrap() as i64,
+        sample_count()
+    );
+    let bad = check_source(&source, Some(&ImapAuth::Password("nope".into()))).unwrap_err();
+    assert_eq!(bad.kind(), "LoginFailed");
+    let none = check_source(&source, None).unwrap_err();
+    assert!(none.to_string().contains("DIGEST_IMAP_PASSWORD"), "{none}");
+}
+
+#[test]
+fn unreachable_imap_server_is_one_clear_line() {
+    let data = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let source = format!("imaps://ops@127.0.0.1:{port}/INBOX");
+    let out = refresh(
+        &[
+            "--source",
+            &source,
+            "--data-dir",
+            data.path().to_str().unwrap(),
+        ],
+        &[("DIGEST_IMAP_PASSWORD", "x")],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(&format!("cannot connect to IMAP server 127.0.0.1:{port}: ")),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
+}

@@ -1,0 +1,6 @@
+//! Integration tests of the `digest-refresh` binary: the real executable on the sample
+//! Maildir, an mbox, generated Maildirs and a real Dovecot IMAP server.
+
+mod cli;
+mod helpers;
+mod imap;
