@@ -70,6 +70,10 @@ classifier-accuracy: ## Print the classifier's held-out accuracy (the figures in
 	$(CARGO) run -q -p digest-web --example classifier-accuracy
 
 # -- issue 6: dashboard --
+.PHONY: screenshots
+screenshots: ## Drive the dashboard in headless Chromium; screenshots in docs/screenshots/
+	@scripts/install-deps.sh test_browser
+	$(CARGO) test -p digest-web --test api browser
 
 # -- issue 7: LLM --
 

@@ -14,7 +14,7 @@ PKGS_test_ocr="fonts-dejavu-core fonts-noto-cjk pango1.0-tools"
 
 PKGS_test_imap="dovecot-imapd"
 
-PKGS_test_browser=""
+PKGS_test_browser="chromium chromium-driver"
 
 PKGS_test_deploy=""
 

@@ -22,6 +22,34 @@ pub struct Settings {
     pub workers: usize,
     /// `SHUTDOWN_TIMEOUT_SECS`: how long in-flight requests may finish after SIGTERM (30).
     pub shutdown_timeout_secs: u64,
+    /// `DIGEST_SOURCE`: the mailbox the refresh job reads (passed to it in its environment).
+    pub source: Option<String>,
+    /// `DIGEST_REFRESH_COMMAND`: a shell command line run by `sh -c` instead of the
+    /// `digest-refresh` binary beside the server (operators wrap or replace the job with it).
+    pub refresh_command: Option<String>,
+    /// `DIGEST_REFRESH_TIMEOUT_SECS`: the run-time limit of one refresh (default 120).
+    pub refresh_timeout_secs: u64,
+    /// `DIGEST_AUTH_TOKEN` (or `DIGEST_AUTH_TOKEN_FILE`): when set, every page and API but
+    /// `/health` needs it as a Bearer token, a `digest_token` cookie or a `?token=` query.
+    pub auth_token: Option<Secret>,
+    /// `DIGEST_BASIC_AUTH_USER` + `DIGEST_BASIC_AUTH_PASSWORD` (or `_FILE`): HTTP basic auth.
+    pub basic_auth: Option<(String, Secret)>,
+    /// IMAP credentials (`DIGEST_IMAP_PASSWORD`, `DIGEST_IMAP_OAUTH_TOKEN`, or `_FILE`), for
+    /// the diagnostics' login check; the refresh job reads the same variables itself.
+    pub imap_auth: Option<crate::mail::ImapAuth>,
+    /// The `LLM_*` variables (see docs/llm.md): the comprehensive suite checks the endpoint
+    /// answers; `None` when no LLM is configured.
+    pub llm: Option<llm_client::LlmConfig>,
+}
+
+/// A secret value: never printed by `Debug`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
+    }
 }
 
 impl Settings {
@@ -40,7 +68,59 @@ impl Settings {
                 30,
                 "a whole number of seconds",
             )?,
+            source: env.raw("DIGEST_SOURCE").map(str::to_owned),
+            refresh_command: env.raw("DIGEST_REFRESH_COMMAND").map(str::to_owned),
+            refresh_timeout_secs: positive(env.parse_or(
+                "DIGEST_REFRESH_TIMEOUT_SECS",
+                120,
+                "a positive whole number of seconds",
+            )?)
+            .ok_or_else(|| ConfigError::Invalid {
+                key: "DIGEST_REFRESH_TIMEOUT_SECS".into(),
+                value: "0".into(),
+                expected: "a positive whole number of seconds".into(),
+            })?,
+            auth_token: env.secret("DIGEST_AUTH_TOKEN")?.map(Secret),
+            basic_auth: basic_auth(env)?,
+            imap_auth: crate::mail::ImapAuth::from_env(env).map_err(|e| ConfigError::Invalid {
+                key: "DIGEST_IMAP_PASSWORD".into(),
+                value: "***".into(),
+                expected: e,
+            })?,
+            llm: llm_client::LlmConfig::from_vars(|k| env.raw(k).map(str::to_owned)).map_err(
+                |e| ConfigError::Invalid {
+                    key: "LLM_*".into(),
+                    value: String::new(),
+                    expected: e.to_string(),
+                },
+            )?,
         })
+    }
+
+    /// Whether any access protection is configured.
+    pub fn auth_enabled(&self) -> bool {
+        self.auth_token.is_some() || self.basic_auth.is_some()
+    }
+}
+
+fn positive(n: u64) -> Option<u64> {
+    (n > 0).then_some(n)
+}
+
+fn basic_auth(env: &EnvSource) -> Result<Option<(String, Secret)>, ConfigError> {
+    let user = env.raw("DIGEST_BASIC_AUTH_USER").map(str::to_owned);
+    let password = env.secret("DIGEST_BASIC_AUTH_PASSWORD")?;
+    match (user, password) {
+        (None, None) => Ok(None),
+        (Some(user), Some(password)) => Ok(Some((user, Secret(password)))),
+        (None, Some(_)) => Err(ConfigError::Missing {
+            key: "DIGEST_BASIC_AUTH_USER".into(),
+            expected: "the user name that goes with DIGEST_BASIC_AUTH_PASSWORD".into(),
+        }),
+        (Some(_), None) => Err(ConfigError::Missing {
+            key: "DIGEST_BASIC_AUTH_PASSWORD".into(),
+            expected: "the password that goes with DIGEST_BASIC_AUTH_USER".into(),
+        }),
     }
 }
 
@@ -53,6 +133,35 @@ mod tests {
         let s = Settings::from_env(&EnvSource::default()).unwrap();
         assert_eq!((s.host.as_str(), s.port), ("0.0.0.0", 8001));
         assert_eq!(s.data_dir, PathBuf::from("data"));
+        assert_eq!(s.refresh_timeout_secs, 120);
+        assert!(!s.auth_enabled());
+    }
+
+    #[test]
+    fn zero_timeout_and_half_basic_auth_are_rejected() {
+        let err = Settings::from_env(&EnvSource::from_pairs([(
+            "DIGEST_REFRESH_TIMEOUT_SECS",
+            "0",
+        )]))
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("DIGEST_REFRESH_TIMEOUT_SECS"),
+            "{err}"
+        );
+        let err = Settings::from_env(&EnvSource::from_pairs([("DIGEST_BASIC_AUTH_USER", "ops")]))
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("DIGEST_BASIC_AUTH_PASSWORD"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn secrets_are_not_debug_printed() {
+        let s =
+            Settings::from_env(&EnvSource::from_pairs([("DIGEST_AUTH_TOKEN", "hunter2")])).unwrap();
+        assert!(s.auth_enabled());
+        assert!(!format!("{s:?}").contains("hunter2"));
     }
 
     #[test]

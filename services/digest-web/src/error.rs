@@ -1,9 +1,9 @@
 //! The one place where failures become HTTP responses: `{"error": "..."}` with the status
 //! the spec gives (404 unknown path, 500 internal failure) and 400/405/413/415 for bad input.
 
-use actix_web::error::{JsonPayloadError, PayloadError, QueryPayloadError};
+use actix_web::error::{JsonPayloadError, PayloadError, QueryPayloadError, UrlencodedError};
 use actix_web::http::StatusCode;
-use actix_web::http::header::{ALLOW, HeaderValue};
+use actix_web::http::header::{ALLOW, HeaderValue, WWW_AUTHENTICATE};
 use actix_web::{HttpResponse, ResponseError};
 use serde_json::json;
 use service_kit::panic::Panic;
@@ -14,6 +14,17 @@ pub enum WebError {
     /// 400: invalid input.
     #[error("{0}")]
     BadRequest(String),
+    /// 401: protection is on and the request carries no valid credentials.
+    #[error("authentication required: {message}")]
+    Unauthorized {
+        /// Whether to ask the browser for basic-auth credentials.
+        basic: bool,
+        /// What is missing.
+        message: String,
+    },
+    /// 409: another run of the same kind is in progress.
+    #[error("{0}")]
+    Conflict(String),
     /// 404: no such path.
     #[error("{0}")]
     NotFound(String),
@@ -55,6 +66,19 @@ impl WebError {
         }
     }
 
+    /// Maps form-body failures to 400, 413 or 415.
+    pub fn from_form(err: &UrlencodedError) -> Self {
+        match err {
+            UrlencodedError::ContentType => Self::UnsupportedMediaType(
+                "Content-Type must be application/x-www-form-urlencoded".into(),
+            ),
+            UrlencodedError::Overflow { limit, .. } => Self::PayloadTooLarge(format!(
+                "request body is larger than the limit of {limit} bytes"
+            )),
+            other => Self::BadRequest(format!("invalid form body: {other}")),
+        }
+    }
+
     /// Maps query-string failures to 400.
     pub fn from_query(err: &QueryPayloadError) -> Self {
         Self::BadRequest(format!("invalid query string: {err}"))
@@ -71,6 +95,8 @@ impl ResponseError for WebError {
     fn status_code(&self) -> StatusCode {
         match self {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
+            Self::Conflict(_) => StatusCode::CONFLICT,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
@@ -83,6 +109,12 @@ impl ResponseError for WebError {
         let mut res = HttpResponse::build(self.status_code());
         if let Self::MethodNotAllowed { allow, .. } = self {
             res.insert_header((ALLOW, HeaderValue::from_static(allow)));
+        }
+        if let Self::Unauthorized { basic: true, .. } = self {
+            res.insert_header((
+                WWW_AUTHENTICATE,
+                HeaderValue::from_static("Basic realm=\"digest-web\", charset=\"UTF-8\""),
+            ));
         }
         res.json(json!({ "error": self.to_string() }))
     }

@@ -5,13 +5,15 @@ use std::time::Duration;
 
 use actix_web::dev::Server;
 use actix_web::middleware::from_fn;
-use actix_web::{App, HttpServer};
+use actix_web::{App, HttpServer, web};
 use service_kit::{metrics, panic, request_id};
 use tracing_actix_web::TracingLogger;
 
 use crate::configuration::Settings;
 use crate::error::WebError;
 use crate::routes;
+use crate::state::AppState;
+use crate::{auth, store};
 
 /// A bound, not yet running server.
 pub struct Application {
@@ -30,11 +32,19 @@ impl Application {
         // Every HTTPS client in the process (LLM, IMAP) needs the ring provider installed.
         llm_client::install_crypto_provider();
         tracing::info!(%address, port, data_dir = %settings.data_dir.display(), "digest-web listening");
+        if let Some(warning) = auth::exposure_warning(&settings) {
+            tracing::warn!("{warning}");
+        }
+        // Creates the data dir and the run store up front, so a bad data dir fails start-up.
+        store::open(&settings.data_dir)?;
         let workers = settings.workers;
         let shutdown = settings.shutdown_timeout_secs;
+        let state = web::Data::new(AppState::new(settings.clone())?);
         let server = HttpServer::new(move || {
             App::new()
+                .app_data(state.clone())
                 .configure(|cfg| routes::configure(cfg, &settings))
+                .wrap(from_fn(auth::require))
                 .wrap(from_fn(panic::catch_panic::<WebError, _>))
                 .wrap(from_fn(metrics::track))
                 .wrap(from_fn(request_id::echo))

@@ -1,6 +1,11 @@
 //! The whole URL map.
 
+pub mod digest;
 pub mod health;
+pub mod ops;
+pub mod pages;
+pub mod refresh;
+pub mod tests;
 
 use actix_web::{HttpRequest, web};
 
@@ -15,7 +20,72 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
             .error_handler(|err, _req| WebError::from_json(&err).into()),
     )
     .app_data(
+        web::FormConfig::default()
+            .limit(settings.max_body_bytes)
+            .error_handler(|err, _req| WebError::from_form(&err).into()),
+    )
+    .app_data(
         web::QueryConfig::default().error_handler(|err, _req| WebError::from_query(&err).into()),
+    )
+    .service(
+        web::resource("/")
+            .route(web::get().to(pages::index))
+            .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/tests")
+            .route(web::get().to(pages::tests))
+            .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/refresh")
+            .route(web::post().to(pages::refresh_form))
+            .default_service(web::to(method_not_allowed("POST"))),
+    )
+    .service(
+        web::resource("/tests/run")
+            .route(web::post().to(pages::run_suite_form))
+            .default_service(web::to(method_not_allowed("POST"))),
+    )
+    .service(
+        web::resource("/static/{file}")
+            .route(web::get().to(pages::asset))
+            .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/api/digest")
+            .route(web::get().to(digest::get))
+            .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/api/refresh")
+            .route(web::post().to(refresh::post))
+            .default_service(web::to(method_not_allowed("POST"))),
+    )
+    .service(
+        web::resource("/api/status")
+            .route(web::get().to(refresh::status))
+            .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/api/metrics")
+            .route(web::get().to(ops::metrics))
+            .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/api/errors")
+            .route(web::get().to(ops::errors))
+            .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/api/tests/run")
+            .route(web::post().to(tests::run))
+            .default_service(web::to(method_not_allowed("POST"))),
+    )
+    .service(
+        web::resource("/api/tests/results")
+            .route(web::get().to(tests::results))
+            .default_service(web::to(method_not_allowed("GET"))),
     )
     .service(
         web::resource("/health")

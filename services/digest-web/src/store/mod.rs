@@ -8,7 +8,9 @@ use std::time::Duration;
 use rusqlite::Connection;
 
 pub mod cache;
+pub mod queries;
 pub mod runs;
+pub mod test_runs;
 
 /// The file name of the store inside the data dir.
 pub const FILE_NAME: &str = "runs.sqlite3";

@@ -5,16 +5,24 @@ use service_kit::config::EnvSource;
 pub struct TestApp {
     pub address: String,
     pub client: reqwest::Client,
-    /// Kept alive for the test's duration; removed on drop.
-    pub _data_dir: tempfile::TempDir,
+    /// Kept alive for the test's duration; removed on drop (None when the caller owns it).
+    pub _temp: Option<tempfile::TempDir>,
+    data_dir: std::path::PathBuf,
 }
 
 /// Starts the real application on a random loopback port with a fresh data dir.
 pub async fn spawn_app_with(extra: &[(&str, &str)]) -> TestApp {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let mut app = spawn_app_in(temp.path(), extra).await;
+    app._temp = Some(temp);
+    app
+}
+
+/// Starts the real application on a data dir the caller owns (two servers may share one).
+pub async fn spawn_app_in(data_dir: &std::path::Path, extra: &[(&str, &str)]) -> TestApp {
     service_kit::telemetry::init_for_tests();
-    let data_dir = tempfile::tempdir().expect("temp dir");
     let mut env = EnvSource::from_pairs([("HOST", "127.0.0.1"), ("PORT", "0"), ("WORKERS", "2")]);
-    env.set("DIGEST_DATA_DIR", data_dir.path().display().to_string());
+    env.set("DIGEST_DATA_DIR", data_dir.display().to_string());
     for (k, v) in extra {
         env.set(*k, *v);
     }
@@ -25,7 +33,8 @@ pub async fn spawn_app_with(extra: &[(&str, &str)]) -> TestApp {
     TestApp {
         address,
         client: reqwest::Client::new(),
-        _data_dir: data_dir,
+        _temp: None,
+        data_dir: data_dir.to_owned(),
     }
 }
 
@@ -34,6 +43,56 @@ pub async fn spawn_app() -> TestApp {
 }
 
 impl TestApp {
+    pub fn data_dir(&self) -> &std::path::Path {
+        &self.data_dir
+    }
+
+    pub async fn post(&self, path: &str) -> reqwest::Response {
+        self.client
+            .post(format!("{}{path}", self.address))
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    pub async fn post_json(&self, path: &str, body: &serde_json::Value) -> reqwest::Response {
+        self.client
+            .post(format!("{}{path}", self.address))
+            .json(body)
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    pub async fn post_raw(
+        &self,
+        path: &str,
+        content_type: &str,
+        body: Vec<u8>,
+    ) -> reqwest::Response {
+        self.client
+            .post(format!("{}{path}", self.address))
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    /// Writes `digest` as the data dir's digest.json (what the refresh job does).
+    pub fn write_digest(&self, digest: &serde_json::Value) {
+        std::fs::write(
+            self.data_dir().join("digest.json"),
+            serde_json::to_vec(digest).unwrap(),
+        )
+        .unwrap();
+    }
+
+    /// The run store, as the refresh job sees it.
+    pub fn store(&self) -> rusqlite::Connection {
+        digest_web::store::open(self.data_dir()).unwrap()
+    }
+
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.client
             .get(format!("{}{path}", self.address))
@@ -45,4 +104,24 @@ impl TestApp {
 
 pub async fn json(res: reqwest::Response) -> serde_json::Value {
     res.json().await.expect("body is JSON")
+}
+
+/// A digest with one email per category, the first with a script subject.
+pub fn sample_digest() -> serde_json::Value {
+    let item = |id: &str, subject: &str| {
+        serde_json::json!({"id": id, "subject": subject, "from": "ops@example.com",
+            "date": "2026-11-21", "snippet": "Please look at this"})
+    };
+    serde_json::json!({
+        "generated_at": "2026-11-21T09:30:00",
+        "categories": {
+            "Need-Action": [item("m1", "<script>alert(1)</script>"), item("m2", "Approve the invoice")],
+            "FYI": [item("m3", "Build passed")],
+            "Newsletter": [],
+            "Promotional": [item("m4", "50% off")],
+            "Social": []
+        },
+        "summaries": {"Need-Action": "Two emails need a reply."},
+        "stats": {"total_emails": 4, "api_calls": 2, "execution_time": 1.25}
+    })
 }

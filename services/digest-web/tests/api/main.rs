@@ -1,2 +1,10 @@
+mod auth;
+mod bad_input;
 mod basics;
+mod browser;
+mod digest;
 mod helpers;
+mod ops;
+mod pages;
+mod refresh;
+mod suites;

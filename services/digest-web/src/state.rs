@@ -1,0 +1,32 @@
+//! What every handler shares: the settings, the refresh controller, the templates and the
+//! one-test-run-at-a-time flag.
+
+use std::sync::atomic::AtomicBool;
+
+use crate::configuration::Settings;
+use crate::control::RefreshControl;
+use crate::pages::Templates;
+
+/// Application state, built once at start-up and shared by every worker.
+pub struct AppState {
+    /// The settings read at start-up.
+    pub settings: Settings,
+    /// The refresh state machine.
+    pub refresh: RefreshControl,
+    /// The parsed templates.
+    pub templates: Templates,
+    /// Whether a test suite is running in this process.
+    pub tests_running: AtomicBool,
+}
+
+impl AppState {
+    /// Builds the state; fails only if a template does not parse.
+    pub fn new(settings: Settings) -> Result<Self, tera::Error> {
+        Ok(Self {
+            refresh: RefreshControl::new(&settings),
+            templates: Templates::load()?,
+            tests_running: AtomicBool::new(false),
+            settings,
+        })
+    }
+}

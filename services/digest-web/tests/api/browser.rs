@@ -1,0 +1,369 @@
+//! The pages in a real headless Chromium, driven over W3C WebDriver by Debian's
+//! `chromedriver` (a thin client over reqwest: the handful of commands used here do not
+//! justify fantoccini's dependency tree). Screenshots go to `docs/screenshots/` (gitignored).
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, sample_digest, spawn_app_with};
+
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// `chromedriver` on a free loopback port; killed (by PID) on drop.
+struct Driver {
+    child: Child,
+    base: String,
+    http: reqwest::Client,
+    _profile: tempfile::TempDir,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Session<'a> {
+    driver: &'a Driver,
+    url: String,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+impl Driver {
+    async fn start() -> Self {
+        let port = free_port();
+        let child = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver not found: install Debian's chromium and chromium-driver (scripts/install-deps.sh test)");
+        let driver = Self {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+            http: reqwest::Client::new(),
+            _profile: tempfile::tempdir().unwrap(),
+        };
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            if let Ok(res) = driver
+                .http
+                .get(format!("{}/status", driver.base))
+                .send()
+                .await
+                && res.status().is_success()
+            {
+                break;
+            }
+            assert!(Instant::now() < deadline, "chromedriver did not start");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        driver
+    }
+
+    async fn session(&self) -> Session<'_> {
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+            "--window-size=1280,2000",
+            &format!("--user-data-dir={}", self._profile.path().display()),
+        ];
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args}
+        }}});
+        let res: Value = self
+            .http
+            .post(format!("{}/session", self.base))
+            .json(&caps)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let id = res["value"]["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session: {res}"));
+        Session {
+            driver: self,
+            url: format!("{}/session/{id}", self.base),
+        }
+    }
+}
+
+impl Session<'_> {
+    async fn cmd(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, Value) {
+        let mut req = self
+            .driver
+            .http
+            .request(method, format!("{}{path}", self.url));
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        let res = req.send().await.unwrap();
+        let status = res.status().as_u16();
+        (status, res.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn ok(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
+        let (status, value) = self.cmd(method, path, body).await;
+        assert_eq!(status, 200, "{path}: {value}");
+        value["value"].clone()
+    }
+
+    async fn goto(&self, url: &str) {
+        self.ok(reqwest::Method::POST, "/url", Some(json!({"url": url})))
+            .await;
+    }
+
+    async fn click(&self, css: &str) {
+        let el = self
+            .ok(
+                reqwest::Method::POST,
+                "/element",
+                Some(json!({"using": "css selector", "value": css})),
+            )
+            .await;
+        let id = el[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("no element {css}: {el}"))
+            .to_owned();
+        self.ok(
+            reqwest::Method::POST,
+            &format!("/element/{id}/click"),
+            Some(json!({})),
+        )
+        .await;
+    }
+
+    async fn js(&self, script: &str) -> Value {
+        self.ok(
+            reqwest::Method::POST,
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
+        .await
+    }
+
+    /// Polls `script` (a JS expression) until it is true.
+    async fn wait_for(&self, expr: &str, secs: u64) {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            // Navigation in progress answers errors: keep polling.
+            let (status, value) = self
+                .cmd(
+                    reqwest::Method::POST,
+                    "/execute/sync",
+                    Some(json!({"script": format!("return !!({expr});"), "args": []})),
+                )
+                .await;
+            if status == 200 && value["value"] == json!(true) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {expr}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    async fn no_alert(&self) -> bool {
+        let (status, value) = self.cmd(reqwest::Method::GET, "/alert/text", None).await;
+        status == 404 && value["value"]["error"] == "no such alert"
+    }
+
+    async fn dark(&self, on: bool) {
+        let value = if on { "dark" } else { "light" };
+        self.ok(
+            reqwest::Method::POST,
+            "/goog/cdp/execute",
+            Some(json!({"cmd": "Emulation.setEmulatedMedia",
+                "params": {"features": [{"name": "prefers-color-scheme", "value": value}]}})),
+        )
+        .await;
+    }
+
+    async fn screenshot(&self, name: &str) {
+        let data = self.ok(reqwest::Method::GET, "/screenshot", None).await;
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(data.as_str().unwrap())
+            .unwrap();
+        assert!(png.starts_with(b"\x89PNG"));
+        let dir = PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/screenshots"
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(name), png).unwrap();
+    }
+
+    async fn quit(self) {
+        let _ = self.cmd(reqwest::Method::DELETE, "", None).await;
+    }
+}
+
+/// A refresh command that takes a moment, then writes the sample digest as the job does.
+fn slow_writer(fixtures: &std::path::Path) -> String {
+    let src = fixtures.join("digest.json");
+    std::fs::write(&src, serde_json::to_vec(&sample_digest()).unwrap()).unwrap();
+    format!(
+        "sleep 2.5; cp '{}' \"$DIGEST_DATA_DIR/d.tmp\" && mv \"$DIGEST_DATA_DIR/d.tmp\" \"$DIGEST_DATA_DIR/digest.json\" && echo 'digest rebuilt'",
+        src.display()
+    )
+}
+
+#[tokio::test]
+async fn pages_work_in_a_real_browser() {
+    let fixtures = tempfile::tempdir().unwrap();
+    let command = slow_writer(fixtures.path());
+    let app: TestApp = spawn_app_with(&[("DIGEST_REFRESH_COMMAND", command.as_str())]).await;
+    let failing = spawn_app_with(&[(
+        "DIGEST_REFRESH_COMMAND",
+        "echo 'IMAP login failed for ops@example.com' >&2; exit 1",
+    )])
+    .await;
+    let driver = Driver::start().await;
+    let s = driver.session().await;
+
+    // The empty digest page.
+    s.goto(&app.address).await;
+    s.wait_for("document.querySelector('#empty-state')", 5)
+        .await;
+    s.screenshot("digest-empty.png").await;
+
+    // Refresh: the button disables, progress shows, and the page updates when done.
+    s.click("#refresh-button").await;
+    assert_eq!(
+        s.js("return document.querySelector('#refresh-button').disabled")
+            .await,
+        json!(true)
+    );
+    s.wait_for(
+        "document.querySelector('#refresh-progress').textContent.includes('Refreshing')",
+        3,
+    )
+    .await;
+    s.wait_for("document.querySelectorAll('li.email').length === 4", 20)
+        .await;
+    assert_eq!(
+        s.js("return !!document.querySelector('#empty-state')")
+            .await,
+        json!(false)
+    );
+    assert_eq!(
+        s.js("return document.querySelector('#refresh-button').disabled")
+            .await,
+        json!(false)
+    );
+
+    // Escaping: the script subject is visible text and never ran.
+    assert!(
+        s.no_alert().await,
+        "an alert is open: the subject's script ran"
+    );
+    let subjects = s
+        .js("return [...document.querySelectorAll('.subject')].map(e => e.textContent)")
+        .await;
+    assert!(
+        subjects
+            .as_array()
+            .unwrap()
+            .contains(&json!("<script>alert(1)</script>")),
+        "{subjects}"
+    );
+    assert_eq!(
+        s.js("return document.querySelectorAll('main script').length")
+            .await,
+        json!(0)
+    );
+    assert_eq!(
+        s.js("return document.querySelector('#m-runs').textContent")
+            .await,
+        json!("1")
+    );
+    s.screenshot("digest.png").await;
+
+    // Opened while another client's refresh runs: the button starts disabled, the page polls
+    // the status and reloads when that refresh ends (the run count goes to 2).
+    let other = {
+        let client = app.client.clone();
+        let url = format!("{}/api/refresh", app.address);
+        tokio::spawn(async move { client.post(url).send().await.unwrap().status() })
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !app.data_dir().join("refresh.lock").exists() {
+        assert!(Instant::now() < deadline, "the other refresh never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    s.goto(&app.address).await;
+    assert_eq!(
+        s.js("return document.querySelector('#refresh-button').disabled")
+            .await,
+        json!(true)
+    );
+    s.wait_for("document.querySelector('#m-runs').textContent === '2'", 20)
+        .await;
+    assert_eq!(other.await.unwrap(), 200);
+    assert_eq!(
+        s.js("return document.querySelector('#refresh-button').disabled")
+            .await,
+        json!(false)
+    );
+    s.dark(true).await;
+    s.screenshot("digest-dark.png").await;
+    s.dark(false).await;
+
+    // A failing refresh shows the job's message.
+    s.goto(&failing.address).await;
+    s.click("#refresh-button").await;
+    s.wait_for(
+        "document.querySelector('#refresh-progress').textContent.includes('The refresh failed: IMAP login failed')",
+        10,
+    )
+    .await;
+    // The page reloaded with the failed run in the error list, the message kept.
+    s.wait_for(
+        "document.querySelector('#errors').textContent.includes('IMAP login failed')",
+        10,
+    )
+    .await;
+    s.wait_for(
+        "document.querySelector('#refresh-progress').textContent.includes('The refresh failed')",
+        5,
+    )
+    .await;
+    s.screenshot("digest-refresh-failed.png").await;
+
+    // Run the basic suite from /tests and see its results.
+    s.goto(&format!("{}/tests", app.address)).await;
+    s.wait_for("document.querySelector('#latest-summary')", 5)
+        .await;
+    s.click("button[data-suite=basic]").await;
+    s.wait_for(
+        "document.querySelector('#latest-summary').textContent.includes('Suite basic')",
+        30,
+    )
+    .await;
+    let summary = s
+        .js("return document.querySelector('#latest-summary').textContent")
+        .await;
+    assert!(summary.as_str().unwrap().contains("passed"), "{summary}");
+    s.screenshot("tests.png").await;
+    s.quit().await;
+}
