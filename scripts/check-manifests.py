@@ -8,7 +8,8 @@ ports and the services' real routes; the PersistentVolumeClaim is mounted where 
 points; digest-web is one replica with Recreate; every container is locked down (non-root,
 read-only root with a writable /tmp, no capabilities, no privilege escalation, seccomp) and has
 requests and limits; Secrets are referenced, optional, never rendered; the Ingress body size and
-timeouts equal deploy/proxy/nginx.conf.template's, server by server. Before that it mutates the
+timeouts equal deploy/proxy/nginx.conf.template's, server by server. Also checks
+deploy/compose/compose.yaml: Dockerfiles, proxy upstreams, the data volume. Before that it mutates the
 first file in memory and makes sure each check catches its mutation (so the checks can fail).
 Prints one line per problem and exits 1 when there is any.
 """
@@ -280,6 +281,31 @@ def check_ingress(docs, nginx_text):
     return errors
 
 
+def check_compose(compose, dockerfiles_dir=ROOT / "deploy/docker"):
+    """deploy/compose/compose.yaml: each service builds its Dockerfile, the proxy's upstreams
+    name the services on their ports, and digest-web's volume is where DIGEST_DATA_DIR points."""
+    errors = []
+    services = compose.get("services", {})
+    for name in UPSTREAM_OF_SERVICE:
+        svc = services.get(name)
+        if not svc:
+            errors.append(f"compose: no service {name}")
+            continue
+        dockerfile = ROOT / "deploy/compose" / svc["build"]["context"] / svc["build"]["dockerfile"]
+        if dockerfile.resolve() != (dockerfiles_dir / f"{name}.Dockerfile").resolve():
+            errors.append(f"compose: {name} does not build deploy/docker/{name}.Dockerfile")
+        port = re.search(r"^EXPOSE (\d+)", (dockerfiles_dir / f"{name}.Dockerfile").read_text(), re.M)
+        upstream = services.get("proxy", {}).get("environment", {}).get(
+            name.upper().replace("-", "_") + "_UPSTREAM")
+        if not port or upstream != f"{name}:{port.group(1)}":
+            errors.append(f"compose: proxy upstream for {name} is {upstream!r}, not {name}:<EXPOSE>")
+    web = services.get("digest-web", {})
+    data_dir = web.get("environment", {}).get("DIGEST_DATA_DIR")
+    if not any(str(v).endswith(f":{data_dir}") for v in web.get("volumes", [])):
+        errors.append(f"compose: no volume at digest-web's DIGEST_DATA_DIR={data_dir}")
+    return errors
+
+
 CHECKS = [check_selectors, check_ports_and_probes, check_digest_web, check_security]
 
 
@@ -317,7 +343,16 @@ def mutations(docs):
 
 def main(paths):
     nginx_text = NGINX_TEMPLATE.read_text()
+    compose = yaml.safe_load((ROOT / "deploy/compose/compose.yaml").read_text())
     failed = False
+    for e in check_compose(compose):
+        print(e)
+        failed = True
+    broken = copy.deepcopy(compose)
+    broken["services"]["digest-web"]["volumes"] = []
+    if not check_compose(broken):
+        print("check-manifests: the checks miss a mutation: compose data volume removed")
+        failed = True
     for i, path in enumerate(paths):
         docs = [d for d in yaml.safe_load_all(Path(path).read_text()) if d]
         if i == 0:
