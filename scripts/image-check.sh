@@ -54,7 +54,22 @@ fi
 
 if ! have_image "$DEBIAN"; then
   step "base image $DEBIAN from mmdebstrap"
-  mmdebstrap --quiet --variant=minbase --include=ca-certificates bookworm "$work/bookworm.tar" \
+  # Like the official slim image: merged /usr without the usrmerge package (and its perl), no
+  # docs, man pages or translations, and apt keeps no downloaded .debs or caches.
+  clean='"rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"'
+  {
+    echo "DPkg::Post-Invoke { $clean; };"
+    echo "APT::Update::Post-Invoke { $clean; };"
+    echo 'Dir::Cache::pkgcache ""; Dir::Cache::srcpkgcache "";'
+  } >"$work/docker-clean"
+  # shellcheck disable=SC2016 # $1 is the chroot's path, expanded by mmdebstrap's hook shell
+  mmdebstrap --quiet --variant=minbase --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
+    --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
+    --dpkgopt='path-exclude=/usr/share/locale/*' \
+    --customize-hook="upload $work/docker-clean /etc/apt/apt.conf.d/docker-clean" \
+    --customize-hook='rm -rf "$1"/var/cache/apt/* "$1"/var/lib/apt/lists/*' \
+    bookworm "$work/bookworm.tar" \
     "deb http://deb.debian.org/debian bookworm main" \
     "deb http://deb.debian.org/debian bookworm-updates main" \
     "deb http://deb.debian.org/debian-security bookworm-security main"
@@ -145,6 +160,12 @@ EOF
   containers+=("$id")
 }
 
+for svc in ingredient-api digest-web; do
+  [ -e "$work/bundle-$svc/config.json" ] || {
+    echo "image-check: no $svc image built: the live checks need both (IMAGE_CHECK_SERVICES)" >&2
+    exit 1
+  }
+done
 api_port=$(free_port)
 web_port=$(free_port)
 step "runc: ingredient-api on 127.0.0.1:$api_port, digest-web on 127.0.0.1:$web_port"
