@@ -27,6 +27,7 @@ test: ## Lint and run every test (installs test packages first)
 	@scripts/install-deps.sh test
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory test-rust
+	@$(MAKE) --no-print-directory deploy-check
 
 test-rust: ## Run the workspace's Rust tests only
 	@scripts/test.sh
@@ -78,5 +79,14 @@ screenshots: ## Drive the dashboard in headless Chromium; screenshots in docs/sc
 # -- issue 7: LLM --
 
 # -- issue 8: deploy --
+.PHONY: deploy-check image-check
+
+deploy-check: ## yamllint, hadolint, kustomize + kubernetes-validate, manifest cross-checks, live nginx test
+	@scripts/install-deps.sh test_deploy
+	@scripts/deploy-check.sh
+
+image-check: ## Build both images without Docker (buildah), run them with runc behind nginx, live-test (slow)
+	@scripts/install-deps.sh deploy
+	@scripts/image-check.sh
 
 # -- issue 9: proof --
