@@ -89,4 +89,6 @@ image-check: ## Build both images without Docker (buildah), run them with runc b
 	@scripts/install-deps.sh deploy
 	@scripts/image-check.sh
 
-# -- issue 9: proof --
+# -- issue 9: API contract, hostile input, faults --
+
+# -- issue 9: benchmarks, soak, fuzzing --
