@@ -90,5 +90,8 @@ image-check: ## Build both images without Docker (buildah), run them with runc b
 	@scripts/image-check.sh
 
 # -- issue 9: API contract, hostile input, faults --
+.PHONY: test-api
+test-api: ## Fuzz both running services against their /openapi.json with schemathesis (in .tmp/venv)
+	@scripts/test-api.sh
 
 # -- issue 9: benchmarks, soak, fuzzing --
