@@ -4,12 +4,12 @@
 # /openapi.json with every applicable check. Zero server errors and zero responses that break
 # the documented schema, or it exits non-zero. Services are stopped by PID on exit.
 #   scripts/test-api.sh            (make test-api)
-#   MAX_EXAMPLES=50 scripts/test-api.sh
+#   MAX_EXAMPLES=500 scripts/test-api.sh   (more cases per operation; default 100)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SCHEMATHESIS_VERSION=4.32.5
-MAX_EXAMPLES=${MAX_EXAMPLES:-25}
+MAX_EXAMPLES=${MAX_EXAMPLES:-100}
 venv=.tmp/venv
 if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
   echo "test-api: installing schemathesis $SCHEMATHESIS_VERSION into $venv" >&2

@@ -21,7 +21,17 @@ async fn still_up(app: &TestApp) {
 
 #[tokio::test]
 async fn a_50_mb_body_is_413_and_the_server_stays_up() {
-    let app = spawn_app().await;
+    let app = spawn_app_with(&[("DIGEST_REFRESH_COMMAND", "echo refreshed")]).await;
+    // The refresh takes no body: one is ignored (docs/decisions.md), however large.
+    let res = app
+        .post_raw(
+            "/api/refresh",
+            "application/octet-stream",
+            vec![0u8; 50 << 20],
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(json(res).await["message"], "refreshed");
     let huge = format!("{{\"suite\": \"{}\"}}", "x".repeat(50 << 20));
     let res = app
         .post_raw("/api/tests/run", "application/json", huge.into_bytes())
