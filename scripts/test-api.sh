@@ -7,6 +7,7 @@
 #   MAX_EXAMPLES=500 scripts/test-api.sh   (more cases per operation; default 100)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 
 SCHEMATHESIS_VERSION=4.32.5
 MAX_EXAMPLES=${MAX_EXAMPLES:-100}
@@ -21,7 +22,7 @@ cargo build -q -p ingredient-api -p digest-web --bins
 bin=target/debug
 
 mkdir -p .tmp
-work=$(mktemp -d .tmp/test-api.XXXXXX)
+work=$(mktemp -d "$root/.tmp/test-api.XXXXXX")
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -63,11 +64,12 @@ wait_healthy "$web_port" "$work/digest-web.log"
 run() {
   local name=$1 port=$2
   echo "== schemathesis: $name (127.0.0.1:$port)" >&2
-  "$venv/bin/schemathesis" run "http://127.0.0.1:$port/openapi.json" \
+  # From the work dir: schemathesis and hypothesis keep caches in the current directory.
+  (cd "$work" && HYPOTHESIS_STORAGE_DIRECTORY="$PWD/.hypothesis" \
+  "$root/$venv/bin/schemathesis" run "http://127.0.0.1:$port/openapi.json" \
     --checks all --exclude-checks positive_data_acceptance \
     --max-examples "$MAX_EXAMPLES" --workers 1 --request-timeout 30 \
-    --seed 9 --generation-database none \
-    --report junit --report-junit-path "$work/$name.junit.xml"
+    --seed 9 --generation-database none)
 }
 status=0
 run ingredient-api "$api_port" || status=1
@@ -75,4 +77,7 @@ run digest-web "$web_port" || status=1
 for pid in "${pids[@]}"; do
   kill -0 "$pid" 2>/dev/null || { echo "test-api: a service died during the run" >&2; status=1; }
 done
+if [ "$status" -ne 0 ]; then
+  for log in "$work"/*.log; do echo "== last lines of $log" >&2; tail -n 30 "$log" >&2; done
+fi
 exit $status

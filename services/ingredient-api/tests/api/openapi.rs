@@ -50,6 +50,8 @@ async fn the_document_lists_exactly_the_routes_of_the_url_map() {
     let doc = document(&app).await;
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.0"));
     let routes = routes_in_url_map();
+    // Every `.route(` of the URL map sits on a `web::resource` the parser read.
+    assert_eq!(URL_MAP.matches(".route(").count(), routes.len());
     assert!(routes.len() >= 6, "the URL map parser found {routes:?}");
     assert_eq!(operations(&doc), routes);
 }
