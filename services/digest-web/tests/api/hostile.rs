@@ -151,3 +151,68 @@ async fn script_in_a_refresh_error_is_escaped_on_the_dashboard() {
     assert!(!page.contains("<script>alert(\"job\")"));
     assert!(!page.contains("<b>bold</b>"));
 }
+
+/// One message in a fresh Maildir, dated now, as a mail server would deliver it.
+fn maildir_with(dir: &std::path::Path, subject: &str, body: &str) {
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    let message = format!(
+        "From: Mallory <mallory@example.com>\r\nTo: ops@example.com\r\nSubject: {subject}\r\nDate: {}\r\nMessage-ID: <hostile-1@example.com>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n",
+        chrono::Utc::now().to_rfc2822()
+    );
+    std::fs::write(dir.join("new/1.M1P1.hostile"), message).unwrap();
+}
+
+#[tokio::test]
+async fn script_in_a_real_email_is_escaped_from_mailbox_to_page() {
+    use base64::Engine as _;
+    let mail = tempfile::tempdir().unwrap();
+    // RFC 2047-encoded, so only the decoder can produce the markup.
+    let encoded = base64::engine::general_purpose::STANDARD
+        .encode("<img src=x onerror=alert(1)> & <script>alert(2)</script>");
+    maildir_with(
+        mail.path(),
+        &format!("=?utf-8?b?{encoded}?="),
+        "Please click <a href=\"javascript:alert(3)\">here</a>",
+    );
+    let source = format!("maildir:{}", mail.path().display());
+    let app = spawn_app_with(&[
+        (
+            "DIGEST_REFRESH_COMMAND",
+            env!("CARGO_BIN_EXE_digest-refresh"),
+        ),
+        ("DIGEST_SOURCE", source.as_str()),
+    ])
+    .await;
+    assert_eq!(app.post("/api/refresh").await.status(), 200);
+
+    let digest = json(app.get("/api/digest").await).await;
+    let item = digest["categories"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|items| items.as_array().unwrap())
+        .find(|i| i["id"] == "hostile-1@example.com")
+        .unwrap_or_else(|| panic!("the message is not in {digest}"))
+        .clone();
+    assert_eq!(
+        item["subject"],
+        "<img src=x onerror=alert(1)> & <script>alert(2)</script>"
+    );
+
+    let snippet = item["snippet"].as_str().unwrap();
+    assert!(snippet.starts_with("Please click"), "{snippet}");
+
+    let page = app.get("/").await.text().await.unwrap();
+    assert!(page.contains("Please click"));
+    assert!(
+        page.contains(
+            "&lt;img src=x onerror=alert(1)&gt; &amp; &lt;script&gt;alert(2)&lt;&#x2F;script&gt;"
+        ),
+        "the subject is not shown escaped"
+    );
+    assert!(!page.contains("<img src=x"));
+    assert!(!page.contains("<script>alert(2)"));
+    assert!(!page.contains("<a href=\"javascript:"));
+}
