@@ -36,22 +36,26 @@ struct Dovecot {
 }
 
 impl Dovecot {
+    /// Three tries, each on a fresh port: on a loaded machine the script's five-second wait
+    /// can run out, and a port released by `free_port` can be taken before Dovecot binds it.
     fn start() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let port = free_port();
-        let out = Command::new("bash")
-            .arg(repo("../../scripts/dovecot-test-server.sh"))
-            .args(["start", dir.path().to_str().unwrap(), &port.to_string()])
-            .args([USER, PASSWORD])
-            .arg(repo("sample-mailbox"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "dovecot did not start (scripts/install-deps.sh test installs it): {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Self { dir, port }
+        let mut errors = String::new();
+        for _ in 0..3 {
+            let dir = tempfile::tempdir().unwrap();
+            let port = free_port();
+            let out = Command::new("bash")
+                .arg(repo("../../scripts/dovecot-test-server.sh"))
+                .args(["start", dir.path().to_str().unwrap(), &port.to_string()])
+                .args([USER, PASSWORD])
+                .arg(repo("sample-mailbox"))
+                .output()
+                .unwrap();
+            if out.status.success() {
+                return Self { dir, port };
+            }
+            errors.push_str(&String::from_utf8_lossy(&out.stderr));
+        }
+        panic!("dovecot did not start (scripts/install-deps.sh test installs it): {errors}");
     }
 }
 
