@@ -27,6 +27,8 @@ test: ## Lint and run every test (installs test packages first)
 	@scripts/install-deps.sh test
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory test-rust
+	@$(MAKE) --no-print-directory test-api
+	@$(MAKE) --no-print-directory deploy-check
 
 test-rust: ## Run the workspace's Rust tests only
 	@scripts/test.sh
@@ -90,5 +92,19 @@ screenshots: ## Drive the dashboard in headless Chromium; screenshots in docs/sc
 # -- issue 7: LLM --
 
 # -- issue 8: deploy --
+.PHONY: deploy-check image-check
 
-# -- issue 9: proof --
+deploy-check: ## yamllint, hadolint, kustomize + kubernetes-validate, manifest cross-checks, live nginx test
+	@scripts/install-deps.sh test_deploy
+	@scripts/deploy-check.sh
+
+image-check: ## Build both images without Docker (buildah), run them with runc behind nginx, live-test (slow)
+	@scripts/install-deps.sh deploy
+	@scripts/image-check.sh
+
+# -- issue 9: API contract, hostile input, faults --
+.PHONY: test-api
+test-api: ## Fuzz both running services against their /openapi.json with schemathesis (in .tmp/venv)
+	@scripts/test-api.sh
+
+# -- issue 9: benchmarks, soak, fuzzing --

@@ -10,17 +10,17 @@ PKGS_run="tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra tesseract-ocr-spa te
 # Tests also render label images (fonts), run a real IMAP server, nginx and a headless browser.
 # One line per issue, each on its own, so parallel branches merge cleanly.
 
-PKGS_test_ocr="fonts-dejavu-core fonts-noto-cjk"
+PKGS_test_ocr="fonts-dejavu-core fonts-noto-cjk pango1.0-tools"
 
 PKGS_test_imap="dovecot-imapd openssl"
 
 PKGS_test_browser="chromium chromium-driver"
 
-PKGS_test_deploy=""
+PKGS_test_deploy="nginx-light gettext-base python3-venv"
 
 PKGS_test="$PKGS_run $PKGS_test_ocr $PKGS_test_imap $PKGS_test_browser $PKGS_test_deploy"
 PKGS_bench="$PKGS_run wrk hyperfine"
-PKGS_deploy="nginx-light"
+PKGS_deploy="$PKGS_test_deploy buildah runc umoci mmdebstrap uidmap"
 
 wanted=""
 for profile in "$@"; do

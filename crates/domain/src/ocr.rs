@@ -1,4 +1,7 @@
-//! The `/ocr` response shape (see `shared/spec/ingredient-api.md`).
+//! The `/ocr` response shape (see `shared/spec/ingredient-api.md`) and [`label`], which finds
+//! the ingredient list in the text read from a label.
+
+pub mod label;
 
 use serde::{Deserialize, Serialize};
 
@@ -11,6 +14,15 @@ pub struct OcrResponse {
     pub text: String,
     /// `null` on success; a description on failure.
     pub error: Option<String>,
+    /// Extra field on success: ISO 639-1 code of the label's language, when detected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Extra field on success: the list as printed, before translation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_text: Option<String>,
+    /// Extra field on success: which engine read the label (`tesseract`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
 }
 
 impl OcrResponse {
@@ -20,6 +32,26 @@ impl OcrResponse {
             success: false,
             text: String::new(),
             error: Some(message.into()),
+            language: None,
+            original_text: None,
+            engine: None,
+        }
+    }
+
+    /// A success body: `text` is the English list, `original_text` the list as printed.
+    pub fn success(
+        text: impl Into<String>,
+        original_text: impl Into<String>,
+        language: Option<&str>,
+        engine: &str,
+    ) -> Self {
+        Self {
+            success: true,
+            text: text.into(),
+            error: None,
+            language: language.map(str::to_owned),
+            original_text: Some(original_text.into()),
+            engine: Some(engine.to_owned()),
         }
     }
 }

@@ -3,6 +3,8 @@
 use service_kit::config::{ConfigError, EnvSource};
 use service_kit::telemetry::LogFormat;
 
+use crate::ocr::OcrSettings;
+
 /// Everything the service reads at start-up.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -22,6 +24,8 @@ pub struct Settings {
     pub workers: usize,
     /// `SHUTDOWN_TIMEOUT_SECS`: how long in-flight requests may finish after SIGTERM (30).
     pub shutdown_timeout_secs: u64,
+    /// `OCR_*`: limits, concurrency and engine of `/ocr`.
+    pub ocr: OcrSettings,
 }
 
 impl Settings {
@@ -41,6 +45,7 @@ impl Settings {
                 30,
                 "a whole number of seconds",
             )?,
+            ocr: OcrSettings::from_env(env)?,
         })
     }
 }

@@ -2,12 +2,14 @@
 //!
 //! [`startup::Application`] binds the server from typed [`configuration::Settings`];
 //! [`routes::configure`] is the whole URL map; [`error::ApiError`] is the one place where
-//! failures become the spec's JSON bodies and status codes.
+//! failures become the spec's JSON bodies and status codes. [`ocr::OcrService`] reads label
+//! photos for `/ocr`.
 #![warn(missing_docs)]
 
 pub mod cli;
 pub mod configuration;
 pub mod error;
+pub mod ocr;
 pub mod routes;
 pub mod startup;
 

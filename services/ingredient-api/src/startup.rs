@@ -6,12 +6,13 @@ use std::time::Duration;
 use actix_cors::Cors;
 use actix_web::dev::Server;
 use actix_web::middleware::from_fn;
-use actix_web::{App, HttpServer};
+use actix_web::{App, HttpServer, web};
 use service_kit::{metrics, panic, request_id};
 use tracing_actix_web::TracingLogger;
 
 use crate::configuration::Settings;
 use crate::error::ApiError;
+use crate::ocr::OcrService;
 use crate::routes;
 
 /// A bound, not yet running server.
@@ -39,10 +40,12 @@ impl Application {
         // Every HTTPS client in the process (LLM, IMAP) needs the ring provider installed.
         llm_client::install_crypto_provider();
         tracing::info!(%address, port, "ingredient-api listening");
+        let ocr = web::Data::new(OcrService::build(&settings.ocr).await);
         let workers = settings.workers;
         let shutdown = settings.shutdown_timeout_secs;
         let server = HttpServer::new(move || {
             App::new()
+                .app_data(ocr.clone())
                 .configure(|cfg| routes::configure(cfg, &settings))
                 .wrap(from_fn(panic::catch_panic::<ApiError, _>))
                 .wrap(cors(settings.cors_allowed_origins.as_deref()))

@@ -2,6 +2,7 @@
 
 pub mod digest;
 pub mod health;
+pub mod openapi;
 pub mod ops;
 pub mod pages;
 pub mod refresh;
@@ -95,6 +96,11 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
     .service(
         web::resource("/metrics")
             .route(web::get().to(service_kit::metrics::render))
+            .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/openapi.json")
+            .route(web::get().to(openapi::document))
             .default_service(web::to(method_not_allowed("GET"))),
     )
     .default_service(web::to(not_found));

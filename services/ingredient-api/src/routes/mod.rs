@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod health;
 pub mod ocr;
+pub mod openapi;
 
 use actix_web::{HttpRequest, web};
 
@@ -24,6 +25,11 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
     .service(
         web::resource("/metrics")
             .route(web::get().to(service_kit::metrics::render))
+            .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/openapi.json")
+            .route(web::get().to(openapi::document))
             .default_service(web::to(method_not_allowed("GET"))),
     )
     .service(

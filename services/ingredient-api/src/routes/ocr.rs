@@ -1,9 +1,17 @@
-//! `POST /ocr`.
+//! `POST /ocr`: a base64 label photo in, the English ingredient list out.
+//!
+//! Status codes: 200 (including `text: ""` when no list is found), 400 for unusable input
+//! (missing field, invalid base64, not an image, over the byte or pixel limit), 503 with
+//! Retry-After when every OCR slot and queue place is taken, 500 when the engine is missing
+//! or fails. Every failure carries the OcrResponse error body.
 
 use actix_web::{HttpResponse, web};
+use domain::ocr::OcrResponse;
+use domain::ocr::label::Language;
 use serde::Deserialize;
 
 use crate::error::{ApiError, Endpoint, ErrorKind};
+use crate::ocr::{OcrError, OcrService};
 
 /// The OcrRequest body.
 #[derive(Debug, Deserialize)]
@@ -12,18 +20,49 @@ pub struct OcrRequest {
     pub image: Option<String>,
 }
 
-/// Validates the request; the OCR engine answers valid ones.
-pub async fn ocr(body: web::Json<OcrRequest>) -> Result<HttpResponse, ApiError> {
-    match body.image.as_deref().map(str::trim) {
-        None => Err(ApiError::bad_request(Endpoint::Ocr, "image is required")),
-        Some("") => Err(ApiError::bad_request(
-            Endpoint::Ocr,
-            "image must not be empty",
-        )),
-        Some(_) => Err(ApiError {
-            endpoint: Endpoint::Ocr,
-            kind: ErrorKind::NotImplemented,
-            message: "the OCR engine is not part of this build yet".into(),
-        }),
+/// Reads the label; see the module docs for the status codes.
+pub async fn ocr(
+    body: web::Json<OcrRequest>,
+    service: web::Data<OcrService>,
+) -> Result<HttpResponse, ApiError> {
+    let image = match body.into_inner().image {
+        None => return Err(ApiError::bad_request(Endpoint::Ocr, "image is required")),
+        Some(image) if image.trim().is_empty() => {
+            return Err(ApiError::bad_request(
+                Endpoint::Ocr,
+                "image must not be empty",
+            ));
+        }
+        Some(image) => image,
+    };
+    let outcome = service
+        .recognise(image)
+        .await
+        .map_err(|e| to_api_error(&e))?;
+    Ok(HttpResponse::Ok().json(OcrResponse::success(
+        outcome.text,
+        outcome.original_text,
+        outcome.language.map(Language::code),
+        outcome.engine,
+    )))
+}
+
+fn to_api_error(err: &OcrError) -> ApiError {
+    let (kind, message) = match err {
+        OcrError::Input(e) => (ErrorKind::BadRequest, e.to_string()),
+        OcrError::Busy(busy) => (ErrorKind::Busy(busy.retry_after), err.to_string()),
+        OcrError::Unavailable(_) => (ErrorKind::Internal, err.to_string()),
+        OcrError::Engine(cause) => {
+            tracing::error!(%cause, "OCR failed");
+            (
+                ErrorKind::Internal,
+                "the image could not be processed: the OCR engine failed".to_owned(),
+            )
+        }
+    };
+    ApiError {
+        endpoint: Endpoint::Ocr,
+        kind,
+        message,
     }
 }

@@ -3,4 +3,8 @@ mod cors;
 mod errors;
 mod health;
 mod helpers;
+mod hostile;
+mod labels;
 mod observability;
+mod ocr;
+mod openapi;

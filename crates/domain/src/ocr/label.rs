@@ -1,0 +1,849 @@
+//! Finding the ingredient list in the text read from a label.
+//!
+//! [`extract`] takes whatever an OCR engine produced (several sections, broken lines, stray
+//! characters) and returns an [`Extraction`]: the ingredient list as printed, normalised to
+//! `", "` separators, its items, and the label's [`Language`]. It never panics and never
+//! allocates more than a few times the input.
+//!
+//! The steps, in order:
+//! 1. NFKC normalisation: full-width `：` `，` `（）` become ASCII, Hangul jamo recombine.
+//! 2. The header: every header of the spec's table in the nine languages (any case, with or
+//!    without the colon). A header must start a word (`营养成分表` holds `成分` but is the
+//!    nutrition table) and, without a colon, must start its line.
+//! 3. The section: text after the header until a line starts another section (nutrition,
+//!    best before, storage, …, in the nine languages), a blank line or a full stop ends it;
+//!    never while a bracket is open or the previous line ends with a comma.
+//! 4. Lines are joined (a hyphenated break is mended), the list is split at top-level
+//!    separators (`,` `、` `，` `;`) but not inside brackets nor in decimal commas (`13,5 %`,
+//!    `1,2-hexanediol`), and joined again with `", "`.
+//!
+//! Without any header, the most ingredient-like block (the one with most separators) is used.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// The nine label languages of the spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Language {
+    /// English.
+    English,
+    /// French.
+    French,
+    /// Spanish.
+    Spanish,
+    /// German.
+    German,
+    /// Italian.
+    Italian,
+    /// Portuguese.
+    Portuguese,
+    /// Korean.
+    Korean,
+    /// Japanese.
+    Japanese,
+    /// Chinese (simplified).
+    Chinese,
+}
+
+impl Language {
+    /// Every language, Latin scripts first.
+    pub const ALL: [Language; 9] = [
+        Language::English,
+        Language::French,
+        Language::Spanish,
+        Language::German,
+        Language::Italian,
+        Language::Portuguese,
+        Language::Korean,
+        Language::Japanese,
+        Language::Chinese,
+    ];
+
+    /// The ISO 639-1 code (`en`, `fr`, …, `zh`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Language::English => "en",
+            Language::French => "fr",
+            Language::Spanish => "es",
+            Language::German => "de",
+            Language::Italian => "it",
+            Language::Portuguese => "pt",
+            Language::Korean => "ko",
+            Language::Japanese => "ja",
+            Language::Chinese => "zh",
+        }
+    }
+
+    /// Parses an ISO 639-1 code.
+    pub fn from_code(code: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|l| l.code().eq_ignore_ascii_case(code))
+    }
+
+    /// The Tesseract language pack.
+    pub fn tesseract_pack(self) -> &'static str {
+        match self {
+            Language::English => "eng",
+            Language::French => "fra",
+            Language::Spanish => "spa",
+            Language::German => "deu",
+            Language::Italian => "ita",
+            Language::Portuguese => "por",
+            Language::Korean => "kor",
+            Language::Japanese => "jpn",
+            Language::Chinese => "chi_sim",
+        }
+    }
+
+    /// Korean, Japanese and Chinese: no spaces between words, `、` separators.
+    pub fn is_cjk(self) -> bool {
+        matches!(
+            self,
+            Language::Korean | Language::Japanese | Language::Chinese
+        )
+    }
+}
+
+/// What [`extract`] found.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Extraction {
+    /// The list as printed, items joined with `", "`; empty when nothing was found.
+    pub list: String,
+    /// The items of `list`.
+    pub items: Vec<String>,
+    /// The label's language, when the text allows a guess.
+    pub language: Option<Language>,
+    /// Whether a header located the list (otherwise the most list-like block was used).
+    pub header_found: bool,
+}
+
+/// Headers that open the ingredient list, lower-case, with the language they imply
+/// (`None`: shared by several languages). Longer headers first: `全成分` before `成分`.
+const HEADERS: &[(&str, Option<Language>)] = &[
+    ("ingredients", Some(Language::English)),
+    ("ingredient", Some(Language::English)),
+    ("ingrédients", Some(Language::French)),
+    ("ingrédient", Some(Language::French)),
+    ("composition", Some(Language::French)),
+    ("ingredientes", None),
+    ("inhaltsstoffe", Some(Language::German)),
+    ("zutaten", Some(Language::German)),
+    ("ingredienti", Some(Language::Italian)),
+    ("전성분", Some(Language::Korean)),
+    ("성분", Some(Language::Korean)),
+    ("원재료명", Some(Language::Korean)),
+    ("全成分", Some(Language::Japanese)),
+    ("原材料名", Some(Language::Japanese)),
+    ("配料表", Some(Language::Chinese)),
+    ("配料", Some(Language::Chinese)),
+    ("成分", None),
+];
+
+/// Words that start another section of a label, lower-case. A line starting with one of
+/// them ends the ingredient list.
+const SECTION_STARTS: &[&str] = &[
+    // English
+    "nutrition",
+    "nutritional",
+    "typical values",
+    "best before",
+    "use by",
+    "made in",
+    "produced in",
+    "product of",
+    "allergy",
+    "allergen",
+    "allergens",
+    "may contain",
+    "contains:",
+    "storage",
+    "store ",
+    "keep ",
+    "net weight",
+    "net wt",
+    "net ",
+    "directions",
+    "how to use",
+    "instructions",
+    "warning",
+    "caution",
+    "manufactured",
+    "distributed",
+    "packed",
+    "energy",
+    "per 100",
+    "for external use",
+    // French
+    "valeurs nutritionnelles",
+    "valeur nutritionnelle",
+    "informations nutritionnelles",
+    "à consommer",
+    "a consommer",
+    "fabriqué",
+    "fabrique en",
+    "produit en",
+    "allergènes",
+    "peut contenir",
+    "conserver",
+    "à conserver",
+    "poids net",
+    "mode d'emploi",
+    "utilisation",
+    "précautions",
+    "attention",
+    "énergie",
+    // Spanish
+    "información nutricional",
+    "informacion nutricional",
+    "valores nutricionales",
+    "consumir preferentemente",
+    "fecha de caducidad",
+    "fabricado",
+    "elaborado",
+    "hecho en",
+    "alérgenos",
+    "puede contener",
+    "conservar",
+    "peso neto",
+    "modo de empleo",
+    "instrucciones",
+    "advertencia",
+    "precauciones",
+    "energía",
+    "contenido neto",
+    // German
+    "nährwerte",
+    "nährwertangaben",
+    "nährwertinformationen",
+    "durchschnittliche nährwerte",
+    "mindestens haltbar",
+    "hergestellt",
+    "allergene",
+    "kann spuren",
+    "kann enthalten",
+    "lagerung",
+    "kühl und trocken",
+    "trocken lagern",
+    "nettogewicht",
+    "nettoinhalt",
+    "füllmenge",
+    "anwendung",
+    "gebrauchsanweisung",
+    "warnhinweis",
+    "vorsicht",
+    "brennwert",
+    // Italian
+    "valori nutrizionali",
+    "dichiarazione nutrizionale",
+    "da consumarsi",
+    "prodotto in",
+    "fabbricato",
+    "allergeni",
+    "può contenere",
+    "conservare",
+    "peso netto",
+    "modo d'uso",
+    "modalità d'uso",
+    "avvertenze",
+    "energia",
+    // Portuguese
+    "informação nutricional",
+    "informacao nutricional",
+    "tabela nutricional",
+    "consumir de preferência",
+    "validade",
+    "fabricado em",
+    "produzido em",
+    "alergénios",
+    "alérgenos:",
+    "pode conter",
+    "conservar em",
+    "peso líquido",
+    "modo de usar",
+    "modo de utilização",
+    "precauções",
+    "advertências",
+    // Korean
+    "영양정보",
+    "영양성분",
+    "유통기한",
+    "소비기한",
+    "제조원",
+    "제조국",
+    "원산지",
+    "알레르기",
+    "보관",
+    "보관방법",
+    "내용량",
+    "중량",
+    "사용법",
+    "사용방법",
+    "주의사항",
+    "제조일",
+    // Japanese
+    "栄養成分",
+    "栄養成分表示",
+    "賞味期限",
+    "消費期限",
+    "製造者",
+    "製造所",
+    "販売者",
+    "原産国",
+    "アレルギー",
+    "保存方法",
+    "内容量",
+    "使用方法",
+    "使用上の注意",
+    "注意",
+    "エネルギー",
+    // Chinese
+    "营养成分",
+    "营养成分表",
+    "保质期",
+    "生产日期",
+    "产地",
+    "生产商",
+    "制造商",
+    "过敏原",
+    "致敏物质",
+    "贮存条件",
+    "储存条件",
+    "贮存方法",
+    "净含量",
+    "使用方法",
+    "注意事项",
+    "能量",
+    "产品标准",
+];
+
+/// Abbreviations whose full stop does not end the list (`ALCOHOL DENAT.`).
+const ABBREVIATIONS: &[&str] = &[
+    "denat",
+    "ext",
+    "extr",
+    "sp",
+    "spp",
+    "var",
+    "ssp",
+    "subsp",
+    "fol",
+    "rad",
+    "sem",
+    "fruct",
+    "flor",
+    "hydrolyzed",
+    "cf",
+    "no",
+    "nr",
+    "approx",
+    "min",
+    "max",
+    "ca",
+    "incl",
+];
+
+/// Finds the ingredient list in OCR output. Never panics; empty input gives an empty list.
+pub fn extract(text: &str) -> Extraction {
+    let text: String = text.nfkc().collect();
+    let lines: Vec<String> = text.lines().map(clean_line).collect();
+    let language = detect_language(&text);
+    let found = find_header(&lines);
+    let header_found = found.is_some();
+    let (start_line, start_col) = match found {
+        Some(h) => (h.line, h.end),
+        None => match most_list_like_block(&lines) {
+            Some(line) => (line, 0),
+            None => {
+                return Extraction {
+                    language,
+                    ..Extraction::default()
+                };
+            }
+        },
+    };
+    let section = take_section(&lines, start_line, start_col, header_found);
+    let items = split_items(&section);
+    Extraction {
+        list: items.join(", "),
+        items,
+        language,
+        header_found,
+    }
+}
+
+/// Trims a line and collapses runs of whitespace. Tesseract puts a space between CJK
+/// characters (`코 코 아 버 터`): a space is dropped when a one-character CJK word touches
+/// another CJK word.
+fn clean_line(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let single_cjk = |w: &str| {
+        let mut chars = w.chars();
+        chars.next().is_some_and(is_cjk_char) && chars.next().is_none()
+    };
+    let mut out = String::with_capacity(line.len());
+    for (i, word) in words.iter().enumerate() {
+        if i > 0 {
+            let prev = words[i - 1];
+            let joined = (single_cjk(prev) || single_cjk(word))
+                && prev.chars().next_back().is_some_and(is_cjk_char)
+                && word.chars().next().is_some_and(is_cjk_char);
+            if !joined {
+                out.push(' ');
+            }
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+struct HeaderMatch {
+    line: usize,
+    /// Byte offset just after the header and its colon.
+    end: usize,
+    language: Option<Language>,
+}
+
+/// The header that opens the list: an English one if the label has several languages
+/// (no translation needed), else the first one on the label.
+fn find_header(lines: &[String]) -> Option<HeaderMatch> {
+    let mut found: Vec<HeaderMatch> = Vec::new();
+    for (index, line) in lines.iter().enumerate() {
+        if let Some(m) = header_in_line(line) {
+            found.push(HeaderMatch {
+                line: index,
+                end: m.0,
+                language: m.1,
+            });
+        }
+    }
+    let english = found
+        .iter()
+        .position(|h| h.language == Some(Language::English));
+    match english {
+        Some(i) if found.len() > 1 => Some(found.swap_remove(i)),
+        _ => found.into_iter().next(),
+    }
+}
+
+/// The end offset of a header in `line` and its language, if the line has one.
+fn header_in_line(line: &str) -> Option<(usize, Option<Language>)> {
+    let lower = line.to_lowercase();
+    // Lower-casing can change byte lengths (rare letters); then offsets do not map back.
+    if lower.len() != line.len() {
+        return None;
+    }
+    let mut best: Option<(usize, usize, Option<Language>)> = None; // (start, end, lang)
+    for &(header, language) in HEADERS {
+        let mut from = 0;
+        while let Some(pos) = lower[from..].find(header) {
+            let start = from + pos;
+            let after = start + header.len();
+            from = after;
+            if let Some(end) = header_end(&lower, start, after) {
+                let better = match best {
+                    None => true,
+                    Some((s, e, _)) => start < s || (start == s && end > e),
+                };
+                if better {
+                    best = Some((start, end, language));
+                }
+            }
+        }
+    }
+    best.map(|(_, end, language)| (end, language))
+}
+
+/// Where the header text that starts at `start` and ends at `after` really ends (after the
+/// colon), or `None` if this occurrence is not a header (inside a word, or no colon and not
+/// at the start of the line).
+fn header_end(lower: &str, start: usize, after: usize) -> Option<usize> {
+    let before = lower[..start].chars().next_back();
+    if before.is_some_and(char::is_alphanumeric) {
+        return None;
+    }
+    let rest = &lower[after..];
+    let next = rest.chars().next();
+    if next.is_some_and(char::is_alphanumeric) {
+        return None;
+    }
+    let trimmed = rest.trim_start_matches([' ', '.']);
+    if let Some(stripped) = trimmed.strip_prefix([':', ';']) {
+        return Some(lower.len() - stripped.len());
+    }
+    // Without a colon: only as the first word of a line ("INGREDIENTS Water, ...").
+    let at_line_start = lower[..start].trim().is_empty()
+        || lower[..start].trim_end().ends_with(['/', '|', '-', '.']);
+    if at_line_start && !rest.trim_start().starts_with(['(', '%']) {
+        return Some(after);
+    }
+    None
+}
+
+/// Whether a cleaned line starts a section other than the ingredients.
+fn starts_other_section(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    let lower = lower.trim_start_matches(|c: char| !c.is_alphanumeric());
+    SECTION_STARTS.iter().any(|s| {
+        lower.starts_with(s) && {
+            // A Latin keyword must end at a word boundary ("energy" is not "energydrink").
+            let rest = &lower[s.len()..];
+            s.ends_with([' ', ':']) || !rest.starts_with(char::is_alphabetic) || !s.is_ascii()
+        }
+    })
+}
+
+/// Bracket depth change of a piece of text.
+fn bracket_delta(text: &str) -> i32 {
+    text.chars()
+        .map(|c| match c {
+            '(' | '[' | '{' | '〈' | '【' | '《' | '「' => 1,
+            ')' | ']' | '}' | '〉' | '】' | '》' | '」' => -1,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// The byte offset at which a sentence ends within `text` (a full stop or `。` outside
+/// brackets that is not part of a number or an abbreviation and is followed by the end or
+/// a space), or `None`.
+fn sentence_end(text: &str, depth_before: i32) -> Option<usize> {
+    let mut depth = depth_before;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (i, &(offset, c)) in chars.iter().enumerate() {
+        match c {
+            '(' | '[' | '{' | '〈' | '【' | '《' | '「' => depth += 1,
+            ')' | ']' | '}' | '〉' | '】' | '》' | '」' => depth -= 1,
+            '。' if depth <= 0 => return Some(offset),
+            '.' if depth <= 0 => {
+                let next = chars.get(i + 1).map(|&(_, c)| c);
+                if next.is_some_and(|n| !n.is_whitespace()) {
+                    continue; // 2.5 %, e.g.x
+                }
+                let word: String = chars[..i]
+                    .iter()
+                    .rev()
+                    .map(|&(_, c)| c)
+                    .take_while(|c| c.is_alphanumeric())
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect::<String>()
+                    .to_lowercase();
+                if ABBREVIATIONS.contains(&word.as_str()) {
+                    continue;
+                }
+                if word.chars().count() == 1 && word.chars().all(char::is_alphabetic) {
+                    continue; // initials, "C. I. 77491"
+                }
+                return Some(offset);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Collects the list text from `(start_line, start_col)` until the section ends.
+fn take_section(lines: &[String], start_line: usize, start_col: usize, header: bool) -> String {
+    let first = lines
+        .get(start_line)
+        .and_then(|l| l.get(start_col..))
+        .unwrap_or("")
+        .trim();
+    let rest = lines.iter().skip(start_line + 1).map(String::as_str);
+    let mut out = String::new();
+    let mut depth = 0;
+    for (index, line) in std::iter::once(first).chain(rest).enumerate() {
+        // The list goes on while a bracket is open or the text so far ends mid-list.
+        let open = depth > 0 || out.trim_end().ends_with([',', '、', '-', '(', '&']);
+        if index > 0 {
+            if line.is_empty() {
+                if open
+                    || out.is_empty()
+                    || continues_after_break(&out, line_after(lines, start_line, index))
+                {
+                    continue; // header alone, or a break inside the list
+                }
+                break;
+            }
+            if !open && (starts_other_section(line) || header_in_line(line).is_some()) {
+                break;
+            }
+            if !header && !open && !looks_like_list_line(line) {
+                break;
+            }
+        }
+        if let Some(end) = sentence_end(line, depth) {
+            append_line(&mut out, &line[..end]);
+            break;
+        }
+        append_line(&mut out, line);
+        depth += bracket_delta(line);
+    }
+    out
+}
+
+/// The line that follows `index` in the section's line sequence (index 0 is the header line).
+fn line_after(lines: &[String], start_line: usize, index: usize) -> Option<&str> {
+    lines[start_line.saturating_add(1).min(lines.len())..]
+        .iter()
+        .skip(index)
+        .map(String::as_str)
+        .find(|l| !l.is_empty())
+}
+
+/// Whether the list goes on after a blank line (OCR engines split paragraphs mid-list): the
+/// list has not ended with a full stop, and the next text line begins with a bracket, a
+/// separator or a lower-case letter, or (CJK) holds two separators; no other section starts.
+fn continues_after_break(so_far: &str, next: Option<&str>) -> bool {
+    let Some(next) = next else { return false };
+    if so_far.trim_end().ends_with(['.', '。']) || starts_other_section(next) {
+        return false;
+    }
+    if header_in_line(next).is_some() {
+        return false;
+    }
+    let cjk_list = so_far.chars().next_back().is_some_and(is_cjk_char)
+        && next.matches([',', '、', '，']).count() >= 2;
+    next.starts_with(['(', '[', ',', '、', '，', '（'])
+        || next.chars().next().is_some_and(char::is_lowercase)
+        || cjk_list
+}
+
+/// A line that may continue a list found without a header: it has a separator.
+fn looks_like_list_line(line: &str) -> bool {
+    line.contains([',', '、', '，'])
+}
+
+/// Appends a line, mending hyphenated breaks (`sun-` + `flower` → `sunflower`).
+fn append_line(out: &mut String, line: &str) {
+    let line = line.trim();
+    if line.is_empty() {
+        return;
+    }
+    if out.is_empty() {
+        out.push_str(line);
+        return;
+    }
+    let last = out.chars().next_back();
+    let first = line.chars().next();
+    if out.ends_with('-') {
+        let before_hyphen = out[..out.len() - 1].chars().next_back();
+        if before_hyphen.is_some_and(char::is_alphabetic) && first.is_some_and(char::is_lowercase) {
+            out.pop();
+        }
+        out.push_str(line);
+        return;
+    }
+    let cjk = |c: Option<char>| c.is_some_and(is_cjk_char);
+    let opening = first.is_some_and(|c| matches!(c, '(' | '[' | '〈' | '【'));
+    if cjk(last) && (cjk(first) || opening) || last == Some('、') {
+        out.push_str(line);
+    } else {
+        out.push(' ');
+        out.push_str(line);
+    }
+}
+
+/// Han, kana, Hangul and CJK punctuation.
+fn is_cjk_char(c: char) -> bool {
+    matches!(c,
+        '\u{1100}'..='\u{11FF}' | '\u{3000}'..='\u{30FF}' | '\u{3130}'..='\u{318F}'
+        | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}'
+        | '\u{F900}'..='\u{FAFF}' | '\u{FF00}'..='\u{FFEF}')
+}
+
+/// Splits a list at top-level separators; commas inside brackets and between digits stay.
+pub fn split_items(list: &str) -> Vec<String> {
+    let list: String = list.nfkc().collect();
+    let chars: Vec<char> = list.chars().collect();
+    let mut items = Vec::new();
+    let mut current = String::new();
+    let mut depth = 0i32;
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
+        let next = chars.get(i + 1).copied();
+        match c {
+            '(' | '[' | '{' | '〈' | '【' | '《' | '「' => depth += 1,
+            ')' | ']' | '}' | '〉' | '】' | '》' | '」' => depth = (depth - 1).max(0),
+            _ => {}
+        }
+        let separator = match c {
+            '、' | '，' => true,
+            ';' => depth == 0,
+            ',' => {
+                let decimal = prev.is_some_and(|p| p.is_ascii_digit())
+                    && next.is_some_and(|n| n.is_ascii_digit());
+                !decimal
+            }
+            _ => false,
+        };
+        if separator && depth == 0 {
+            push_item(&mut items, &current);
+            current.clear();
+        } else if separator {
+            // Inside brackets: keep the comma, normalised.
+            current.truncate(current.trim_end().len());
+            current.push_str(", ");
+        } else if !(c.is_whitespace() && current.ends_with(", ")) {
+            current.push(c);
+        }
+    }
+    push_item(&mut items, &current);
+    items
+}
+
+fn push_item(items: &mut Vec<String>, raw: &str) {
+    let item = clean_line(raw);
+    let item = item
+        .trim_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '.' | '。' | '*' | '•' | '·' | ':' | '_' | '|' | '-')
+        })
+        .trim_start_matches(['+', ','])
+        .trim();
+    // Keep a trailing full stop of an abbreviation ("Alcohol Denat.").
+    let with_stop = raw.trim_end().ends_with('.')
+        && item
+            .rsplit(|c: char| !c.is_alphanumeric())
+            .next()
+            .is_some_and(|w| ABBREVIATIONS.contains(&w.to_lowercase().as_str()));
+    if item.chars().any(char::is_alphanumeric) {
+        let mut item = item.to_owned();
+        if with_stop {
+            item.push('.');
+        }
+        items.push(item);
+    }
+}
+
+/// Index of the first line of the block with the most separators (at least two), if any.
+fn most_list_like_block(lines: &[String]) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None; // (line, separators)
+    let mut block_start: Option<usize> = None;
+    let mut count = 0;
+    for (index, line) in lines
+        .iter()
+        .chain(std::iter::once(&String::new()))
+        .enumerate()
+    {
+        let separators = line.matches([',', '、', '，']).count();
+        if separators == 0 || starts_other_section(line) {
+            if let Some(start) = block_start.take()
+                && count >= 2
+                && best.is_none_or(|(_, c)| count > c)
+            {
+                best = Some((start, count));
+            }
+            count = 0;
+            continue;
+        }
+        if block_start.is_none() {
+            block_start = Some(index);
+        }
+        count += separators;
+    }
+    best.map(|(line, _)| line)
+}
+
+/// Guesses the label's language: the script for Korean, Japanese and Chinese; for Latin
+/// scripts the header word, letters such as `ñ` `ß` `ã`, and common words.
+pub fn detect_language(text: &str) -> Option<Language> {
+    let (mut hangul, mut kana, mut han, mut latin) = (0usize, 0usize, 0usize, 0usize);
+    for c in text.chars() {
+        match c {
+            '\u{AC00}'..='\u{D7AF}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}' => {
+                hangul += 1
+            }
+            '\u{3040}'..='\u{30FF}' => kana += 1,
+            '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' => han += 1,
+            c if c.is_ascii_alphabetic() || ('\u{C0}'..='\u{24F}').contains(&c) => latin += 1,
+            _ => {}
+        }
+    }
+    let cjk = hangul + kana + han;
+    if cjk >= 2 && cjk * 2 >= latin / 2 {
+        return Some(if hangul >= kana + han {
+            Language::Korean
+        } else if kana * 10 >= han.max(1) {
+            Language::Japanese
+        } else {
+            Language::Chinese
+        });
+    }
+    if latin < 3 {
+        return None;
+    }
+    let lower: String = text.nfkc().collect::<String>().to_lowercase();
+    let mut scores = [0i32; 6]; // en fr es de it pt
+    let lines: Vec<String> = lower.lines().map(clean_line).collect();
+    if let Some((_, Some(lang))) = lines.iter().find_map(|l| header_in_line(l))
+        && let Some(score) = Language::ALL
+            .iter()
+            .position(|&l| l == lang)
+            .and_then(|i| scores.get_mut(i))
+    {
+        *score += 6;
+    }
+    if lower.contains("ingredientes") {
+        scores[2] += 3;
+        scores[5] += 3;
+    }
+    for c in lower.chars() {
+        match c {
+            'ñ' | '¿' | '¡' => scores[2] += 3,
+            'ß' | 'ä' | 'ö' | 'ü' => scores[3] += 3,
+            'ã' | 'õ' => scores[5] += 3,
+            'ç' => {
+                scores[1] += 1;
+                scores[5] += 1
+            }
+            'è' | 'ê' | 'â' | 'î' | 'û' | 'œ' => scores[1] += 1,
+            'ì' | 'ò' => scores[4] += 1,
+            _ => {}
+        }
+    }
+    const WORDS: [&[&str]; 6] = [
+        &[
+            "and", "of", "with", "oil", "water", "sugar", "flour", "salt", "milk", "the", "powder",
+            "extract", "acid", "wheat",
+        ],
+        &[
+            "et", "de", "du", "des", "huile", "eau", "sucre", "farine", "sel", "lait", "le", "la",
+            "au", "aux", "poudre", "extrait", "blé", "acide",
+        ],
+        &[
+            "y", "de", "del", "con", "aceite", "agua", "azúcar", "harina", "sal", "leche", "en",
+            "polvo", "extracto", "trigo", "ácido", "girasol",
+        ],
+        &[
+            "und", "mit", "aus", "von", "öl", "wasser", "zucker", "mehl", "salz", "milch",
+            "pulver", "extrakt", "weizen", "säure", "enthält",
+        ],
+        &[
+            "e", "di", "del", "della", "con", "olio", "acqua", "zucchero", "farina", "sale",
+            "latte", "in", "polvere", "estratto", "grano", "acido", "girasole",
+        ],
+        &[
+            "e", "de", "do", "da", "com", "óleo", "água", "açúcar", "farinha", "sal", "leite",
+            "em", "pó", "extrato", "trigo", "ácido", "girassol",
+        ],
+    ];
+    for word in lower.split(|c: char| !c.is_alphabetic()) {
+        for (i, list) in WORDS.iter().enumerate() {
+            if list.contains(&word) {
+                scores[i] += 1;
+            }
+        }
+    }
+    let (best, &score) = scores
+        .iter()
+        .enumerate()
+        .max_by_key(|&(i, s)| (*s, -(i as i32)))?;
+    if score == 0 {
+        return Some(Language::English);
+    }
+    Some(Language::ALL[best])
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,296 @@
+use proptest::prelude::*;
+
+use super::*;
+
+fn list(text: &str) -> String {
+    extract(text).list
+}
+
+#[test]
+fn english_header_with_colon_and_other_sections() {
+    let text = "Moisturising cream\nINGREDIENTS: Aqua, Glycerin, Shea Butter,\nParfum.\nStore below 25 °C.\nMade in France";
+    assert_eq!(list(text), "Aqua, Glycerin, Shea Butter, Parfum");
+    assert!(extract(text).header_found);
+}
+
+#[test]
+fn every_header_of_the_spec_table_is_found() {
+    for (header, language) in [
+        ("Ingredients:", Language::English),
+        ("INGREDIENTS:", Language::English),
+        ("Ingrédients:", Language::French),
+        ("COMPOSITION:", Language::French),
+        ("Ingredientes:", Language::Spanish),
+        ("Inhaltsstoffe:", Language::German),
+        ("Zutaten:", Language::German),
+        ("Ingredienti:", Language::Italian),
+        ("성분:", Language::Korean),
+        ("전성분:", Language::Korean),
+        ("成分:", Language::Japanese),
+        ("全成分:", Language::Japanese),
+        ("配料:", Language::Chinese),
+    ] {
+        let text = format!("Product 123\n{header} Aqua, Glycerin, Parfum\nNet 50 ml");
+        assert_eq!(list(&text), "Aqua, Glycerin, Parfum", "{header}");
+        let lower = format!("{} Aqua, Glycerin", header.to_lowercase());
+        assert_eq!(list(&lower), "Aqua, Glycerin", "{header} lower case");
+        let _ = language;
+    }
+}
+
+#[test]
+fn header_without_colon_at_line_start_and_full_width_colon() {
+    assert_eq!(list("INGREDIENTS Water, Salt"), "Water, Salt");
+    assert_eq!(list("配料：小麦粉、白砂糖、鸡蛋"), "小麦粉, 白砂糖, 鸡蛋");
+    assert_eq!(list("成分 ： 水、グリセリン"), "水, グリセリン");
+    assert_eq!(list("Zutaten : Mehl, Zucker"), "Mehl, Zucker");
+}
+
+#[test]
+fn header_inside_prose_or_another_word_is_ignored() {
+    let text = "Made with natural ingredients and love\nIngredients: Water, Salt";
+    assert_eq!(list(text), "Water, Salt");
+    // 营养成分表 is the nutrition table, not 成分.
+    let text = "营养成分表\n项目 每100克\n配料：小麦粉、白砂糖\n保质期：12个月";
+    assert_eq!(list(text), "小麦粉, 白砂糖");
+    let text = "栄養成分表示 エネルギー 100kcal\n原材料名：小麦粉、砂糖、卵";
+    assert_eq!(list(text), "小麦粉, 砂糖, 卵");
+    let text = "영양성분 100g당\n전성분: 정제수, 글리세린, 향료";
+    assert_eq!(list(text), "정제수, 글리세린, 향료");
+}
+
+#[test]
+fn section_ends_at_another_section_in_every_language() {
+    for end in [
+        "Nutrition information per 100 g",
+        "Best before: see lid",
+        "Made in Italy",
+        "Allergy advice: see bold",
+        "Valeurs nutritionnelles pour 100 g",
+        "À consommer de préférence avant",
+        "Información nutricional",
+        "Consumir preferentemente antes de",
+        "Nährwerte je 100 g",
+        "Mindestens haltbar bis",
+        "Valori nutrizionali",
+        "Da consumarsi preferibilmente",
+        "Informação nutricional",
+        "영양정보",
+        "유통기한: 2026",
+        "賞味期限：2026",
+        "保质期：12个月",
+        "净含量：500克",
+        "Net weight 200 g",
+        "Directions: apply daily",
+    ] {
+        let text = format!("Ingredients: Water, Salt\n{end}\nmore, text, here");
+        assert_eq!(list(&text), "Water, Salt", "{end}");
+    }
+}
+
+#[test]
+fn section_goes_on_while_a_bracket_is_open_or_the_line_ends_with_a_comma() {
+    let text =
+        "Ingredients: Chocolate (sugar, cocoa butter,\nMilk powder), Salt,\nStorage jars\nNet 5 g";
+    assert_eq!(
+        list(text),
+        "Chocolate (sugar, cocoa butter, Milk powder), Salt, Storage jars"
+    );
+}
+
+#[test]
+fn hyphenated_line_breaks_are_joined() {
+    assert_eq!(
+        list("Ingredients: Sun-\nflower oil, Cocoa-\nButter, 1,2-\nhexanediol"),
+        "Sunflower oil, Cocoa-Butter, 1,2-hexanediol"
+    );
+}
+
+#[test]
+fn commas_in_brackets_and_decimal_commas_are_not_separators() {
+    assert_eq!(
+        extract("Zutaten: Milchschokolade 13,5 % (Zucker, Kakaobutter), Salz, 1,2-Hexanediol")
+            .items,
+        vec![
+            "Milchschokolade 13,5 % (Zucker, Kakaobutter)",
+            "Salz",
+            "1,2-Hexanediol"
+        ]
+    );
+}
+
+#[test]
+fn cjk_separators_are_normalised() {
+    assert_eq!(list("配料：水，白砂糖、食用盐"), "水, 白砂糖, 食用盐");
+    assert_eq!(
+        list("原材料名：砂糖（国内製造、タイ産）、小麦粉"),
+        "砂糖(国内製造, タイ産), 小麦粉"
+    );
+}
+
+#[test]
+fn a_full_stop_ends_the_list_but_not_an_abbreviation() {
+    assert_eq!(
+        list("INGREDIENTS: ALCOHOL DENAT., AQUA, PARFUM. Keep away from fire."),
+        "ALCOHOL DENAT., AQUA, PARFUM"
+    );
+    assert_eq!(
+        list("Ingredients: Alcohol Denat.\nAqua, Parfum"),
+        "Alcohol Denat. Aqua, Parfum"
+    );
+    assert_eq!(
+        list("Ingredients: Water, Salt. May contain nuts."),
+        "Water, Salt"
+    );
+    assert_eq!(list("Ingredients: Sugar 2.5 %, Salt"), "Sugar 2.5 %, Salt");
+}
+
+#[test]
+fn allergen_advice_in_the_same_paragraph_ends_the_list() {
+    let text =
+        "Ingredients: Wheat flour, Sugar, Eggs,\nButter.\nAllergy advice: for allergens see bold.";
+    assert_eq!(list(text), "Wheat flour, Sugar, Eggs, Butter");
+}
+
+#[test]
+fn without_a_header_the_most_list_like_block_is_used() {
+    let text =
+        "ACME Cookies\n\nWheat flour, sugar, palm oil,\nsalt, raising agent\n\nBest before 2026";
+    let found = extract(text);
+    assert!(!found.header_found);
+    assert_eq!(
+        found.list,
+        "Wheat flour, sugar, palm oil, salt, raising agent"
+    );
+}
+
+#[test]
+fn nothing_found_gives_an_empty_list() {
+    for text in ["", "   \n\n", "ACME\nBest before 2026", "1,2"] {
+        assert_eq!(list(text), "", "{text:?}");
+    }
+}
+
+#[test]
+fn blank_lines_after_the_header_and_inside_an_open_list_are_skipped() {
+    assert_eq!(
+        list("Ingredients:\n\nWater, Salt,\n\nSugar\n\nMade in UK"),
+        "Water, Salt, Sugar"
+    );
+}
+
+#[test]
+fn a_paragraph_break_inside_the_list_is_crossed() {
+    assert_eq!(
+        list(
+            "成分：砂糖、ココアバター、ヘーゼルナッツ\n\n(12.5%)、カカオマス、香料\n\n保存方法：冷暗所"
+        ),
+        "砂糖, ココアバター, ヘーゼルナッツ(12.5%), カカオマス, 香料"
+    );
+    assert_eq!(
+        list("Ingredients: Water, Salt\n\nMade with love, care, and joy"),
+        "Water, Salt"
+    );
+    assert_eq!(
+        list("Ingredients: Water, Salt.\n\nsugar, more, items"),
+        "Water, Salt"
+    );
+}
+
+#[test]
+fn an_english_section_wins_on_a_multilingual_label() {
+    let text = "Zutaten: Wasser, Salz\nIngredients: Water, Salt\nIngrédients: Eau, Sel";
+    assert_eq!(list(text), "Water, Salt");
+}
+
+#[test]
+fn spaces_tesseract_puts_between_cjk_characters_are_dropped() {
+    assert_eq!(
+        list("전 성 분: 정 제 수, 코 코 아 버 터, 귀리 플 레 이 크"),
+        "정제수, 코코아버터, 귀리플레이크"
+    );
+    assert_eq!(list("配 料 : 小 麦 粉 、 白 砂糖"), "小麦粉, 白砂糖");
+    // Words of two or more syllables keep their space.
+    assert_eq!(list("성분: 헤이즐넛 밀크, 설탕"), "헤이즐넛 밀크, 설탕");
+}
+
+#[test]
+fn hangul_split_by_nfd_is_recombined() {
+    let nfd: String = "성분: 정제수, 글리세린".nfd().collect();
+    assert_eq!(list(&nfd), "정제수, 글리세린");
+}
+
+#[test]
+fn languages_are_detected() {
+    for (text, code) in [
+        ("Ingredients: Water, Sugar, Salt and oil", "en"),
+        (
+            "Ingrédients : farine de blé, sucre, huile de tournesol, sel",
+            "fr",
+        ),
+        (
+            "Ingredientes: harina de trigo, azúcar, aceite de girasol, sal",
+            "es",
+        ),
+        ("Zutaten: Weizenmehl, Zucker, Sonnenblumenöl, Salz", "de"),
+        (
+            "Ingredienti: farina di grano, zucchero, olio di girasole, sale",
+            "it",
+        ),
+        (
+            "Ingredientes: farinha de trigo, açúcar, óleo de girassol, sal",
+            "pt",
+        ),
+        ("성분: 정제수, 글리세린, 향료", "ko"),
+        ("全成分：水、グリセリン、ＢＧ、香料", "ja"),
+        ("配料：小麦粉、白砂糖、植物油", "zh"),
+    ] {
+        assert_eq!(
+            detect_language(text).map(Language::code),
+            Some(code),
+            "{text}"
+        );
+    }
+    assert_eq!(detect_language("12 34"), None);
+}
+
+#[test]
+fn language_codes_round_trip() {
+    for language in Language::ALL {
+        assert_eq!(Language::from_code(language.code()), Some(language));
+    }
+}
+
+proptest! {
+    #[test]
+    fn extract_never_panics(text in "\\PC{0,400}") {
+        let found = extract(&text);
+        prop_assert_eq!(found.items.join(", "), found.list);
+    }
+
+    #[test]
+    fn extract_never_panics_on_label_like_text(
+        text in "(Ingredients|成分|配料|Zutaten|전성분)?[:：]?[ a-zA-Z0-9,、，.()（）\\[\\]\n:-]{0,200}"
+    ) {
+        let found = extract(&text);
+        for item in &found.items {
+            prop_assert!(!item.is_empty());
+            prop_assert!(!item.starts_with(' ') && !item.ends_with(' '));
+        }
+    }
+
+    #[test]
+    fn a_printed_list_comes_back_item_for_item(
+        items in proptest::collection::vec("[A-Z][a-z]{2,10}( [a-z]{2,8})?", 1..12)
+    ) {
+        let text = format!("Product\nIngredients: {}.\nBest before: 2026", items.join(", "));
+        prop_assert_eq!(extract(&text).items, items);
+    }
+
+    #[test]
+    fn split_items_keeps_every_letter(list in "[a-z ,()、]{0,80}") {
+        let letters = |s: &str| s.chars().filter(char::is_ascii_alphabetic).collect::<String>();
+        let items = split_items(&list);
+        prop_assert_eq!(letters(&items.concat()), letters(&list));
+    }
+}

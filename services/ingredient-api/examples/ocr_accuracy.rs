@@ -1,0 +1,220 @@
+//! Prints the `/ocr` accuracy table (docs/ocr.md): every synthetic label of
+//! `tests/api/labels.rs` in every variant, read by the real pipeline (Tesseract included),
+//! scored item by item.
+//!
+//! `cargo run --release -p ingredient-api --example ocr_accuracy -- [--jobs N]
+//!  [--languages en,fr] [--variants clean,small] [--no-deskew] [--no-rescale] [--verbose]`
+//!
+//! `--jobs 1` (the default) measures seconds per image on one core.
+#![allow(clippy::print_stdout)]
+
+#[path = "../tests/api/labels.rs"]
+mod labels;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use base64::Engine as _;
+use ingredient_api::ocr::prepare::PrepareOptions;
+use ingredient_api::ocr::{OcrService, OcrSettings};
+use labels::{Variant, corpus, render, score};
+use service_kit::config::EnvSource;
+
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    matched: usize,
+    expected: usize,
+    returned: usize,
+    images: usize,
+    language_ok: usize,
+}
+
+impl Tally {
+    fn add(&mut self, (m, e, r): (usize, usize, usize), language_ok: bool) {
+        self.matched += m;
+        self.expected += e;
+        self.returned += r;
+        self.images += 1;
+        self.language_ok += usize::from(language_ok);
+    }
+    fn recall(&self) -> f64 {
+        self.matched as f64 / self.expected.max(1) as f64
+    }
+    fn precision(&self) -> f64 {
+        self.matched as f64 / self.returned.max(1) as f64
+    }
+    fn row(&self, name: &str) -> String {
+        format!(
+            "| {name} | {} | {:.3} | {:.3} | {}/{} |",
+            self.images,
+            self.recall(),
+            self.precision(),
+            self.language_ok,
+            self.images
+        )
+    }
+}
+
+fn arg_list(args: &[String], flag: &str) -> Option<Vec<String>> {
+    let i = args.iter().position(|a| a == flag)?;
+    Some(args.get(i + 1)?.split(',').map(str::to_owned).collect())
+}
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let jobs: usize = arg_list(&args, "--jobs")
+        .and_then(|v| v[0].parse().ok())
+        .unwrap_or(1);
+    let languages = arg_list(&args, "--languages");
+    let variants: Vec<Variant> = match arg_list(&args, "--variants") {
+        Some(names) => Variant::ALL
+            .into_iter()
+            .filter(|v| names.iter().any(|n| n == v.name()))
+            .collect(),
+        None => Variant::ALL.to_vec(),
+    };
+    let verbose = args.iter().any(|a| a == "--verbose");
+    let options = PrepareOptions {
+        deskew: !args.iter().any(|a| a == "--no-deskew"),
+        rescale: !args.iter().any(|a| a == "--no-rescale"),
+        ..PrepareOptions::default()
+    };
+    let jobs_text = jobs.to_string();
+    let env = EnvSource::from_pairs([
+        ("OCR_CONCURRENCY", jobs_text.as_str()),
+        ("OCR_QUEUE_DEPTH", "100000"),
+        ("OCR_QUEUE_WAIT_SECS", "100000"),
+    ]);
+    let settings = OcrSettings::from_env(&env).expect("settings");
+    let service = Arc::new(OcrService::build(&settings).await.with_prepare(options));
+
+    let labels: Vec<_> = corpus()
+        .into_iter()
+        .filter(|l| {
+            languages
+                .as_ref()
+                .is_none_or(|ls| ls.iter().any(|c| c == l.language))
+        })
+        .collect();
+    eprintln!("rendering {} images…", labels.len() * variants.len());
+    let mut cases = Vec::new();
+    for (index, label) in labels.iter().enumerate() {
+        for &variant in &variants {
+            let image = base64::engine::general_purpose::STANDARD.encode(render(label, variant));
+            cases.push((index, variant, image));
+        }
+    }
+    eprintln!("reading them with {jobs} job(s)…");
+    let gate = Arc::new(tokio::sync::Semaphore::new(jobs));
+    let mut tasks = Vec::new();
+    for (index, variant, image) in cases {
+        let service = Arc::clone(&service);
+        let gate = Arc::clone(&gate);
+        tasks.push(tokio::spawn(async move {
+            let _slot = gate.acquire_owned().await.expect("gate open");
+            let cpu = cpu_seconds();
+            let started = Instant::now();
+            let outcome = service.recognise(image).await;
+            let cpu = cpu_seconds() - cpu;
+            (
+                index,
+                variant,
+                outcome,
+                started.elapsed().as_secs_f64(),
+                cpu,
+            )
+        }));
+    }
+    let mut by_language: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut by_variant: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut total = Tally::default();
+    let mut seconds = Vec::new();
+    let mut cpu_used = Vec::new();
+    for task in tasks {
+        let (index, variant, outcome, secs, cpu) = task.await.expect("task");
+        cpu_used.push(cpu);
+        let label = &labels[index];
+        let mut raw = String::new();
+        let (items, language) = match outcome {
+            Ok(o) => {
+                raw = o.raw_text;
+                (
+                    domain::ocr::label::split_items(&o.original_text),
+                    o.language.map(|l| l.code()),
+                )
+            }
+            Err(e) => {
+                eprintln!("{} {}: error {e}", label.name, variant.name());
+                (Vec::new(), None)
+            }
+        };
+        let s = score(label.items, &items);
+        let language_ok = language == Some(label.language);
+        if verbose && (s.0 < s.1 || s.0 < s.2 || !language_ok) {
+            eprintln!(
+                "{} {} ({:.2} s): {}/{} of {} returned, language {language:?}\n  got: {items:?}\n  raw: {raw:?}",
+                label.name,
+                variant.name(),
+                secs,
+                s.0,
+                s.1,
+                s.2
+            );
+        }
+        by_language
+            .entry(label.language)
+            .or_default()
+            .add(s, language_ok);
+        by_variant
+            .entry(variant.name())
+            .or_default()
+            .add(s, language_ok);
+        total.add(s, language_ok);
+        seconds.push(secs);
+    }
+    seconds.sort_by(f64::total_cmp);
+    let median = seconds.get(seconds.len() / 2).copied().unwrap_or(0.0);
+    let p90 = seconds.get(seconds.len() * 9 / 10).copied().unwrap_or(0.0);
+    println!("| Language | Images | Recall | Precision | Language detected |");
+    println!("|---|---|---|---|---|");
+    for (name, tally) in &by_language {
+        println!("{}", tally.row(name));
+    }
+    println!(
+        "| **all** | {} | **{:.3}** | **{:.3}** | {}/{} |",
+        total.images,
+        total.recall(),
+        total.precision(),
+        total.language_ok,
+        total.images
+    );
+    println!();
+    println!("| Variant | Images | Recall | Precision | Language detected |");
+    println!("|---|---|---|---|---|");
+    for (name, tally) in &by_variant {
+        println!("{}", tally.row(name));
+    }
+    println!();
+    cpu_used.sort_by(f64::total_cmp);
+    let cpu_median = cpu_used.get(cpu_used.len() / 2).copied().unwrap_or(0.0);
+    println!(
+        "Seconds per image ({jobs} job(s), deskew {}, rescale {}): wall median {median:.2}, \
+         90th percentile {p90:.2}; CPU median {cpu_median:.2} (one job: exact; more: approximate)",
+        options.deskew, options.rescale
+    );
+}
+
+/// CPU seconds used by this process and its waited-for children (Tesseract), from
+/// /proc/self/stat (fields 14–17, in clock ticks of 1/100 s).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    // After the name: state is field 3, so utime (14) is index 11.
+    (11..15)
+        .filter_map(|i| fields.get(i)?.parse::<f64>().ok())
+        .sum::<f64>()
+        / 100.0
+}

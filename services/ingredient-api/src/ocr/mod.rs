@@ -1,0 +1,389 @@
+//! `/ocr`'s engine room: from a base64 label photo to the English ingredient list.
+//!
+//! [`OcrService::recognise`] runs, under a [`limiter::Limiter`] permit (bounded concurrency
+//! with a bounded wait queue):
+//! 1. [`input`]: base64 → bytes → decoded upright image, every limit checked first;
+//! 2. [`prepare`]: rescale and deskew, then re-encode as PNG (the client's bytes never reach
+//!    Tesseract);
+//! 3. an [`Engine`]: today only [`tesseract`]; a vision LLM can be put first later (issue 7),
+//!    Tesseract answering when it fails;
+//! 4. [`domain::ocr::label::extract`] finds the list; [`translate`] makes it English.
+//!
+//! Decoding and preparation run on the blocking pool and Tesseract in child processes, so the
+//! HTTP workers stay free for `/analyze`.
+
+pub mod input;
+pub mod limiter;
+pub mod prepare;
+pub mod tesseract;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use domain::ocr::label::{self, Extraction, Language};
+use service_kit::config::{ConfigError, EnvSource};
+
+use self::input::{InputError, InputLimits};
+use self::limiter::{Busy, Limiter};
+use self::prepare::{PrepareOptions, Prepared};
+use self::tesseract::{Reading, Tesseract, TesseractError};
+
+/// `/ocr` settings (see docs/configuration.md).
+#[derive(Debug, Clone)]
+pub struct OcrSettings {
+    /// `OCR_MAX_IMAGE_BYTES`: largest decoded image file (default 10 MB).
+    pub max_image_bytes: usize,
+    /// `OCR_MAX_PIXELS`: largest image in pixels, checked from the header (default 40 M).
+    pub max_pixels: u64,
+    /// `OCR_TIMEOUT_SECS`: time budget of each Tesseract call (default 20).
+    pub timeout: Duration,
+    /// `OCR_CONCURRENCY`: images recognised at once (default: one per core).
+    pub concurrency: usize,
+    /// `OCR_QUEUE_DEPTH`: requests that may wait for a slot (default 2 × concurrency).
+    pub queue_depth: usize,
+    /// `OCR_QUEUE_WAIT_SECS`: longest wait for a slot before 503 (default 15).
+    pub queue_wait: Duration,
+    /// `TESSERACT_BIN`: the Tesseract binary (default `tesseract` on `PATH`).
+    pub tesseract_bin: PathBuf,
+}
+
+impl OcrSettings {
+    /// Reads the `OCR_*` variables.
+    pub fn from_env(env: &EnvSource) -> Result<Self, ConfigError> {
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        let concurrency = env
+            .parse_or("OCR_CONCURRENCY", cores, "a positive integer")?
+            .max(1);
+        Ok(Self {
+            max_image_bytes: env.bytes_or("OCR_MAX_IMAGE_BYTES", 10_000_000)?,
+            max_pixels: env.parse_or("OCR_MAX_PIXELS", 40_000_000, "a number of pixels")?,
+            timeout: Duration::from_secs(
+                env.parse_or("OCR_TIMEOUT_SECS", 20u64, "a whole number of seconds")?
+                    .max(1),
+            ),
+            concurrency,
+            queue_depth: env.parse_or("OCR_QUEUE_DEPTH", 2 * concurrency, "an integer")?,
+            queue_wait: Duration::from_secs(env.parse_or(
+                "OCR_QUEUE_WAIT_SECS",
+                15u64,
+                "a whole number of seconds",
+            )?),
+            tesseract_bin: PathBuf::from(env.string_or("TESSERACT_BIN", "tesseract")),
+        })
+    }
+}
+
+/// Why a label could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum OcrError {
+    /// The client's input is unusable (400).
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// Every slot and queue place is taken (503 with Retry-After).
+    #[error(transparent)]
+    Busy(#[from] Busy),
+    /// No engine can run (500): the message says why.
+    #[error("OCR engine unavailable: {0}")]
+    Unavailable(String),
+    /// The engine failed on this image (500).
+    #[error("OCR engine failed: {0}")]
+    Engine(String),
+}
+
+/// The recognised list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OcrOutcome {
+    /// The list in English, comma-separated.
+    pub text: String,
+    /// The list as printed.
+    pub original_text: String,
+    /// The label's language.
+    pub language: Option<Language>,
+    /// The engine that read it.
+    pub engine: &'static str,
+    /// The whole text the engine read (for logs and measurements).
+    pub raw_text: String,
+}
+
+/// The engines that can read a label, in the order they are tried. A vision LLM client
+/// (issue 7) becomes a variant placed before Tesseract.
+#[derive(Debug, Clone)]
+pub enum Engine {
+    /// Tesseract CLI with the nine packs.
+    Tesseract(TesseractEngine),
+}
+
+impl Engine {
+    /// The name reported in the response's `engine` field.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Engine::Tesseract(_) => "tesseract",
+        }
+    }
+}
+
+/// The service behind `POST /ocr`; cheap to clone (shared between workers).
+#[derive(Debug, Clone)]
+pub struct OcrService {
+    engines: Vec<Engine>,
+    unavailable: Option<String>,
+    limiter: Limiter,
+    limits: InputLimits,
+    prepare: PrepareOptions,
+}
+
+impl OcrService {
+    /// Probes Tesseract. A missing binary is logged and makes `/ocr` answer 500; the rest of
+    /// the service still starts.
+    pub async fn build(settings: &OcrSettings) -> Self {
+        let mut engines = Vec::new();
+        let mut unavailable = None;
+        match Tesseract::probe(settings.tesseract_bin.clone(), settings.timeout).await {
+            Ok(tesseract) => {
+                let missing: Vec<&str> = Language::ALL
+                    .iter()
+                    .map(|l| l.tesseract_pack())
+                    .chain(["osd"])
+                    .filter(|p| !tesseract.has_pack(p))
+                    .collect();
+                if !missing.is_empty() {
+                    tracing::warn!(
+                        ?missing,
+                        "Tesseract language packs missing; those labels read worse"
+                    );
+                }
+                engines.push(Engine::Tesseract(TesseractEngine::new(tesseract)));
+            }
+            Err(reason) => {
+                tracing::error!(%reason, "OCR engine unavailable: /ocr will answer 500");
+                unavailable = Some(reason);
+            }
+        }
+        Self {
+            engines,
+            unavailable,
+            limiter: Limiter::new(
+                settings.concurrency,
+                settings.queue_depth,
+                settings.queue_wait,
+            ),
+            limits: InputLimits {
+                max_bytes: settings.max_image_bytes,
+                max_pixels: settings.max_pixels,
+            },
+            prepare: PrepareOptions::default(),
+        }
+    }
+
+    /// The same service with other preparation steps (measurements).
+    pub fn with_prepare(mut self, prepare: PrepareOptions) -> Self {
+        self.prepare = prepare;
+        self
+    }
+
+    /// Reads the label in the request's base64 `image` field.
+    pub async fn recognise(&self, image_field: String) -> Result<OcrOutcome, OcrError> {
+        let _permit = self.limiter.acquire().await?;
+        let limits = self.limits;
+        let options = self.prepare;
+        let prepared = tokio::task::spawn_blocking(move || -> Result<Prepared, OcrError> {
+            let bytes = input::decode_base64(&image_field, limits)?;
+            drop(image_field);
+            let image = input::decode_image(&bytes, limits)?;
+            drop(bytes);
+            prepare::prepare(&image, options)
+                .map_err(|e| OcrError::Engine(format!("cannot encode the prepared image: {e}")))
+        })
+        .await
+        .map_err(|e| OcrError::Engine(format!("image preparation stopped: {e}")))??;
+        self.read(&prepared).await
+    }
+
+    /// Runs the engines in order on a prepared image; the first success answers.
+    pub async fn read(&self, prepared: &Prepared) -> Result<OcrOutcome, OcrError> {
+        if let Some(reason) = &self.unavailable {
+            return Err(OcrError::Unavailable(reason.clone()));
+        }
+        let mut last_error = None;
+        for engine in &self.engines {
+            let started = Instant::now();
+            let result = match engine {
+                Engine::Tesseract(t) => t.read_label(&prepared.png).await,
+            };
+            match result {
+                Ok((found, raw_text)) => {
+                    tracing::info!(
+                        engine = engine.name(),
+                        language = found.language.map(Language::code),
+                        items = found.items.len(),
+                        header = found.header_found,
+                        scale = prepared.preparation.scale,
+                        skew = prepared.preparation.skew_degrees,
+                        seconds = started.elapsed().as_secs_f32(),
+                        "label read"
+                    );
+                    return Ok(OcrOutcome {
+                        text: translate(&found.items, found.language).join(", "),
+                        original_text: found.list,
+                        language: found.language,
+                        engine: engine.name(),
+                        raw_text,
+                    });
+                }
+                Err(e) => {
+                    tracing::error!(engine = engine.name(), error = %e, "OCR engine failed");
+                    last_error = Some(e);
+                }
+            }
+        }
+        Err(match last_error {
+            Some(e) => OcrError::Engine(e.to_string()),
+            None => OcrError::Unavailable("no OCR engine configured".into()),
+        })
+    }
+}
+
+/// Translates the items to English. Until the knowledge base's multilingual names are
+/// merged (issue 3), every name stays as printed.
+pub fn translate(items: &[String], _language: Option<Language>) -> Vec<String> {
+    items.to_vec()
+}
+
+/// Tesseract reading a label: script detection, language packs, page segmentation fallback.
+#[derive(Debug, Clone)]
+pub struct TesseractEngine {
+    tesseract: Tesseract,
+}
+
+/// Below this many items, the other page segmentation mode is tried too.
+const FEW_ITEMS: usize = 3;
+
+impl TesseractEngine {
+    /// Wraps a probed binary.
+    pub fn new(tesseract: Tesseract) -> Self {
+        Self { tesseract }
+    }
+
+    /// Reads a prepared PNG: the extraction and the text it came from.
+    ///
+    /// 1. A Latin first pass (`eng`, psm 3) is cheap and, for six of the nine languages,
+    ///    enough to tell the language from the header and common words; a label in another
+    ///    Latin language is read again with its own pack (accents).
+    /// 2. When the first pass does not look Latin, `--psm 0` tells the script (Hangul,
+    ///    Japanese, Han) and the CJK pack reads it with psm 6 (psm 3 loses line starts).
+    /// 3. Fewer than three items: the other segmentation mode is tried, the better kept.
+    pub async fn read_label(&self, png: &[u8]) -> Result<(Extraction, String), TesseractError> {
+        let first = self.tesseract.read(png, "eng", 3).await?;
+        let latin = looks_latin(&first);
+        let (packs, psm) = match latin {
+            Some(Language::English) => ("eng".to_owned(), 3),
+            Some(language) => (self.packs_for(&[language.tesseract_pack()]), 3),
+            None => (self.cjk_packs(png).await?, 6),
+        };
+        let reading = if packs == "eng" && psm == 3 {
+            first
+        } else {
+            self.tesseract.read(png, &packs, psm).await?
+        };
+        let mut best = (label::extract(&reading.text), reading.text);
+        if best.0.items.len() < FEW_ITEMS {
+            let other_psm = if psm == 3 { 6 } else { 3 };
+            let other = self.tesseract.read(png, &packs, other_psm).await?;
+            let found = label::extract(&other.text);
+            if score(&found) > score(&best.0) {
+                best = (found, other.text);
+            }
+        }
+        // The pack's reading tells the language better than the first pass.
+        if best.0.language.is_none() {
+            best.0.language = latin;
+        }
+        Ok(best)
+    }
+
+    /// `pack+eng` when installed, else what is installed, else `eng`.
+    fn packs_for(&self, packs: &[&str]) -> String {
+        let installed: Vec<&str> = packs
+            .iter()
+            .copied()
+            .filter(|p| self.tesseract.has_pack(p))
+            .collect();
+        if installed.is_empty() {
+            "eng".to_owned()
+        } else {
+            installed.join("+")
+        }
+    }
+
+    /// The CJK packs for the script `--psm 0` reports.
+    async fn cjk_packs(&self, png: &[u8]) -> Result<String, TesseractError> {
+        let osd = if self.tesseract.has_pack("osd") {
+            // OSD fails ("too few characters") on sparse images: then try all three.
+            self.tesseract
+                .run(png, "osd", 0, false)
+                .await
+                .unwrap_or_default()
+        } else {
+            String::new()
+        };
+        let script = osd
+            .lines()
+            .find_map(|l| l.strip_prefix("Script:"))
+            .map(str::trim)
+            .unwrap_or("");
+        Ok(match script {
+            "Hangul" | "Korean" => self.packs_for(&["kor"]),
+            "Japanese" | "Katakana" | "Hiragana" => self.packs_for(&["jpn"]),
+            "Han" => self.packs_for(&["chi_sim", "jpn"]),
+            _ => self.packs_for(&["chi_sim", "jpn", "kor"]),
+        })
+    }
+}
+
+/// The Latin language of a first `eng` pass, if the text reads as Latin script with
+/// reasonable confidence.
+fn looks_latin(reading: &Reading) -> Option<Language> {
+    if reading.words < 3 || reading.mean_confidence < 55.0 {
+        return None;
+    }
+    label::detect_language(&reading.text).filter(|l| !l.is_cjk())
+}
+
+/// How good an extraction looks: a header, then more items.
+fn score(found: &Extraction) -> (bool, usize) {
+    (found.header_found, found.items.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_defaults_and_overrides() {
+        let s = OcrSettings::from_env(&EnvSource::from_pairs([("OCR_CONCURRENCY", "3")])).unwrap();
+        assert_eq!(s.max_image_bytes, 10_000_000);
+        assert_eq!(s.max_pixels, 40_000_000);
+        assert_eq!((s.concurrency, s.queue_depth), (3, 6));
+        let err = OcrSettings::from_env(&EnvSource::from_pairs([("OCR_MAX_PIXELS", "lots")]))
+            .unwrap_err();
+        assert!(
+            err.to_string().starts_with("invalid OCR_MAX_PIXELS 'lots'"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn latin_detection_needs_confidence() {
+        let reading = Reading {
+            text: "Zutaten: Zucker, Mehl, Salz und Öl".into(),
+            mean_confidence: 90.0,
+            words: 6,
+        };
+        assert_eq!(looks_latin(&reading), Some(Language::German));
+        let garbage = Reading {
+            mean_confidence: 30.0,
+            ..reading
+        };
+        assert_eq!(looks_latin(&garbage), None);
+    }
+}

@@ -1,0 +1,204 @@
+//! `POST /ocr` end to end: the real app, the real Tesseract, labels rendered by pango-view.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, json, spawn_app, spawn_app_with};
+use crate::labels::{Variant, corpus, render, score};
+
+fn ocr_error(message: &str) -> Value {
+    json!({"success": false, "text": "", "error": message})
+}
+
+async fn post_image(app: &TestApp, image: &str) -> reqwest::Response {
+    app.post_json("/ocr", &json!({ "image": image })).await
+}
+
+/// A PNG whose header announces `width` × `height` but whose data is a few bytes.
+fn bomb_png(width: u32, height: u32) -> Vec<u8> {
+    fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+        out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        let start = out.len();
+        out.extend_from_slice(kind);
+        out.extend_from_slice(data);
+        let crc = out[start..].iter().fold(!0u32, |mut crc, &byte| {
+            crc ^= u32::from(byte);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+            crc
+        });
+        out.extend_from_slice(&(!crc).to_be_bytes());
+    }
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut header = Vec::new();
+    header.extend_from_slice(&width.to_be_bytes());
+    header.extend_from_slice(&height.to_be_bytes());
+    header.extend_from_slice(&[8, 2, 0, 0, 0]);
+    chunk(&mut out, b"IHDR", &header);
+    chunk(
+        &mut out,
+        b"IDAT",
+        &[0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01],
+    );
+    chunk(&mut out, b"IEND", &[]);
+    out
+}
+
+fn label(name: &str) -> crate::labels::Label {
+    corpus()
+        .into_iter()
+        .find(|l| l.name == name)
+        .expect("label in corpus")
+}
+
+#[tokio::test]
+async fn invalid_base64_is_400_with_the_ocr_body() {
+    let app = spawn_app().await;
+    let res = post_image(&app, "abc!def").await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        json(res).await,
+        ocr_error("image is not valid base64: Invalid symbol 33, offset 3.")
+    );
+}
+
+#[tokio::test]
+async fn bytes_that_are_not_an_image_are_400() {
+    let app = spawn_app().await;
+    // A list of file names is what the Tesseract CLI would read if given non-image bytes.
+    for bytes in [
+        &b"/etc/passwd\n/etc/hostname\n"[..],
+        b"just some text, no image",
+    ] {
+        let res = post_image(&app, &STANDARD.encode(bytes)).await;
+        assert_eq!(res.status(), 400);
+        assert_eq!(
+            json(res).await,
+            ocr_error(
+                "image data is not a supported image (expected JPEG, PNG, WebP, BMP, TIFF or GIF)"
+            )
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_decompression_bomb_is_400_without_decoding() {
+    let app = spawn_app().await;
+    let started = std::time::Instant::now();
+    let res = post_image(&app, &STANDARD.encode(bomb_png(10_000, 10_000))).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        json(res).await,
+        ocr_error("image is too large: 10000x10000 pixels; the limit is 40 megapixels")
+    );
+    // Decoding 100 megapixels would take many seconds in a debug build.
+    assert!(started.elapsed().as_secs() < 5);
+}
+
+#[tokio::test]
+async fn an_image_over_the_byte_limit_is_400() {
+    let app = spawn_app_with(&[("OCR_MAX_IMAGE_BYTES", "1000")]).await;
+    let res = post_image(&app, &STANDARD.encode(vec![0u8; 2000])).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        json(res).await,
+        ocr_error("image is too large: 2000 bytes decoded; the limit is 1000 bytes")
+    );
+}
+
+#[tokio::test]
+async fn a_missing_engine_is_500_and_the_service_still_runs() {
+    let app = spawn_app_with(&[("TESSERACT_BIN", "/nonexistent/tesseract")]).await;
+    let image = STANDARD.encode(render(&label("en-cream"), Variant::Clean));
+    let res = post_image(&app, &image).await;
+    assert_eq!(res.status(), 500);
+    assert_eq!(
+        json(res).await,
+        ocr_error("OCR engine unavailable: tesseract not found")
+    );
+    assert_eq!(app.get("/health").await.status(), 200);
+}
+
+#[tokio::test]
+async fn a_label_photo_round_trips_to_its_ingredient_list() {
+    let app = spawn_app().await;
+    let label = label("en-cream");
+    let image = format!(
+        "data:image/png;base64,{}",
+        STANDARD.encode(render(&label, Variant::Rotated))
+    );
+    let res = post_image(&app, &image).await;
+    assert_eq!(res.status(), 200);
+    let body = json(res).await;
+    assert_eq!(body["success"], true);
+    assert_eq!(body["error"], Value::Null);
+    assert_eq!(body["language"], "en");
+    assert_eq!(body["engine"], "tesseract");
+    let text = body["text"].as_str().unwrap();
+    let items: Vec<String> = text.split(", ").map(str::to_owned).collect();
+    let (matched, expected, returned) = score(label.items, &items);
+    assert!(
+        matched + 1 >= expected && returned <= expected,
+        "{matched}/{expected} of {returned}: {text}"
+    );
+    assert!(text.starts_with("Aqua, Glycerin"), "{text}");
+}
+
+#[tokio::test]
+async fn a_french_label_reports_its_language_and_the_printed_list() {
+    let app = spawn_app().await;
+    let label = label("fr-cream");
+    let res = post_image(&app, &STANDARD.encode(render(&label, Variant::Jpeg))).await;
+    assert_eq!(res.status(), 200);
+    let body = json(res).await;
+    assert_eq!(body["language"], "fr");
+    let original = body["original_text"].as_str().unwrap();
+    assert!(original.contains("Beurre de karité"), "{original}");
+}
+
+#[tokio::test]
+async fn a_blank_image_is_success_with_empty_text() {
+    let app = spawn_app().await;
+    let mut png = Vec::new();
+    image::DynamicImage::ImageRgb8(image::RgbImage::from_pixel(
+        300,
+        200,
+        image::Rgb([255, 255, 255]),
+    ))
+    .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+    .unwrap();
+    let res = post_image(&app, &STANDARD.encode(png)).await;
+    assert_eq!(res.status(), 200);
+    let body = json(res).await;
+    assert_eq!(
+        (body["success"].clone(), body["text"].clone()),
+        (json!(true), json!(""))
+    );
+}
+
+#[tokio::test]
+async fn excess_requests_get_503_with_retry_after() {
+    let app = spawn_app_with(&[
+        ("OCR_CONCURRENCY", "1"),
+        ("OCR_QUEUE_DEPTH", "0"),
+        ("OCR_QUEUE_WAIT_SECS", "2"),
+    ])
+    .await;
+    let image = STANDARD.encode(render(&label("de-biscuits"), Variant::Clean));
+    let (a, b) = tokio::join!(post_image(&app, &image), post_image(&app, &image));
+    let mut statuses = [a.status().as_u16(), b.status().as_u16()];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 503]);
+    let busy = if a.status() == 503 { a } else { b };
+    assert_eq!(busy.headers()["retry-after"], "2");
+    assert_eq!(
+        json(busy).await,
+        ocr_error("OCR is busy: too many images are being processed; retry in 2 s")
+    );
+}

@@ -1,0 +1,155 @@
+//! The OpenAPI document (`GET /openapi.json`) against the real URL map: every route of
+//! `routes::configure` is documented, every documented operation answers on the running app
+//! with a documented status, and no undocumented method is served.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, spawn_app};
+
+const URL_MAP: &str = include_str!("../../src/routes/mod.rs");
+const METHODS: [&str; 5] = ["get", "post", "put", "delete", "patch"];
+
+/// `(path, method)` of every `web::resource("...").route(web::METHOD()...)` in the URL map.
+fn routes_in_url_map() -> BTreeSet<(String, String)> {
+    let mut out = BTreeSet::new();
+    for block in URL_MAP.split("web::resource(\"").skip(1) {
+        let path = &block[..block.find('"').expect("closing quote of the path")];
+        for method in METHODS {
+            if block.contains(&format!(".route(web::{method}()")) {
+                out.insert((path.to_owned(), method.to_owned()));
+            }
+        }
+    }
+    out
+}
+
+async fn document(app: &TestApp) -> Value {
+    let res = app.get("/openapi.json").await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "application/json");
+    res.json().await.expect("the document is JSON")
+}
+
+fn operations(doc: &Value) -> BTreeSet<(String, String)> {
+    let mut out = BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for method in METHODS {
+            if item.get(method).is_some() {
+                out.insert((path.clone(), method.to_owned()));
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn the_document_lists_exactly_the_routes_of_the_url_map() {
+    let app = spawn_app().await;
+    let doc = document(&app).await;
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3.0"));
+    let routes = routes_in_url_map();
+    // Every `.route(` of the URL map sits on a `web::resource` the parser read.
+    assert_eq!(URL_MAP.matches(".route(").count(), routes.len());
+    assert!(routes.len() >= 6, "the URL map parser found {routes:?}");
+    assert_eq!(operations(&doc), routes);
+}
+
+/// A request body that the operation accepts (or rejects with a documented 4xx).
+fn body_for(path: &str) -> Option<Value> {
+    match path {
+        "/analyze" => Some(json!({"ingredients": "Water, Glycerin"})),
+        // Not an image: a documented 400, enough to show the route exists.
+        "/ocr" => Some(json!({"image": "bm90IGFuIGltYWdl"})),
+        _ => None,
+    }
+}
+
+#[tokio::test]
+async fn every_documented_operation_answers_with_a_documented_status_and_type() {
+    let app = spawn_app().await;
+    let doc = document(&app).await;
+    for (path, method) in operations(&doc) {
+        let url = format!("{}{path}", app.address);
+        let mut req = app
+            .client
+            .request(method.to_uppercase().parse().unwrap(), url);
+        if let Some(body) = body_for(&path) {
+            req = req.json(&body);
+        }
+        let res = req.send().await.unwrap();
+        let status = res.status().as_u16();
+        assert!(
+            status != 404 && status != 405,
+            "{method} {path} answered {status}"
+        );
+        let responses = &doc["paths"][&path][&method]["responses"];
+        let documented = responses
+            .get(status.to_string())
+            .unwrap_or_else(|| panic!("{method} {path}: status {status} is not documented"));
+        let documented = match documented.get("$ref").and_then(Value::as_str) {
+            Some(r) => &doc["components"]["responses"][r.rsplit('/').next().unwrap()],
+            None => documented,
+        };
+        let ct = res.headers()["content-type"].to_str().unwrap().to_owned();
+        let essence = ct.split(';').next().unwrap();
+        assert!(
+            documented["content"].get(essence).is_some(),
+            "{method} {path}: content type {ct} is not documented"
+        );
+    }
+}
+
+#[tokio::test]
+async fn methods_the_document_does_not_list_are_405() {
+    let app = spawn_app().await;
+    let doc = document(&app).await;
+    let documented = operations(&doc);
+    for path in doc["paths"].as_object().unwrap().keys() {
+        for method in METHODS {
+            if documented.contains(&(path.clone(), method.to_owned())) {
+                continue;
+            }
+            let res = app
+                .client
+                .request(
+                    method.to_uppercase().parse().unwrap(),
+                    format!("{}{path}", app.address),
+                )
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(res.status(), 405, "{method} {path}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_request_enums_are_the_ones_the_code_parses() {
+    let doc: Value = serde_json::from_str(ingredient_api::routes::openapi::DOCUMENT).unwrap();
+    let request = &doc["components"]["schemas"]["AnalyzeRequest"]["properties"];
+    let listed = |field: &str| -> Vec<String> {
+        request[field]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect()
+    };
+    assert_eq!(listed("skin_type"), domain::analysis::SkinType::ALL);
+    assert_eq!(listed("expertise"), domain::analysis::Expertise::ALL);
+    let limits = &request["ingredients"];
+    assert_eq!(
+        limits["maxLength"],
+        json!(domain::analysis::input::MAX_CHARS)
+    );
+    assert_eq!(
+        request["allergies"]["maxItems"],
+        json!(domain::analysis::input::MAX_ALLERGIES)
+    );
+    assert_eq!(
+        request["allergies"]["items"]["maxLength"],
+        json!(domain::analysis::input::MAX_ALLERGY_CHARS)
+    );
+}
