@@ -7,7 +7,8 @@
 # Usage: scripts/deploy-live-test.sh
 #   With INGREDIENT_API_UPSTREAM and DIGEST_WEB_UPSTREAM (host:port) and INGREDIENT_API_LOG and
 #   DIGEST_WEB_LOG set, it starts no services and checks those instead (make image-check).
-# Expects `cargo build --release --bins` to have run; LIVE_RUNDIR overrides the work folder.
+# Expects `cargo build --release --bins` to have run (CARGO_TARGET_DIR is honoured); LIVE_RUNDIR
+# overrides the work folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -41,7 +42,7 @@ wait_for() { # host port what
 }
 
 if [ -z "${INGREDIENT_API_UPSTREAM:-}" ]; then
-  bin=$root/target/release
+  bin=${CARGO_TARGET_DIR:-$root/target}/release
   for b in ingredient-api digest-web; do
     [ -x "$bin/$b" ] || { echo "deploy-live-test: $bin/$b missing; run cargo build --release --bins" >&2; exit 1; }
   done

@@ -72,7 +72,8 @@ if ! have_image "$DEBIAN"; then
     bookworm "$work/bookworm.tar" \
     "deb http://deb.debian.org/debian bookworm main" \
     "deb http://deb.debian.org/debian bookworm-updates main" \
-    "deb http://deb.debian.org/debian-security bookworm-security main"
+    "deb http://deb.debian.org/debian-security bookworm-security main" \
+    >"$work/mmdebstrap.log" 2>&1 || { tail -n 30 "$work/mmdebstrap.log" >&2; exit 1; }
   ctr=$("${bh[@]}" from scratch)
   "${bh[@]}" add --quiet "$ctr" "$work/bookworm.tar" / >/dev/null
   "${bh[@]}" config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
