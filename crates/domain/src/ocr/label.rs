@@ -375,7 +375,12 @@ pub fn extract(text: &str) -> Extraction {
 /// characters (`코 코 아 버 터`): a space is dropped when a one-character CJK word touches
 /// another CJK word.
 fn clean_line(line: &str) -> String {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    // Specks read as quotes or bars at a word's start are noise, never ingredient text.
+    let words: Vec<&str> = line
+        .split_whitespace()
+        .map(|w| w.trim_start_matches(['‘', '’', '“', '”', '„', '`', '|', '¦', '»', '«']))
+        .filter(|w| !w.is_empty())
+        .collect();
     let single_cjk = |w: &str| {
         let mut chars = w.chars();
         chars.next().is_some_and(is_cjk_char) && chars.next().is_none()
@@ -708,12 +713,33 @@ fn push_item(items: &mut Vec<String>, raw: &str) {
             .next()
             .is_some_and(|w| ABBREVIATIONS.contains(&w.to_lowercase().as_str()));
     if item.chars().any(char::is_alphanumeric) {
-        let mut item = item.to_owned();
+        let mut item = unspeckle_colons(item);
         if with_stop {
             item.push('.');
         }
         items.push(item);
     }
+}
+
+/// A colon inside an item before a lower-case word is a misread speck (`Farina di: frumento`,
+/// `Alcol:cetilstearilico`): it becomes a space.
+fn unspeckle_colons(item: &str) -> String {
+    let chars: Vec<char> = item.chars().collect();
+    let mut out = String::with_capacity(item.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if c == ':' {
+            let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+            let prev = i.checked_sub(1).map(|j| chars[j]);
+            if prev.is_some_and(char::is_alphabetic) && next.is_some_and(|n| n.is_lowercase()) {
+                if !chars.get(i + 1).is_some_and(|n| n.is_whitespace()) {
+                    out.push(' ');
+                }
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Index of the first line of the block with the most separators (at least two), if any.

@@ -20,6 +20,7 @@ pub mod tesseract;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use domain::knowledge::KnowledgeBase;
 use domain::ocr::label::{self, Extraction, Language};
 use service_kit::config::{ConfigError, EnvSource};
 
@@ -243,10 +244,10 @@ impl OcrService {
     }
 }
 
-/// Translates the items to English. Until the knowledge base's multilingual names are
-/// merged (issue 3), every name stays as printed.
-pub fn translate(items: &[String], _language: Option<Language>) -> Vec<String> {
-    items.to_vec()
+/// Translates the items to English through the knowledge base's multilingual names; unknown
+/// and INCI names stay as printed.
+pub fn translate(items: &[String], language: Option<Language>) -> Vec<String> {
+    domain::ocr::translate::to_english(KnowledgeBase::embedded(), items, language)
 }
 
 /// Tesseract reading a label: script detection, language packs, page segmentation fallback.

@@ -34,7 +34,7 @@ impl Default for PrepareOptions {
         Self {
             rescale: true,
             deskew: true,
-            target_line_px: 40.0,
+            target_line_px: 32.0,
             max_pixels: 12_000_000,
         }
     }
@@ -81,7 +81,8 @@ pub fn prepare(
     } else {
         rgb.clone()
     };
-    let ink = ink_mask(&small);
+    let mut small = small;
+    let mut ink = ink_mask(&small);
     let mut preparation = Preparation {
         scale: 1.0,
         ..Preparation::default()
@@ -90,6 +91,9 @@ pub fn prepare(
         let angle = skew_angle(&ink);
         if angle.abs() >= 0.4 {
             rgb = rotate(&rgb, -angle);
+            // Line heights are measured on the straightened text.
+            small = rotate(&small, -angle);
+            ink = ink_mask(&small);
             preparation.skew_degrees = angle;
         }
     }
@@ -180,7 +184,7 @@ fn ink_mask(rgb: &RgbImage) -> GrayImage {
             (i32::from(g[0]), i32::from(b[0]))
         };
         // Ink is clearly darker than its surroundings.
-        m[0] = if g < b - 30 { 255 } else { 0 };
+        m[0] = if g < b - 60 { 255 } else { 0 };
     }
     mask
 }
@@ -307,8 +311,12 @@ fn line_height(ink: &GrayImage) -> Option<f32> {
     if max == 0 {
         return None;
     }
-    // A row belongs to a line when it carries a fair share of the busiest row's ink.
-    let threshold = (max / 20).max(1);
+    // A row belongs to a line when it carries a fair share of the busiest row's ink above
+    // the noise floor (the emptiest quarter of rows: gaps between lines).
+    let mut sorted = rows.clone();
+    sorted.sort_unstable();
+    let floor = sorted[sorted.len() / 4];
+    let threshold = floor + ((max - floor) / 8).max(1);
     let mut runs = Vec::new();
     let mut run = 0u32;
     for &count in rows.iter().chain(std::iter::once(&0)) {

@@ -160,6 +160,15 @@ async fn a_french_label_reports_its_language_and_the_printed_list() {
     assert_eq!(body["language"], "fr");
     let original = body["original_text"].as_str().unwrap();
     assert!(original.contains("Beurre de karité"), "{original}");
+    // Translated through the knowledge base; INCI names (Aqua, Parfum) stay.
+    let kb = domain::knowledge::KnowledgeBase::embedded();
+    let shea = kb
+        .english_name("Beurre de karité")
+        .expect("known French name");
+    let text = body["text"].as_str().unwrap();
+    assert!(text.starts_with("Aqua, "), "{text}");
+    assert!(text.contains(shea) && !text.contains("karité"), "{text}");
+    assert!(text.contains("Parfum"), "{text}");
 }
 
 #[tokio::test]

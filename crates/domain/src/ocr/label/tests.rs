@@ -198,6 +198,16 @@ fn a_paragraph_break_inside_the_list_is_crossed() {
 }
 
 #[test]
+fn specks_read_as_quotes_and_colons_are_dropped() {
+    assert_eq!(
+        list(
+            "Ingredienti: Farina di: frumento, Olio di ‘palma, Alcol:cetilstearilico, Sciroppo\n‘invertito, Sale."
+        ),
+        "Farina di frumento, Olio di palma, Alcol cetilstearilico, Sciroppo invertito, Sale"
+    );
+}
+
+#[test]
 fn an_english_section_wins_on_a_multilingual_label() {
     let text = "Zutaten: Wasser, Salz\nIngredients: Water, Salt\nIngrédients: Eau, Sel";
     assert_eq!(list(text), "Water, Salt");

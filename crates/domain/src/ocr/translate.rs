@@ -1,0 +1,110 @@
+//! Translating a label's items to English through the knowledge base's multilingual names.
+//!
+//! A name printed in a label language that the knowledge base knows becomes its canonical
+//! English name (`Farine de blé` → `Wheat Flour`, `정제수` → `Water`). Names it does not know
+//! stay as printed, and so do names that already are one of the entry's primary names (INCI
+//! `Aqua`, `Parfum`, `Butyrospermum Parkii Butter`: INCI is the same in every language).
+//! Brackets are translated part by part: `Noisettes (12,5 %)` → `Hazelnut (12,5 %)`.
+
+use crate::knowledge::KnowledgeBase;
+use crate::knowledge::fold::fold;
+
+use super::label::{Language, split_items};
+
+/// The items in English; English labels and unknown names are left as printed.
+pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Language>) -> Vec<String> {
+    if matches!(language, None | Some(Language::English)) {
+        return items.to_vec();
+    }
+    items.iter().map(|item| translate_item(kb, item)).collect()
+}
+
+/// One item, with any bracketed part translated item by item.
+pub fn translate_item(kb: &KnowledgeBase, item: &str) -> String {
+    if let Some(whole) = translate_name(kb, item) {
+        return whole;
+    }
+    let (Some(open), Some(close)) = (item.find('('), item.rfind(')')) else {
+        return item.to_owned();
+    };
+    if close < open {
+        return item.to_owned();
+    }
+    let head = item[..open].trim();
+    let inner = &item[open + 1..close];
+    let tail = item[close + 1..].trim();
+    let head = translate_name(kb, head).unwrap_or_else(|| head.to_owned());
+    let inner: Vec<String> = split_items(inner)
+        .iter()
+        .map(|part| translate_item(kb, part))
+        .collect();
+    let mut out = format!("{head} ({})", inner.join(", "));
+    if !tail.is_empty() {
+        out.push(' ');
+        out.push_str(tail);
+    }
+    out
+}
+
+/// The English name of a translated name, or `None` when the name is unknown or already a
+/// primary (English or INCI) name.
+fn translate_name(kb: &KnowledgeBase, name: &str) -> Option<String> {
+    let ingredient = kb.lookup(name)?;
+    let key = fold(name);
+    if ingredient.primary_names().any(|n| fold(n) == key) {
+        return None;
+    }
+    Some(ingredient.name.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn english(items: &[&str], language: Language) -> Vec<String> {
+        let items: Vec<String> = items.iter().map(|s| s.to_string()).collect();
+        to_english(KnowledgeBase::embedded(), &items, Some(language))
+    }
+
+    #[test]
+    fn known_names_become_english_and_unknown_ones_stay() {
+        let out = english(
+            &["Sheabutter", "Niacinamid", "Zauberpulver"],
+            Language::German,
+        );
+        assert_eq!(out, ["Shea Butter", "Niacinamide", "Zauberpulver"]);
+    }
+
+    #[test]
+    fn inci_names_stay_as_printed() {
+        let out = english(&["Aqua", "Butyrospermum Parkii Butter"], Language::French);
+        assert_eq!(out, ["Aqua", "Butyrospermum Parkii Butter"]);
+    }
+
+    #[test]
+    fn cjk_names_are_translated() {
+        let kb = KnowledgeBase::embedded();
+        let expected = kb
+            .english_name("小麦粉")
+            .expect("the knowledge base knows 小麦粉");
+        assert_eq!(english(&["小麦粉"], Language::Chinese), [expected]);
+    }
+
+    #[test]
+    fn brackets_are_translated_part_by_part() {
+        let kb = KnowledgeBase::embedded();
+        let shea = kb.english_name("Sheabutter").unwrap();
+        assert_eq!(
+            translate_item(kb, "Emulgator (Sheabutter, 12,5 %)"),
+            format!("Emulgator ({shea}, 12,5 %)")
+        );
+    }
+
+    #[test]
+    fn english_labels_are_untouched() {
+        assert_eq!(
+            english(&["Wheat flour"], Language::English),
+            ["Wheat flour"]
+        );
+    }
+}
