@@ -54,6 +54,9 @@ clean: ## Remove build output
 # -- issue 3: analysis engine --
 
 # -- issue 4: OCR --
+ocr-accuracy: ## Read every synthetic label in every variant with Tesseract; print the accuracy table (docs/ocr.md)
+	@scripts/install-deps.sh run test
+	$(CARGO) run --release -p ingredient-api --example ocr_accuracy -- --jobs 1
 
 # -- issue 5: refresh job --
 

@@ -3,7 +3,7 @@
 //! scored item by item.
 //!
 //! `cargo run --release -p ingredient-api --example ocr_accuracy -- [--jobs N]
-//!  [--languages en,fr] [--kinds cream,biscuits] [--variants clean,small] [--no-deskew] [--no-rescale] [--verbose]
+//!  [--languages en,fr] [--kinds cream,biscuits] [--variants clean,small] [--no-deskew] [--no-rescale] [--no-denoise] [--no-columns] [--verbose]
 //!  [--dump DIR]` (`--dump` writes the prepared images instead of reading them)
 //!
 //! `--jobs 1` (the default) measures seconds per image on one core.
@@ -81,6 +81,8 @@ async fn main() {
     let options = PrepareOptions {
         deskew: !args.iter().any(|a| a == "--no-deskew"),
         rescale: !args.iter().any(|a| a == "--no-rescale"),
+        denoise: !args.iter().any(|a| a == "--no-denoise"),
+        columns: !args.iter().any(|a| a == "--no-columns"),
         ..PrepareOptions::default()
     };
     let jobs_text = jobs.to_string();
@@ -224,9 +226,8 @@ async fn main() {
     cpu_used.sort_by(f64::total_cmp);
     let cpu_median = cpu_used.get(cpu_used.len() / 2).copied().unwrap_or(0.0);
     println!(
-        "Seconds per image ({jobs} job(s), deskew {}, rescale {}): wall median {median:.2}, \
-         90th percentile {p90:.2}; CPU median {cpu_median:.2} (one job: exact; more: approximate)",
-        options.deskew, options.rescale
+        "Seconds per image ({jobs} job(s), {options:?}): wall median {median:.2}, \
+         90th percentile {p90:.2}; CPU median {cpu_median:.2} (one job: exact; more: approximate)"
     );
 }
 

@@ -318,28 +318,8 @@ const SECTION_STARTS: &[&str] = &[
 
 /// Abbreviations whose full stop does not end the list (`ALCOHOL DENAT.`).
 const ABBREVIATIONS: &[&str] = &[
-    "denat",
-    "ext",
-    "extr",
-    "sp",
-    "spp",
-    "var",
-    "ssp",
-    "subsp",
-    "fol",
-    "rad",
-    "sem",
-    "fruct",
-    "flor",
-    "hydrolyzed",
-    "cf",
-    "no",
-    "nr",
-    "approx",
-    "min",
-    "max",
-    "ca",
-    "incl",
+    "denat", "ext", "extr", "sp", "spp", "var", "ssp", "subsp", "fol", "rad", "sem", "fruct",
+    "flor", "cf", "approx", "incl",
 ];
 
 /// Finds the ingredient list in OCR output. Never panics; empty input gives an empty list.
@@ -560,7 +540,7 @@ fn take_section(lines: &[String], start_line: usize, start_col: usize, header: b
     let mut depth = 0;
     for (index, line) in std::iter::once(first).chain(rest).enumerate() {
         // The list goes on while a bracket is open or the text so far ends mid-list.
-        let open = depth > 0 || out.trim_end().ends_with([',', '、', '-', '(', '&']);
+        let open = depth > 0 || out.trim_end().ends_with([',', '、', '-', '(', '&', '/']);
         if index > 0 {
             if line.is_empty() {
                 if open
@@ -632,6 +612,10 @@ fn append_line(out: &mut String, line: &str) {
     }
     let last = out.chars().next_back();
     let first = line.chars().next();
+    if out.ends_with('/') {
+        out.push_str(line);
+        return;
+    }
     if out.ends_with('-') {
         let before_hyphen = out[..out.len() - 1].chars().next_back();
         if before_hyphen.is_some_and(char::is_alphabetic) && first.is_some_and(char::is_lowercase) {
@@ -699,7 +683,7 @@ pub fn split_items(list: &str) -> Vec<String> {
 }
 
 fn push_item(items: &mut Vec<String>, raw: &str) {
-    let item = clean_line(raw);
+    let item = clean_line(&exclamation_as_l(raw));
     let item = item
         .trim_matches(|c: char| {
             c.is_whitespace() || matches!(c, '.' | '。' | '*' | '•' | '·' | ':' | '_' | '|' | '-')
@@ -719,6 +703,25 @@ fn push_item(items: &mut Vec<String>, raw: &str) {
         }
         items.push(item);
     }
+}
+
+/// `!` between letters or ending a word is a misread `l` (`Ceteary! Alcohol`); ingredient
+/// names never hold one.
+fn exclamation_as_l(item: &str) -> String {
+    let chars: Vec<char> = item.chars().collect();
+    chars
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &c)| {
+            let after_letter = i > 0 && chars[i - 1].is_alphabetic();
+            match c {
+                // "Cetearyl!": the l was read twice.
+                '!' if after_letter && chars[i - 1] == 'l' => None,
+                '!' if after_letter => Some('l'),
+                _ => Some(c),
+            }
+        })
+        .collect()
 }
 
 /// A colon inside an item before a lower-case word is a misread speck (`Farina di: frumento`,

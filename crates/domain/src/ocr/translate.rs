@@ -5,9 +5,13 @@
 //! stay as printed, and so do names that already are one of the entry's primary names (INCI
 //! `Aqua`, `Parfum`, `Butyrospermum Parkii Butter`: INCI is the same in every language).
 //! Brackets are translated part by part: `Noisettes (12,5 %)` → `Hazelnut (12,5 %)`.
+//!
+//! [`correct_spelling`] runs first: an item the knowledge base does not know but reaches
+//! through its conservative OCR-typo match (`Aicool cétéaryiique`) takes the spelling of the
+//! nearest name of that entry (`Alcool cétéarylique`).
 
-use crate::knowledge::KnowledgeBase;
 use crate::knowledge::fold::fold;
+use crate::knowledge::{KnowledgeBase, MatchKind};
 
 use super::label::{Language, split_items};
 
@@ -17,6 +21,70 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
         return items.to_vec();
     }
     items.iter().map(|item| translate_item(kb, item)).collect()
+}
+
+/// Each item with OCR typos mended where the knowledge base recognises the name.
+pub fn correct_spelling(
+    kb: &KnowledgeBase,
+    items: &[String],
+    language: Option<Language>,
+) -> Vec<String> {
+    items
+        .iter()
+        .map(|item| correct_item(kb, item, language).unwrap_or_else(|| item.clone()))
+        .collect()
+}
+
+fn correct_item(kb: &KnowledgeBase, item: &str, language: Option<Language>) -> Option<String> {
+    if item.contains(['(', ')']) || item.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    if kb.lookup(item).is_some() {
+        return None;
+    }
+    let resolved = kb.resolve(item)?;
+    if resolved.kind != MatchKind::Typo {
+        return None;
+    }
+    let ingredient = resolved.ingredient;
+    let key: Vec<char> = fold(item).chars().collect();
+    let translated = language
+        .and_then(|l| ingredient.names.get(l.code()))
+        .into_iter()
+        .flat_map(|names| names.iter());
+    let best = ingredient
+        .primary_names()
+        .chain(translated)
+        .min_by_key(|name| distance(&key, &fold(name).chars().collect::<Vec<_>>()))?;
+    Some(match_case(item, best))
+}
+
+/// `name` with the capitalisation style of `printed` (all caps, or a capital first letter).
+fn match_case(printed: &str, name: &str) -> String {
+    let letters = printed.chars().filter(|c| c.is_alphabetic());
+    if letters.clone().count() > 1 && letters.clone().all(char::is_uppercase) {
+        return name.to_uppercase();
+    }
+    let mut chars = name.chars();
+    match (printed.chars().next(), chars.next()) {
+        (Some(p), Some(first)) if p.is_uppercase() => first.to_uppercase().chain(chars).collect(),
+        _ => name.to_owned(),
+    }
+}
+
+/// Levenshtein distance.
+fn distance(a: &[char], b: &[char]) -> usize {
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            current[j + 1] = (previous[j] + usize::from(ca != cb))
+                .min(previous[j + 1] + 1)
+                .min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
 }
 
 /// One item, with any bracketed part translated item by item.
@@ -98,6 +166,16 @@ mod tests {
             translate_item(kb, "Emulgator (Sheabutter, 12,5 %)"),
             format!("Emulgator ({shea}, 12,5 %)")
         );
+    }
+
+    #[test]
+    fn ocr_typos_take_the_spelling_of_the_nearest_known_name() {
+        let kb = KnowledgeBase::embedded();
+        let items = vec!["Aicool cétéaryiique".to_owned(), "Zauberpulver".to_owned()];
+        let fixed = correct_spelling(kb, &items, Some(Language::French));
+        assert_eq!(fixed, ["Alcool cétéarylique", "Zauberpulver"]);
+        assert_eq!(distance(&['a', 'b'], &['b']), 1);
+        assert_eq!(match_case("GLYCERIN", "Glycerin"), "GLYCERIN");
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //!    Tesseract);
 //! 3. an [`Engine`]: today only [`tesseract`]; a vision LLM can be put first later (issue 7),
 //!    Tesseract answering when it fails;
-//! 4. [`domain::ocr::label::extract`] finds the list; [`translate`] makes it English.
+//! 4. [`domain::ocr::label::extract`] finds the list, OCR typos of known names are mended
+//!    ([`domain::ocr::translate::correct_spelling`]) and [`translate`] makes it English.
 //!
 //! Decoding and preparation run on the blocking pool and Tesseract in child processes, so the
 //! HTTP workers stay free for `/analyze`.
@@ -22,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use domain::knowledge::KnowledgeBase;
 use domain::ocr::label::{self, Extraction, Language};
+use domain::ocr::translate::correct_spelling;
 use service_kit::config::{ConfigError, EnvSource};
 
 use self::input::{InputError, InputLimits};
@@ -223,9 +225,11 @@ impl OcrService {
                         seconds = started.elapsed().as_secs_f32(),
                         "label read"
                     );
+                    let kb = KnowledgeBase::embedded();
+                    let items = correct_spelling(kb, &found.items, found.language);
                     return Ok(OcrOutcome {
-                        text: translate(&found.items, found.language).join(", "),
-                        original_text: found.list,
+                        text: translate(&items, found.language).join(", "),
+                        original_text: items.join(", "),
                         language: found.language,
                         engine: engine.name(),
                         raw_text,
@@ -344,7 +348,18 @@ impl TesseractEngine {
 /// The Latin language of a first `eng` pass, if the text reads as Latin script with
 /// reasonable confidence.
 fn looks_latin(reading: &Reading) -> Option<Language> {
-    if reading.words < 3 || reading.mean_confidence < 55.0 {
+    if reading.words < 3 {
+        return None;
+    }
+    // A Latin header read by the `eng` pack settles it even on a noisy photo.
+    let header = label::extract(&reading.text);
+    if header.header_found
+        && header.items.len() >= 2
+        && header.language.is_some_and(|l| !l.is_cjk())
+    {
+        return header.language;
+    }
+    if reading.mean_confidence < 55.0 {
         return None;
     }
     label::detect_language(&reading.text).filter(|l| !l.is_cjk())

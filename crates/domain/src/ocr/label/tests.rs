@@ -208,6 +208,14 @@ fn specks_read_as_quotes_and_colons_are_dropped() {
 }
 
 #[test]
+fn misread_letters_are_mended() {
+    assert_eq!(
+        list("INGREDIENTS: Ceteary! Alcohol, Caprylic/\n\nCapric Triglyceride, Salt!"),
+        "Cetearyl Alcohol, Caprylic/Capric Triglyceride, Saltl"
+    );
+}
+
+#[test]
 fn an_english_section_wins_on_a_multilingual_label() {
     let text = "Zutaten: Wasser, Salz\nIngredients: Water, Salt\nIngrédients: Eau, Sel";
     assert_eq!(list(text), "Water, Salt");
