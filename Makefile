@@ -52,6 +52,15 @@ clean: ## Remove build output
 # Each issue adds its targets in its own section below (keeps parallel branches mergeable).
 
 # -- issue 3: analysis engine --
+.PHONY: bench-domain bench-domain-cpu analyze-demo
+bench-domain: ## Criterion bench of the analysis engine and the knowledge-base index (crates/domain)
+	$(CARGO) bench -p domain --bench analyze
+
+bench-domain-cpu: ## CPU time per analysis with perf stat (for busy machines)
+	@scripts/bench-analyze-cpu.sh
+
+analyze-demo: ## Analyse a sample list with the CLI (no server needed)
+	$(CARGO) run --release --bin ingredient-api -- analyze "Aqua/Water/Eau, Glycerin, Parfum, Linalool, Methylparaben" --allergy fragrance --skin sensitive
 
 # -- issue 4: OCR --
 ocr-accuracy: ## Read every synthetic label in every variant with Tesseract; print the accuracy table (docs/ocr.md)

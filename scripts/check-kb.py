@@ -45,10 +45,12 @@ for f in sorted(data.glob("*.toml")):
             if sid not in sources: err(f.name, n, f"unknown source id {sid}")
         for c in e.get("concerns", []):
             if not c.get("text"): err(f.name, n, "concern without text")
-        for label in [n] + e.get("synonyms", []):
-            k = key(label)
-            if k in seen and seen[k] != n: err(f.name, n, f"name/synonym '{label}' also used by '{seen[k]}'")
-            seen[k] = n
+        ident = (f.name, total)
+        labels = {key(label): label for label in [n] + e.get("synonyms", [])}
+        for k, label in labels.items():
+            if k in seen and seen[k][0] != ident:
+                err(f.name, n, f"name/synonym '{label}' also used by '{seen[k][1]}' in {seen[k][0][0]}")
+            seen[k] = (ident, n)
         if "e_number" in e:
             if not re.fullmatch(r"E\d{3,4}[a-z]?(\([ivx]+\))?", e["e_number"]): err(f.name, n, f"bad e_number {e['e_number']}")
             if e["e_number"] in enums: err(f.name, n, f"duplicate e_number with {enums[e['e_number']]}")

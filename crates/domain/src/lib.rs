@@ -3,7 +3,9 @@
 //! - [`analysis`]: the ingredient-analysis contract of `ingredient-api` (request enums such as
 //!   [`analysis::SkinType`] and [`analysis::Expertise`], the response types
 //!   [`analysis::AnalysisResponse`] and [`analysis::IngredientDetail`], and the one mapping from a
-//!   safety score to risk level and recommendation).
+//!   safety score to risk level and recommendation), and the engine behind `/analyze`:
+//!   [`analysis::AnalysisInput`] (validated request) → [`analysis::analyze`] →
+//!   [`analysis::AnalysisResponse`]; every rule is written out in `docs/analysis.md`.
 //! - [`knowledge`]: the offline ingredient knowledge base ([`knowledge::KnowledgeBase`]),
 //!   embedded from `data/*.toml` and indexed once; allergy words ([`knowledge::allergy`]).
 //! - [`parse`]: splitting a label's ingredient list ([`parse::split_ingredients`]).

@@ -102,9 +102,11 @@ const MAX_DEPTH: usize = 4;
 
 /// Splits a label's ingredient list. See the module documentation for the rules.
 pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
-    let cleaned = clean_invisible(text)
-        .replace("\r\n", "\n")
-        .replace('\r', "\n");
+    let cleaned = join_hyphenated_lines(
+        &clean_invisible(text)
+            .replace("\r\n", "\n")
+            .replace('\r', "\n"),
+    );
     let body = strip_header(&cleaned);
     let chars: Vec<char> = body.chars().collect();
     let (main, traces) = split_traces(&chars);
@@ -126,9 +128,53 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
     out
 }
 
-/// Counts the top-level ingredients without building them (for the request limit).
-pub fn count_ingredients(text: &str) -> usize {
-    split_ingredients(text).len()
+/// [`split_ingredients`], then joins two neighbours again when `is_name` says that "first,
+/// second" is one name ("Sodium, Potassium and Calcium Salts of Fatty Acids", E470a).
+pub fn split_ingredients_with(text: &str, is_name: &dyn Fn(&str) -> bool) -> Vec<ParsedIngredient> {
+    let items = split_ingredients(text);
+    let mut out: Vec<ParsedIngredient> = Vec::with_capacity(items.len());
+    for item in items {
+        if let Some(prev) = out.last_mut()
+            && !prev.trace
+            && !item.trace
+            && prev.sub.is_empty()
+        {
+            let joined = format!("{}, {}", prev.text, item.text);
+            if is_name(&joined) {
+                prev.name = format!("{}, {}", prev.name, item.name);
+                prev.text = joined;
+                prev.sub = item.sub;
+                continue;
+            }
+        }
+        out.push(item);
+    }
+    out
+}
+
+/// Joins a word that a label or OCR broke across lines with a hyphen ("Sodium Lau-\nryl
+/// Sulfate"): a hyphen between a letter and a line break followed by a lower-case letter.
+fn join_hyphenated_lines(text: &str) -> String {
+    if !text.contains("-\n") {
+        return text.to_owned();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == '-'
+            && i > 0
+            && chars[i - 1].is_alphabetic()
+            && chars.get(i + 1) == Some(&'\n')
+            && chars.get(i + 2).is_some_and(|c| c.is_lowercase())
+        {
+            i += 2;
+            continue;
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
 }
 
 fn strip_header(text: &str) -> &str {
@@ -279,7 +325,10 @@ fn split_traces(chars: &[char]) -> (Vec<char>, Vec<Vec<char>>) {
             i = close + 1;
             continue;
         }
-        let at_word_start = i == 0 || !lower[i - 1].is_alphanumeric() || is_cjk_char(lower[i]);
+        // Cheap test first: every marker starts with one of these characters.
+        let may_start = matches!(lower[i], 'm' | 'c' | 'p' | 't' | 'k' | 's' | '可' | '含');
+        let at_word_start =
+            may_start && (i == 0 || !lower[i - 1].is_alphanumeric() || is_cjk_char(lower[i]));
         let marker = at_word_start
             .then(|| TRACE_MARKERS.iter().find(|m| starts_with(&lower[i..], m)))
             .flatten();
@@ -645,6 +694,34 @@ mod tests {
     fn unbalanced_brackets_are_plain_characters() {
         assert_eq!(names("Water (aqua, Glycerin"), ["Water (aqua", "Glycerin"]);
         assert_eq!(names("Water), Salt"), ["Water)", "Salt"]);
+    }
+
+    #[test]
+    fn known_names_with_commas_are_joined_again() {
+        let known =
+            |s: &str| s.eq_ignore_ascii_case("sodium, potassium and calcium salts of fatty acids");
+        let items = split_ingredients_with(
+            "Sugar, Sodium, Potassium and Calcium Salts of Fatty Acids, Salt",
+            &known,
+        );
+        let names: Vec<_> = items.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Sugar",
+                "Sodium, Potassium and Calcium Salts of Fatty Acids",
+                "Salt"
+            ]
+        );
+    }
+
+    #[test]
+    fn words_hyphenated_across_lines_are_joined() {
+        assert_eq!(
+            names("Water, Sodium Lau-\nryl Sulfate, Parfum"),
+            ["Water", "Sodium Lauryl Sulfate", "Parfum"]
+        );
+        assert_eq!(names("Vitamin-\nE, Water"), ["Vitamin", "E", "Water"]);
     }
 
     #[test]

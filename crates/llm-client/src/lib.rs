@@ -1,55 +1,33 @@
-//! A client for OpenAI-compatible Chat Completions endpoints (OpenAI, Azure OpenAI, Ollama,
-//! vLLM, llama.cpp's server, LM Studio, OpenRouter, Gemini's compatible endpoint).
+//! A client for OpenAI-compatible Chat Completions endpoints: OpenAI, Azure OpenAI, Ollama,
+//! vLLM, llama.cpp's server, LM Studio, OpenRouter and Gemini's compatible endpoint all speak
+//! `POST {base_url}/chat/completions`.
 //!
-//! [`LlmConfig`] says where the endpoint is and how to authenticate. The services treat an LLM
-//! as optional: with no configuration, they run on their offline engines.
+//! - [`LlmConfig`] says where the endpoint is, how to authenticate and what to spend; it is
+//!   read from `LLM_*` variables by [`LlmConfig::from_vars`] and never shows the key.
+//! - [`LlmClient::chat`] sends a [`ChatRequest`] (text and base64 images) with a per-request
+//!   timeout, retries 429/5xx/connection errors with exponential backoff and jitter (honouring
+//!   `Retry-After`), limits concurrency, and counts tokens and cost ([`Usage`]).
+//! - [`LlmClient::chat_json`] asks for JSON (a JSON schema where the server supports it,
+//!   falling back to JSON mode, then to plain prompting) and extracts it robustly from prose or
+//!   markdown fences ([`extract_json`]).
+//! - [`LlmError`] tells the caller what failed, so services can fall back to their offline path.
 #![warn(missing_docs)]
 
-use std::fmt;
+mod client;
+mod config;
+mod error;
+mod json;
+mod request;
 
-/// Where the LLM endpoint is. Built by each service from its environment.
-#[derive(Clone, PartialEq, Eq)]
-pub struct LlmConfig {
-    /// Base URL up to and including the API version, e.g. `https://api.openai.com/v1`.
-    pub base_url: String,
-    /// Model name sent with every request.
-    pub model: String,
-    /// Bearer token; `None` for local servers that need none.
-    pub api_key: Option<String>,
-}
+pub use client::{Completion, LlmClient, Usage};
+pub use config::{ConfigError, JsonMode, LlmConfig};
+pub use error::LlmError;
+pub use json::extract_json;
+pub use request::{ChatRequest, JsonSchema, Message, Part, Role};
 
-impl LlmConfig {
-    /// The engine label used in responses, e.g. `llm:gpt-4o-mini`.
-    pub fn engine_label(&self) -> String {
-        format!("llm:{}", self.model)
-    }
-}
-
-// The key must never reach a log line, so Debug is written by hand.
-impl fmt::Debug for LlmConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("LlmConfig")
-            .field("base_url", &self.base_url)
-            .field("model", &self.model)
-            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
-            .finish()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn debug_never_shows_the_key() {
-        let config = LlmConfig {
-            base_url: "http://127.0.0.1:1/v1".into(),
-            model: "m".into(),
-            api_key: Some("sk-secret".into()),
-        };
-        let shown = format!("{config:?}");
-        assert!(!shown.contains("sk-secret"), "{shown}");
-        assert!(shown.contains("<redacted>"));
-        assert_eq!(config.engine_label(), "llm:m");
-    }
+/// Installs rustls' ring crypto provider as the process default (idempotent). Every
+/// `reqwest` client in the process needs one; services call this once at start-up.
+pub fn install_crypto_provider() {
+    // Fails only when a provider is already installed, which is what we want anyway.
+    let _ = rustls::crypto::ring::default_provider().install_default();
 }

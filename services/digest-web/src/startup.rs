@@ -27,6 +27,8 @@ impl Application {
             .map_err(|e| anyhow::anyhow!("cannot bind {address}: {e}"))?;
         let port = listener.local_addr()?.port();
         metrics::handle();
+        // Every HTTPS client in the process (LLM, IMAP) needs the ring provider installed.
+        llm_client::install_crypto_provider();
         tracing::info!(%address, port, data_dir = %settings.data_dir.display(), "digest-web listening");
         let workers = settings.workers;
         let shutdown = settings.shutdown_timeout_secs;

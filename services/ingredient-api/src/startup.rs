@@ -37,6 +37,8 @@ impl Application {
             .map_err(|e| anyhow::anyhow!("cannot bind {address}: {e}"))?;
         let port = listener.local_addr()?.port();
         metrics::handle();
+        // Every HTTPS client in the process (LLM, IMAP) needs the ring provider installed.
+        llm_client::install_crypto_provider();
         tracing::info!(%address, port, "ingredient-api listening");
         let ocr = web::Data::new(OcrService::build(&settings.ocr).await);
         let workers = settings.workers;

@@ -1,8 +1,9 @@
 //! A validated `/analyze` request: limits and defaults in one place, for HTTP and the CLI.
 
 use super::{Expertise, SkinType, UNKNOWN_PRODUCT};
+use crate::knowledge::KnowledgeBase;
 use crate::knowledge::fold::clean_invisible;
-use crate::parse::{ParsedIngredient, split_ingredients};
+use crate::parse::{ParsedIngredient, split_ingredients_with};
 
 /// Most characters accepted in `ingredients`.
 pub const MAX_CHARS: usize = 20_000;
@@ -57,6 +58,8 @@ pub struct AnalysisInput {
     pub skin_type: SkinType,
     /// Default `beginner`.
     pub expertise: Expertise,
+    /// Time spent cleaning and parsing the list; part of the response's `execution_time`.
+    pub parse_time: std::time::Duration,
 }
 
 impl AnalysisInput {
@@ -68,6 +71,7 @@ impl AnalysisInput {
         skin_type: SkinType,
         expertise: Expertise,
     ) -> Result<Self, InputError> {
+        let started = std::time::Instant::now();
         let raw = ingredients.ok_or(InputError::Missing)?;
         let chars = raw.chars().count();
         if chars > MAX_CHARS {
@@ -86,7 +90,9 @@ impl AnalysisInput {
         {
             return Err(InputError::AllergyTooLong(pos + 1));
         }
-        let parsed = split_ingredients(&cleaned);
+        // A knowledge-base name with a comma in it is one ingredient, not two.
+        let kb = KnowledgeBase::embedded();
+        let parsed = split_ingredients_with(&cleaned, &|name| kb.is_name_with_comma(name));
         if parsed.is_empty() {
             return Err(InputError::NoIngredients);
         }
@@ -115,6 +121,7 @@ impl AnalysisInput {
             allergies,
             skin_type,
             expertise,
+            parse_time: started.elapsed(),
         })
     }
 }

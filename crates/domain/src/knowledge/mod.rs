@@ -19,7 +19,10 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 
 use crate::analysis::{Origin, ProductCategory};
-use fold::{bounded_distance, ci_number, e_number, fold, is_cjk};
+use fold::{
+    bounded_distance_ascii, byte_histogram, byte_mask, ci_number, e_number, fold,
+    fold_keep_accents, histogram_distance, is_cjk,
+};
 
 /// The data files, embedded so that the binary needs nothing at run time.
 pub const DATA_FILES: &[(&str, &str)] = &[
@@ -370,6 +373,43 @@ pub enum KbError {
     },
 }
 
+/// FNV-1a: the index keys are short, trusted strings from our own files, so a fast
+/// non-keyed hash is fine (lookups hash user text, but a collision only costs time).
+#[derive(Debug, Clone, Copy, Default)]
+struct Fnv;
+
+impl std::hash::BuildHasher for Fnv {
+    type Hasher = FnvHasher;
+    fn build_hasher(&self) -> FnvHasher {
+        FnvHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+/// The FNV-1a state.
+#[derive(Debug)]
+struct FnvHasher(u64);
+
+impl std::hash::Hasher for FnvHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// One typo-correctable name.
+#[derive(Debug, Clone)]
+struct FuzzyKey {
+    mask: u64,
+    histogram: [u8; 32],
+    key: Box<str>,
+    entry: u32,
+}
+
 /// How a name was resolved to an entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MatchKind {
@@ -405,18 +445,83 @@ pub struct KnowledgeBase {
     ingredients: Vec<Ingredient>,
     sources: BTreeMap<String, Source>,
     /// Folded name → entries. Primary names come first, so they win over translations.
-    index: HashMap<String, Vec<u32>>,
+    index: HashMap<String, Vec<u32>, Fnv>,
     /// `E211` → entry.
-    e_numbers: HashMap<String, u32>,
+    e_numbers: HashMap<String, u32, Fnv>,
     /// `CI 77491` → entry.
-    ci_numbers: HashMap<String, u32>,
+    ci_numbers: HashMap<String, u32, Fnv>,
     /// Language → names as printed.
     by_language: HashMap<&'static str, Vec<(String, u32)>>,
-    /// Folded Latin keys bucketed by length in chars, for typo correction.
-    fuzzy: Vec<Vec<(Vec<char>, u32)>>,
+    /// Folded ASCII keys for typo correction, bucketed by (length, first byte) and by
+    /// (length, last byte): one edit leaves the first or the last letter in place.
+    fuzzy: HashMap<(usize, u8, bool), Vec<FuzzyKey>, Fnv>,
     /// Function class → entries, safest first (alternatives).
-    by_function: HashMap<String, Vec<u32>>,
+    by_function: HashMap<String, Vec<u32>, Fnv>,
+    /// Lower-cased purpose → entries, safest first (alternatives among basic foods).
+    by_purpose: HashMap<String, Vec<u32>, Fnv>,
+    /// For folded keys shared by several entries: each entry's name with its accents, so an
+    /// accented query can still tell them apart.
+    accents: HashMap<String, Vec<(String, u32)>, Fnv>,
+    /// Folded names that contain a comma in the data ("Sodium, Potassium and Calcium Salts of
+    /// Fatty Acids"): the parser joins such names again after splitting on commas.
+    comma_names: std::collections::HashSet<String>,
+    /// Sentences prepared once per entry (same order as `ingredients`).
+    prepared: Vec<Prepared>,
+    /// Source id → "Title (url)".
+    references: HashMap<String, String, Fnv>,
     build_time: Duration,
+}
+
+/// The sentences the analysis shows for one entry, rendered once at start-up.
+#[derive(Debug, Clone, Default)]
+pub struct Prepared {
+    /// Each documented concern as a sentence.
+    pub concerns: Vec<String>,
+    /// "Knowledge-base score 6/10: <score_reason>".
+    pub reason: String,
+    /// "Prohibited in EU cosmetics (...Annex II)." for Annex II entries.
+    pub annex_ii: Option<String>,
+    /// "IARC Group 2A: probably carcinogenic to humans." unless a concern names the group.
+    pub iarc: Option<String>,
+    /// "No longer authorised as an EU food additive." unless a concern says so.
+    pub withdrawn: Option<String>,
+}
+
+impl Prepared {
+    fn of(ing: &Ingredient) -> Self {
+        let mentions = |needle: &str| {
+            ing.concerns
+                .iter()
+                .any(|c| c.text.to_lowercase().contains(needle))
+        };
+        let sentence = |t: &str| {
+            let t = t.trim();
+            if t.ends_with(['.', '!', '?']) {
+                t.to_owned()
+            } else {
+                format!("{t}.")
+            }
+        };
+        Self {
+            concerns: ing.concerns.iter().map(|c| sentence(&c.text)).collect(),
+            reason: format!(
+                "Knowledge-base score {}/10: {}",
+                ing.score,
+                ing.score_reason.trim()
+            ),
+            annex_ii: (ing.eu_cosmetics == Some(EuCosmetics::AnnexIi))
+                .then(|| format!("{}.", EuCosmetics::AnnexIi.note())),
+            iarc: ing
+                .iarc
+                .filter(|g| !mentions(&g.label().to_lowercase()))
+                .map(|g| format!("{}: {}.", g.label(), g.meaning())),
+            withdrawn: (ing.eu_food == Some(EuFood::Withdrawn)
+                && !mentions("union list")
+                && !mentions("authorised")
+                && !mentions("banned"))
+            .then(|| "No longer authorised as an EU food additive.".to_owned()),
+        }
+    }
 }
 
 static EMBEDDED: OnceLock<KnowledgeBase> = OnceLock::new();
@@ -455,12 +560,17 @@ impl KnowledgeBase {
         let mut kb = Self {
             ingredients,
             sources,
-            index: HashMap::new(),
-            e_numbers: HashMap::new(),
-            ci_numbers: HashMap::new(),
+            index: HashMap::default(),
+            e_numbers: HashMap::default(),
+            ci_numbers: HashMap::default(),
             by_language: HashMap::new(),
-            fuzzy: Vec::new(),
-            by_function: HashMap::new(),
+            fuzzy: HashMap::default(),
+            by_function: HashMap::default(),
+            by_purpose: HashMap::default(),
+            accents: HashMap::default(),
+            comma_names: std::collections::HashSet::new(),
+            prepared: Vec::new(),
+            references: HashMap::default(),
             build_time: Duration::ZERO,
         };
         kb.build_index();
@@ -469,9 +579,9 @@ impl KnowledgeBase {
     }
 
     fn build_index(&mut self) {
-        let mut index: HashMap<String, Vec<u32>> =
-            HashMap::with_capacity(self.ingredients.len() * 8);
-        let add = |index: &mut HashMap<String, Vec<u32>>, key: String, i: u32| {
+        let mut index: HashMap<String, Vec<u32>, Fnv> =
+            HashMap::with_capacity_and_hasher(self.ingredients.len() * 8, Fnv);
+        let add = |index: &mut HashMap<String, Vec<u32>, Fnv>, key: String, i: u32| {
             if key.is_empty() {
                 return;
             }
@@ -518,33 +628,48 @@ impl KnowledgeBase {
                 }
             }
         }
-        let mut fuzzy: Vec<Vec<(Vec<char>, u32)>> = Vec::new();
+        let mut fuzzy: HashMap<(usize, u8, bool), Vec<FuzzyKey>, Fnv> = HashMap::default();
         for (key, entries) in &index {
-            // Typos are corrected only for Latin names: one wrong CJK character is a
-            // different word far more often than an OCR slip.
-            if key.chars().any(is_cjk) || key.chars().any(|c| c.is_ascii_digit()) {
+            // Typos are corrected only for Latin names (one wrong CJK character is a different
+            // word far more often than an OCR slip) and never across digits (E211/E212).
+            if !key.is_ascii() || key.bytes().any(|b| b.is_ascii_digit()) || key.len() < 6 {
                 continue;
             }
-            let chars: Vec<char> = key.chars().collect();
-            if chars.len() < 6 {
-                continue;
-            }
-            if fuzzy.len() <= chars.len() {
-                fuzzy.resize(chars.len() + 1, Vec::new());
-            }
-            fuzzy[chars.len()].push((chars, entries[0]));
+            let bytes = key.as_bytes();
+            let fk = FuzzyKey {
+                mask: byte_mask(bytes),
+                histogram: byte_histogram(bytes),
+                key: key.clone().into_boxed_str(),
+                entry: entries[0],
+            };
+            let (first, last) = (bytes[0], bytes[bytes.len() - 1]);
+            fuzzy
+                .entry((bytes.len(), first, true))
+                .or_default()
+                .push(fk.clone());
+            fuzzy
+                .entry((bytes.len(), last, false))
+                .or_default()
+                .push(fk);
         }
-        for bucket in &mut fuzzy {
-            bucket.sort();
+        for bucket in fuzzy.values_mut() {
+            bucket.sort_by(|a, b| a.key.cmp(&b.key));
         }
-        let mut by_function: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut by_function: HashMap<String, Vec<u32>, Fnv> = HashMap::default();
         for (i, ing) in self.ingredients.iter().enumerate() {
             by_function
                 .entry(ing.function.clone())
                 .or_default()
                 .push(i as u32);
         }
-        for list in by_function.values_mut() {
+        let mut by_purpose: HashMap<String, Vec<u32>, Fnv> = HashMap::default();
+        for (i, ing) in self.ingredients.iter().enumerate() {
+            by_purpose
+                .entry(ing.purpose.trim().to_lowercase())
+                .or_default()
+                .push(i as u32);
+        }
+        for list in by_function.values_mut().chain(by_purpose.values_mut()) {
             list.sort_by(|a, b| {
                 let (a, b) = (
                     &self.ingredients[*a as usize],
@@ -556,14 +681,76 @@ impl KnowledgeBase {
         self.index = index;
         self.fuzzy = fuzzy;
         self.by_function = by_function;
+        self.by_purpose = by_purpose;
+        let mut accents: HashMap<String, Vec<(String, u32)>, Fnv> = HashMap::default();
+        for (i, ing) in self.ingredients.iter().enumerate() {
+            let all = ing
+                .primary_names()
+                .chain(ing.names.values().flat_map(Names::iter));
+            for name in all {
+                let key = fold(name);
+                if self.index.get(&key).is_some_and(|v| v.len() > 1) {
+                    accents
+                        .entry(key)
+                        .or_default()
+                        .push((fold_keep_accents(name), i as u32));
+                }
+            }
+        }
+        self.accents = accents;
+        self.prepared = self.ingredients.iter().map(Prepared::of).collect();
+        self.comma_names = self
+            .ingredients
+            .iter()
+            .flat_map(|i| {
+                i.primary_names()
+                    .chain(i.names.values().flat_map(Names::iter))
+                    .filter(|n| n.contains([',', '，']))
+                    .map(fold)
+            })
+            .collect();
+        self.references = self
+            .sources
+            .iter()
+            .map(|(id, src)| {
+                let text = match &src.url {
+                    Some(url) => format!("{} ({url})", src.title),
+                    None => src.title.clone(),
+                };
+                (id.clone(), text)
+            })
+            .collect();
     }
 
     /// Finds an entry by any name it is known by: canonical, synonym, INCI, E-number (any
     /// spelling), CI number, or a translated name in fr/es/de/it/pt/ko/ja/zh; folds case,
     /// accents, width, whitespace and hyphens.
     pub fn lookup(&self, name: &str) -> Option<&Ingredient> {
-        self.lookup_folded(&fold(name))
+        let key = fold(name);
+        self.lookup_folded(&key)
+            .map(|hit| self.disambiguate(&key, name, hit))
             .map(|(i, _)| &self.ingredients[i as usize])
+    }
+
+    /// When several entries share a folded name, the one whose accented name is exactly the
+    /// query wins alone ("cacao" is cocoa, "cação" dogfish); otherwise all of them stay.
+    fn disambiguate<'a>(&'a self, key: &str, raw: &str, hit: (u32, &'a [u32])) -> (u32, &'a [u32]) {
+        if hit.1.is_empty() {
+            return hit;
+        }
+        let Some(forms) = self.accents.get(key) else {
+            return hit;
+        };
+        let wanted = fold_keep_accents(raw);
+        let mut matching = forms.iter().filter(|(f, _)| *f == wanted).map(|(_, i)| *i);
+        let Some(first) = matching.next() else {
+            return hit;
+        };
+        if matching.all(|i| i == first) {
+            (first, &[])
+        } else {
+            hit
+        }
     }
 
     fn lookup_folded(&self, key: &str) -> Option<(u32, &[u32])> {
@@ -606,6 +793,7 @@ impl KnowledgeBase {
 
     fn resolve_folded(&self, key: &str, raw: &str) -> Option<Resolved<'_>> {
         if let Some(hit) = self.lookup_folded(key) {
+            let hit = self.disambiguate(key, raw, hit);
             return Some(self.resolved(hit, MatchKind::Exact));
         }
         if raw.contains('/') {
@@ -636,41 +824,59 @@ impl KnowledgeBase {
 
     /// A unique entry within the typo threshold of `key`, if any.
     fn typo(&self, key: &str) -> Option<u32> {
-        if key.chars().any(|c| is_cjk(c) || c.is_ascii_digit()) {
+        if !key.is_ascii() || key.bytes().any(|b| b.is_ascii_digit()) {
             return None;
         }
-        let chars: Vec<char> = key.chars().collect();
-        let max = match chars.len() {
+        let bytes = key.as_bytes();
+        let max = match bytes.len() {
             0..=5 => return None,
             6..=9 => 1,
             _ => 2,
         };
+        let mask = byte_mask(bytes);
+        let histogram = byte_histogram(bytes);
         let mut best: Option<(usize, u32)> = None;
         let mut tie = false;
-        let lo = chars.len().saturating_sub(max).max(6);
-        let hi = (chars.len() + max).min(self.fuzzy.len().saturating_sub(1));
-        for len in lo..=hi {
-            let Some(bucket) = self.fuzzy.get(len) else {
-                continue;
-            };
-            for (cand, i) in bucket {
-                // The same threshold must hold from the candidate's side: a 9-letter name
-                // may not be reached with 2 edits.
-                let limit = if cand.len() >= 10 { max } else { max.min(1) };
-                let Some(d) = bounded_distance(&chars, cand, limit) else {
+        let lo = bytes.len().saturating_sub(max).max(6);
+        let hi = bytes.len() + max;
+        let (first, last) = (bytes[0], bytes[bytes.len() - 1]);
+        let buckets = (lo..=hi).flat_map(|len| {
+            [(len, first, true), (len, last, false)]
+                .into_iter()
+                .filter_map(move |k| self.fuzzy.get(&k).map(|b| (len, b)))
+        });
+        for (len, bucket) in buckets {
+            // The threshold must hold from the candidate's side too: a 9-letter name may not
+            // be reached with 2 edits.
+            let limit = if len >= 10 { max } else { max.min(1) };
+            for cand in bucket {
+                if (cand.mask ^ mask).count_ones() as usize > 2 * limit
+                    || !histogram_distance(&cand.histogram, &histogram, 2 * limit)
+                {
+                    continue;
+                }
+                let Some(d) = bounded_distance_ascii(bytes, cand.key.as_bytes(), limit) else {
                     continue;
                 };
                 match best {
-                    Some((bd, bi)) if d == bd && bi != *i => tie = true,
+                    Some((bd, bi)) if d == bd && bi != cand.entry => tie = true,
                     Some((bd, _)) if d >= bd => {}
                     _ => {
-                        best = Some((d, *i));
+                        best = Some((d, cand.entry));
                         tie = false;
                     }
                 }
             }
         }
         if tie { None } else { best.map(|(_, i)| i) }
+    }
+
+    /// Resolves by exact (folded) name, E-number or CI number only: no tolerant steps.
+    pub fn resolve_exact(&self, name: &str) -> Option<Resolved<'_>> {
+        let key = fold(name);
+        self.lookup_folded(&key)
+            .map(|hit| self.disambiguate(&key, name, hit))
+            .map(|hit| self.resolved(hit, MatchKind::Exact))
     }
 
     /// For OCR translation: the canonical English name when `label_name` is a known name in
@@ -730,6 +936,32 @@ impl KnowledgeBase {
             .map(|i| &self.ingredients[*i as usize])
     }
 
+    /// Whether `text` is a known name written with a comma (see `parse::split_ingredients_with`):
+    /// "Sodium, Potassium and Calcium Salts of Fatty Acids" yes, "Peanut, Butter" no.
+    pub fn is_name_with_comma(&self, text: &str) -> bool {
+        self.comma_names.contains(&fold(text))
+    }
+
+    /// The prepared sentences of the entry at `index`.
+    pub fn prepared(&self, index: usize) -> Option<&Prepared> {
+        self.prepared.get(index)
+    }
+
+    /// A source as shown in `references`: "Title (url)".
+    pub fn reference(&self, id: &str) -> Option<&str> {
+        self.references.get(id).map(String::as_str)
+    }
+
+    /// Entries with the same purpose text (case-insensitive), safest first.
+    pub fn with_purpose(&self, purpose: &str) -> impl Iterator<Item = &Ingredient> {
+        self.by_purpose
+            .get(&purpose.trim().to_lowercase())
+            .map(|v| v.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .map(|i| &self.ingredients[*i as usize])
+    }
+
     /// The entry at `index`.
     pub fn get(&self, index: usize) -> Option<&Ingredient> {
         self.ingredients.get(index)
@@ -769,6 +1001,14 @@ fn number_variants(key: &str) -> Vec<String> {
     {
         out.push(stem.to_owned());
     }
+    // German and Romance plurals of longer words ("Erdnüssen", "Haselnüsse"), exact hits only.
+    if key.len() >= 6 {
+        for suffix in ["en", "e", "n"] {
+            if let Some(stem) = key.strip_suffix(suffix) {
+                out.push(stem.to_owned());
+            }
+        }
+    }
     if !key.ends_with('s') {
         out.push(format!("{key}s"));
         if let Some(stem) = key.strip_suffix('y') {
@@ -778,7 +1018,8 @@ fn number_variants(key: &str) -> Vec<String> {
     out
 }
 
-/// Qualifiers that do not change what an ingredient is.
+/// Qualifiers that do not change what an ingredient is (folded, with the trailing space).
+/// Allergen-wise they never matter: roasted hazelnuts are hazelnuts.
 const QUALIFIERS: &[&str] = &[
     "organic ",
     "bio ",
@@ -794,13 +1035,82 @@ const QUALIFIERS: &[&str] = &[
     "natural ",
     "naturel ",
     "cultured ",
+    "other ",
+    "autres ",
+    "otros ",
+    "andere ",
+    "altri ",
+    "outros ",
+    "dried ",
+    "dry ",
+    "roasted ",
+    "toasted ",
+    "chopped ",
+    "ground ",
+    "sliced ",
+    "flaked ",
+    "diced ",
+    "whole ",
+    "raw ",
+    "fat reduced ",
+    "reduced fat ",
+    "low fat ",
+    "defatted ",
+    "powdered ",
+    "caramelised ",
+    "caramelized ",
+    "candied ",
+    "salted ",
+    "unsalted ",
+    "sweetened ",
+    "unsweetened ",
+    "frozen ",
+    "free range ",
+    "pasteurised ",
+    "pasteurized ",
+    "extra virgin ",
+    "virgin ",
+    "cold pressed ",
+    "concentrated ",
+    "dehydrated ",
+    "crushed ",
+    "peeled ",
+    "blanched ",
+    "grilled ",
+    "smoked ",
+    "cooked ",
+    "hydrolysed ",
+    "hydrolyzed ",
+    "gerostete ",
+    "geroestete ",
+    "gehackte ",
+    "getrocknete ",
+    "torrefie ",
+    "torrefiees ",
+    "grille ",
+    "grillees ",
+    "seche ",
+    "sechees ",
+    "tostado ",
+    "tostada ",
+    "tostadas ",
+    "tostados ",
+    "tostate ",
+    "tostato ",
+    "torrado ",
+    "torradas ",
 ];
 
+/// `key` without up to three leading qualifiers ("roasted chopped hazelnuts" → "hazelnuts").
 fn strip_qualifier(key: &str) -> Option<&str> {
-    QUALIFIERS
-        .iter()
-        .find_map(|q| key.strip_prefix(q))
-        .filter(|rest| !rest.is_empty())
+    let mut rest = key;
+    for _ in 0..3 {
+        match QUALIFIERS.iter().find_map(|q| rest.strip_prefix(q)) {
+            Some(r) if !r.is_empty() => rest = r,
+            _ => break,
+        }
+    }
+    (rest.len() < key.len()).then_some(rest)
 }
 
 #[cfg(test)]
@@ -863,6 +1173,17 @@ mod tests {
     #[test]
     fn plurals_and_slash_forms() {
         assert_eq!(canonical("Peanuts"), Some("Peanut"));
+        assert_eq!(canonical("Erdnüssen"), Some("Peanut"));
+        // Accents tell apart names that fold alike: es "cacao" is cocoa, pt "cação" dogfish.
+        let cacao = kb().resolve("cacao").expect("cacao");
+        assert_eq!(
+            (cacao.ingredient.name.as_str(), cacao.also.len()),
+            ("Cocoa", 0)
+        );
+        assert_eq!(canonical("cação"), Some("Shark"));
+        assert_eq!(canonical("roasted chopped hazelnuts"), Some("Hazelnut"));
+        assert_eq!(canonical("fat-reduced cocoa"), canonical("cocoa"));
+        assert_eq!(canonical("other nuts"), canonical("nuts"));
         assert_eq!(canonical("Parfum/Fragrance"), Some("Parfum"));
         let r = kb().resolve("Glycerin/Glycerine/Glycérol").expect("slash");
         assert!(matches!(r.kind, MatchKind::Exact | MatchKind::SlashPart));
