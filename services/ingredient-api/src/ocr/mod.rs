@@ -389,16 +389,24 @@ mod tests {
     }
 
     #[test]
-    fn latin_detection_needs_confidence() {
+    fn latin_detection_needs_a_header_or_confidence() {
         let reading = Reading {
             text: "Zutaten: Zucker, Mehl, Salz und Öl".into(),
             mean_confidence: 90.0,
             words: 6,
         };
         assert_eq!(looks_latin(&reading), Some(Language::German));
-        let garbage = Reading {
+        // A noisy photo: low confidence, but the Latin header settles it.
+        let noisy = Reading {
             mean_confidence: 30.0,
-            ..reading
+            ..reading.clone()
+        };
+        assert_eq!(looks_latin(&noisy), Some(Language::German));
+        // CJK read with the eng pack: no header, low confidence.
+        let garbage = Reading {
+            text: "BRE: AK, HBOS, Bee".into(),
+            mean_confidence: 30.0,
+            words: 4,
         };
         assert_eq!(looks_latin(&garbage), None);
     }
