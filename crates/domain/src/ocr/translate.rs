@@ -56,7 +56,23 @@ fn correct_item(kb: &KnowledgeBase, item: &str, language: Option<Language>) -> O
         .primary_names()
         .chain(translated)
         .min_by_key(|name| distance(&key, &fold(name).chars().collect::<Vec<_>>()))?;
-    Some(match_case(item, best))
+    // Only letters OCR confuses may differ: a correctly printed spelling variant
+    // ("Zitronensäure" for "Citronensäure") stays as printed.
+    let confusable = |s: &str| fold(s).chars().map(ocr_class).collect::<String>();
+    (confusable(item) == confusable(best)).then(|| match_case(item, best))
+}
+
+/// Letters Tesseract mixes up, mapped to one representative.
+fn ocr_class(c: char) -> char {
+    match c {
+        'i' | 'l' | '1' | 'j' | '!' | '|' | 't' | 'f' => 'l',
+        'o' | '0' => 'o',
+        'c' | 'e' => 'e',
+        'n' | 'h' | 'r' => 'n',
+        'u' | 'v' => 'u',
+        '5' | 's' => 's',
+        _ => c,
+    }
 }
 
 /// `name` with the capitalisation style of `printed` (all caps, or a capital first letter).
@@ -174,6 +190,12 @@ mod tests {
         let items = vec!["Aicool cétéaryiique".to_owned(), "Zauberpulver".to_owned()];
         let fixed = correct_spelling(kb, &items, Some(Language::French));
         assert_eq!(fixed, ["Alcool cétéarylique", "Zauberpulver"]);
+        // A spelling variant that is no OCR confusion stays as printed.
+        let variant = vec!["Zitronensäure".to_owned()];
+        assert_eq!(
+            correct_spelling(kb, &variant, Some(Language::German)),
+            variant
+        );
         assert_eq!(distance(&['a', 'b'], &['b']), 1);
         assert_eq!(match_case("GLYCERIN", "Glycerin"), "GLYCERIN");
     }
