@@ -356,6 +356,7 @@ pub fn extract(text: &str) -> Extraction {
 /// another CJK word.
 fn clean_line(line: &str) -> String {
     // Specks read as quotes or bars at a word's start are noise, never ingredient text.
+    let line = line.replace(['{', '〈'], "(").replace(['}', '〉'], ")");
     let words: Vec<&str> = line
         .split_whitespace()
         .map(|w| w.trim_start_matches(['‘', '’', '“', '”', '„', '`', '|', '¦', '»', '«']))
@@ -369,9 +370,11 @@ fn clean_line(line: &str) -> String {
     for (i, word) in words.iter().enumerate() {
         if i > 0 {
             let prev = words[i - 1];
-            let joined = (single_cjk(prev) || single_cjk(word))
-                && prev.chars().next_back().is_some_and(is_cjk_char)
-                && word.chars().next().is_some_and(is_cjk_char);
+            let (last, first) = (prev.chars().next_back(), word.chars().next());
+            let both_cjk = last.is_some_and(is_cjk_char) && first.is_some_and(is_cjk_char);
+            // Japanese and Chinese never put spaces between words; Korean does.
+            let kana_or_han = last.is_some_and(is_kana_or_han) || first.is_some_and(is_kana_or_han);
+            let joined = both_cjk && (single_cjk(prev) || single_cjk(word) || kana_or_han);
             if !joined {
                 out.push(' ');
             }
@@ -468,13 +471,19 @@ fn header_end(lower: &str, start: usize, after: usize) -> Option<usize> {
 fn starts_other_section(line: &str) -> bool {
     let lower = line.to_lowercase();
     let lower = lower.trim_start_matches(|c: char| !c.is_alphanumeric());
-    SECTION_STARTS.iter().any(|s| {
-        lower.starts_with(s) && {
-            // A Latin keyword must end at a word boundary ("energy" is not "energydrink").
-            let rest = &lower[s.len()..];
-            s.ends_with([' ', ':']) || !rest.starts_with(char::is_alphabetic) || !s.is_ascii()
-        }
-    })
+    // OCR spaces inside CJK words ("アレ ルギー"): compare CJK keywords without spaces.
+    let compact: String = lower.chars().filter(|c| !c.is_whitespace()).collect();
+    let cjk_hit = SECTION_STARTS.iter().any(|s| {
+        !s.is_ascii() && s.chars().next().is_some_and(is_cjk_char) && compact.starts_with(s)
+    });
+    cjk_hit
+        || SECTION_STARTS.iter().any(|s| {
+            lower.starts_with(s) && {
+                // A Latin keyword must end at a word boundary ("energy" is not "energydrink").
+                let rest = &lower[s.len()..];
+                s.ends_with([' ', ':']) || !rest.starts_with(char::is_alphabetic) || !s.is_ascii()
+            }
+        })
 }
 
 /// Bracket depth change of a piece of text.
@@ -634,6 +643,11 @@ fn append_line(out: &mut String, line: &str) {
     }
 }
 
+/// Han ideographs and kana (not Hangul).
+fn is_kana_or_han(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}')
+}
+
 /// Han, kana, Hangul and CJK punctuation.
 fn is_cjk_char(c: char) -> bool {
     matches!(c,
@@ -697,7 +711,9 @@ fn push_item(items: &mut Vec<String>, raw: &str) {
             .next()
             .is_some_and(|w| ABBREVIATIONS.contains(&w.to_lowercase().as_str()));
     if item.chars().any(char::is_alphanumeric) {
-        let mut item = unspeckle_colons(item);
+        // "45%0)" / "45%o)": a speck after the per cent sign read as a letter or digit.
+        let item = item.replace("%0)", "%)").replace("%o)", "%)");
+        let mut item = unspeckle_colons(&item);
         if with_stop {
             item.push('.');
         }

@@ -267,6 +267,7 @@ async fn accuracy_on_the_nine_languages_stays_above_the_floor() {
     );
 }
 
-/// Floors a little below the values measured on this subset (see docs/ocr.md).
-const RECALL_FLOOR: f64 = 0.85;
-const PRECISION_FLOOR: f64 = 0.88;
+/// Floors below the values measured on this subset (clean 0.976, rotated 0.988 in recall and
+/// precision; docs/ocr.md), leaving room for Tesseract's run-to-run variation.
+const RECALL_FLOOR: f64 = 0.90;
+const PRECISION_FLOOR: f64 = 0.90;
