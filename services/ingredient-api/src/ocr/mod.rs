@@ -339,7 +339,8 @@ impl TesseractEngine {
         Ok(match script {
             "Hangul" | "Korean" => self.packs_for(&["kor"]),
             "Japanese" | "Katakana" | "Hiragana" => self.packs_for(&["jpn"]),
-            "Han" => self.packs_for(&["chi_sim", "jpn"]),
+            // Kana-free Han text is Chinese; jpn alongside turned 剂 into 剤.
+            "Han" => self.packs_for(&["chi_sim"]),
             _ => self.packs_for(&["chi_sim", "jpn", "kor"]),
         })
     }
