@@ -65,6 +65,9 @@ analyze-demo: ## Analyse a sample list with the CLI (no server needed)
 	$(CARGO) run --release --bin ingredient-api -- analyze "Aqua/Water/Eau, Glycerin, Parfum, Linalool, Methylparaben" --allergy fragrance --skin sensitive
 
 # -- issue 4: OCR --
+ocr-accuracy: ## Read every synthetic label in every variant with Tesseract; print the accuracy table (docs/ocr.md)
+	@scripts/install-deps.sh run test
+	$(CARGO) run --release -p ingredient-api --example ocr_accuracy -- --jobs 1
 
 # -- issue 5: refresh job --
 .PHONY: refresh bench-refresh sample-mailbox classifier-accuracy

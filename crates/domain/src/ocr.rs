@@ -1,7 +1,9 @@
 //! The `/ocr` response shape (see `shared/spec/ingredient-api.md`) and [`label`], which finds
-//! the ingredient list in the text read from a label.
+//! the ingredient list in the text read from a label, and [`translate`], which makes it English
+//! through the knowledge base.
 
 pub mod label;
+pub mod translate;
 
 use serde::{Deserialize, Serialize};
 

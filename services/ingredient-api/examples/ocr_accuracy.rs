@@ -3,7 +3,8 @@
 //! scored item by item.
 //!
 //! `cargo run --release -p ingredient-api --example ocr_accuracy -- [--jobs N]
-//!  [--languages en,fr] [--variants clean,small] [--no-deskew] [--no-rescale] [--verbose]`
+//!  [--languages en,fr] [--kinds cream,biscuits] [--variants clean,small] [--no-deskew] [--no-rescale] [--no-denoise] [--no-columns] [--verbose]
+//!  [--dump DIR]` (`--dump` writes the prepared images instead of reading them)
 //!
 //! `--jobs 1` (the default) measures seconds per image on one core.
 #![allow(clippy::print_stdout)]
@@ -68,6 +69,7 @@ async fn main() {
         .and_then(|v| v[0].parse().ok())
         .unwrap_or(1);
     let languages = arg_list(&args, "--languages");
+    let kinds = arg_list(&args, "--kinds");
     let variants: Vec<Variant> = match arg_list(&args, "--variants") {
         Some(names) => Variant::ALL
             .into_iter()
@@ -79,6 +81,8 @@ async fn main() {
     let options = PrepareOptions {
         deskew: !args.iter().any(|a| a == "--no-deskew"),
         rescale: !args.iter().any(|a| a == "--no-rescale"),
+        denoise: !args.iter().any(|a| a == "--no-denoise"),
+        columns: !args.iter().any(|a| a == "--no-columns"),
         ..PrepareOptions::default()
     };
     let jobs_text = jobs.to_string();
@@ -97,6 +101,11 @@ async fn main() {
                 .as_ref()
                 .is_none_or(|ls| ls.iter().any(|c| c == l.language))
         })
+        .filter(|l| {
+            kinds
+                .as_ref()
+                .is_none_or(|ks| ks.iter().any(|k| l.name.ends_with(k.as_str())))
+        })
         .collect();
     eprintln!("rendering {} images…", labels.len() * variants.len());
     let mut cases = Vec::new();
@@ -105,6 +114,23 @@ async fn main() {
             let image = base64::engine::general_purpose::STANDARD.encode(render(label, variant));
             cases.push((index, variant, image));
         }
+    }
+    if let Some(dir) = arg_list(&args, "--dump") {
+        // Writes what Tesseract would see, and stops.
+        for (index, variant, image) in &cases {
+            let limits = ingredient_api::ocr::input::InputLimits {
+                max_bytes: settings.max_image_bytes,
+                max_pixels: settings.max_pixels,
+            };
+            let bytes = ingredient_api::ocr::input::decode_base64(image, limits).expect("base64");
+            let decoded = ingredient_api::ocr::input::decode_image(&bytes, limits).expect("image");
+            let prepared =
+                ingredient_api::ocr::prepare::prepare(&decoded, options).expect("prepare");
+            let path = format!("{}/{}-{}.png", dir[0], labels[*index].name, variant.name());
+            std::fs::write(&path, &prepared.png).expect("write");
+            eprintln!("{path}: {:?}", prepared.preparation);
+        }
+        return;
     }
     eprintln!("reading them with {jobs} job(s)…");
     let gate = Arc::new(tokio::sync::Semaphore::new(jobs));
@@ -200,9 +226,8 @@ async fn main() {
     cpu_used.sort_by(f64::total_cmp);
     let cpu_median = cpu_used.get(cpu_used.len() / 2).copied().unwrap_or(0.0);
     println!(
-        "Seconds per image ({jobs} job(s), deskew {}, rescale {}): wall median {median:.2}, \
-         90th percentile {p90:.2}; CPU median {cpu_median:.2} (one job: exact; more: approximate)",
-        options.deskew, options.rescale
+        "Seconds per image ({jobs} job(s), {options:?}): wall median {median:.2}, \
+         90th percentile {p90:.2}; CPU median {cpu_median:.2} (one job: exact; more: approximate)"
     );
 }
 

@@ -318,28 +318,8 @@ const SECTION_STARTS: &[&str] = &[
 
 /// Abbreviations whose full stop does not end the list (`ALCOHOL DENAT.`).
 const ABBREVIATIONS: &[&str] = &[
-    "denat",
-    "ext",
-    "extr",
-    "sp",
-    "spp",
-    "var",
-    "ssp",
-    "subsp",
-    "fol",
-    "rad",
-    "sem",
-    "fruct",
-    "flor",
-    "hydrolyzed",
-    "cf",
-    "no",
-    "nr",
-    "approx",
-    "min",
-    "max",
-    "ca",
-    "incl",
+    "denat", "ext", "extr", "sp", "spp", "var", "ssp", "subsp", "fol", "rad", "sem", "fruct",
+    "flor", "cf", "approx", "incl",
 ];
 
 /// Finds the ingredient list in OCR output. Never panics; empty input gives an empty list.
@@ -375,7 +355,13 @@ pub fn extract(text: &str) -> Extraction {
 /// characters (`코 코 아 버 터`): a space is dropped when a one-character CJK word touches
 /// another CJK word.
 fn clean_line(line: &str) -> String {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    // Specks read as quotes or bars at a word's start are noise, never ingredient text.
+    let line = line.replace(['{', '〈'], "(").replace(['}', '〉'], ")");
+    let words: Vec<&str> = line
+        .split_whitespace()
+        .map(|w| w.trim_start_matches(['‘', '’', '“', '”', '„', '`', '|', '¦', '»', '«']))
+        .filter(|w| !w.is_empty())
+        .collect();
     let single_cjk = |w: &str| {
         let mut chars = w.chars();
         chars.next().is_some_and(is_cjk_char) && chars.next().is_none()
@@ -384,9 +370,11 @@ fn clean_line(line: &str) -> String {
     for (i, word) in words.iter().enumerate() {
         if i > 0 {
             let prev = words[i - 1];
-            let joined = (single_cjk(prev) || single_cjk(word))
-                && prev.chars().next_back().is_some_and(is_cjk_char)
-                && word.chars().next().is_some_and(is_cjk_char);
+            let (last, first) = (prev.chars().next_back(), word.chars().next());
+            let both_cjk = last.is_some_and(is_cjk_char) && first.is_some_and(is_cjk_char);
+            // Japanese and Chinese never put spaces between words; Korean does.
+            let kana_or_han = last.is_some_and(is_kana_or_han) || first.is_some_and(is_kana_or_han);
+            let joined = both_cjk && (single_cjk(prev) || single_cjk(word) || kana_or_han);
             if !joined {
                 out.push(' ');
             }
@@ -483,13 +471,19 @@ fn header_end(lower: &str, start: usize, after: usize) -> Option<usize> {
 fn starts_other_section(line: &str) -> bool {
     let lower = line.to_lowercase();
     let lower = lower.trim_start_matches(|c: char| !c.is_alphanumeric());
-    SECTION_STARTS.iter().any(|s| {
-        lower.starts_with(s) && {
-            // A Latin keyword must end at a word boundary ("energy" is not "energydrink").
-            let rest = &lower[s.len()..];
-            s.ends_with([' ', ':']) || !rest.starts_with(char::is_alphabetic) || !s.is_ascii()
-        }
-    })
+    // OCR spaces inside CJK words ("アレ ルギー"): compare CJK keywords without spaces.
+    let compact: String = lower.chars().filter(|c| !c.is_whitespace()).collect();
+    let cjk_hit = SECTION_STARTS.iter().any(|s| {
+        !s.is_ascii() && s.chars().next().is_some_and(is_cjk_char) && compact.starts_with(s)
+    });
+    cjk_hit
+        || SECTION_STARTS.iter().any(|s| {
+            lower.starts_with(s) && {
+                // A Latin keyword must end at a word boundary ("energy" is not "energydrink").
+                let rest = &lower[s.len()..];
+                s.ends_with([' ', ':']) || !rest.starts_with(char::is_alphabetic) || !s.is_ascii()
+            }
+        })
 }
 
 /// Bracket depth change of a piece of text.
@@ -555,7 +549,7 @@ fn take_section(lines: &[String], start_line: usize, start_col: usize, header: b
     let mut depth = 0;
     for (index, line) in std::iter::once(first).chain(rest).enumerate() {
         // The list goes on while a bracket is open or the text so far ends mid-list.
-        let open = depth > 0 || out.trim_end().ends_with([',', '、', '-', '(', '&']);
+        let open = depth > 0 || out.trim_end().ends_with([',', '、', '-', '(', '&', '/']);
         if index > 0 {
             if line.is_empty() {
                 if open
@@ -627,6 +621,10 @@ fn append_line(out: &mut String, line: &str) {
     }
     let last = out.chars().next_back();
     let first = line.chars().next();
+    if out.ends_with('/') {
+        out.push_str(line);
+        return;
+    }
     if out.ends_with('-') {
         let before_hyphen = out[..out.len() - 1].chars().next_back();
         if before_hyphen.is_some_and(char::is_alphabetic) && first.is_some_and(char::is_lowercase) {
@@ -643,6 +641,11 @@ fn append_line(out: &mut String, line: &str) {
         out.push(' ');
         out.push_str(line);
     }
+}
+
+/// Han ideographs and kana (not Hangul).
+fn is_kana_or_han(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}')
 }
 
 /// Han, kana, Hangul and CJK punctuation.
@@ -694,7 +697,7 @@ pub fn split_items(list: &str) -> Vec<String> {
 }
 
 fn push_item(items: &mut Vec<String>, raw: &str) {
-    let item = clean_line(raw);
+    let item = clean_line(&exclamation_as_l(raw));
     let item = item
         .trim_matches(|c: char| {
             c.is_whitespace() || matches!(c, '.' | '。' | '*' | '•' | '·' | ':' | '_' | '|' | '-')
@@ -708,12 +711,54 @@ fn push_item(items: &mut Vec<String>, raw: &str) {
             .next()
             .is_some_and(|w| ABBREVIATIONS.contains(&w.to_lowercase().as_str()));
     if item.chars().any(char::is_alphanumeric) {
-        let mut item = item.to_owned();
+        // "45%0)" / "45%o)": a speck after the per cent sign read as a letter or digit.
+        let item = item.replace("%0)", "%)").replace("%o)", "%)");
+        let mut item = unspeckle_colons(&item);
         if with_stop {
             item.push('.');
         }
         items.push(item);
     }
+}
+
+/// `!` between letters or ending a word is a misread `l` (`Ceteary! Alcohol`); ingredient
+/// names never hold one.
+fn exclamation_as_l(item: &str) -> String {
+    let chars: Vec<char> = item.chars().collect();
+    chars
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &c)| {
+            let after_letter = i > 0 && chars[i - 1].is_alphabetic();
+            match c {
+                // "Cetearyl!": the l was read twice.
+                '!' if after_letter && chars[i - 1] == 'l' => None,
+                '!' if after_letter => Some('l'),
+                _ => Some(c),
+            }
+        })
+        .collect()
+}
+
+/// A colon inside an item before a lower-case word is a misread speck (`Farina di: frumento`,
+/// `Alcol:cetilstearilico`): it becomes a space.
+fn unspeckle_colons(item: &str) -> String {
+    let chars: Vec<char> = item.chars().collect();
+    let mut out = String::with_capacity(item.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if c == ':' {
+            let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+            let prev = i.checked_sub(1).map(|j| chars[j]);
+            if prev.is_some_and(char::is_alphabetic) && next.is_some_and(|n| n.is_lowercase()) {
+                if !chars.get(i + 1).is_some_and(|n| n.is_whitespace()) {
+                    out.push(' ');
+                }
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Index of the first line of the block with the most separators (at least two), if any.

@@ -7,7 +7,8 @@
 //!    Tesseract);
 //! 3. an [`Engine`]: today only [`tesseract`]; a vision LLM can be put first later (issue 7),
 //!    Tesseract answering when it fails;
-//! 4. [`domain::ocr::label::extract`] finds the list; [`translate`] makes it English.
+//! 4. [`domain::ocr::label::extract`] finds the list, OCR typos of known names are mended
+//!    ([`domain::ocr::translate::correct_spelling`]) and [`translate`] makes it English.
 //!
 //! Decoding and preparation run on the blocking pool and Tesseract in child processes, so the
 //! HTTP workers stay free for `/analyze`.
@@ -20,7 +21,9 @@ pub mod tesseract;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use domain::knowledge::KnowledgeBase;
 use domain::ocr::label::{self, Extraction, Language};
+use domain::ocr::translate::correct_spelling;
 use service_kit::config::{ConfigError, EnvSource};
 
 use self::input::{InputError, InputLimits};
@@ -222,9 +225,11 @@ impl OcrService {
                         seconds = started.elapsed().as_secs_f32(),
                         "label read"
                     );
+                    let kb = KnowledgeBase::embedded();
+                    let items = correct_spelling(kb, &found.items, found.language);
                     return Ok(OcrOutcome {
-                        text: translate(&found.items, found.language).join(", "),
-                        original_text: found.list,
+                        text: translate(&items, found.language).join(", "),
+                        original_text: items.join(", "),
                         language: found.language,
                         engine: engine.name(),
                         raw_text,
@@ -243,10 +248,10 @@ impl OcrService {
     }
 }
 
-/// Translates the items to English. Until the knowledge base's multilingual names are
-/// merged (issue 3), every name stays as printed.
-pub fn translate(items: &[String], _language: Option<Language>) -> Vec<String> {
-    items.to_vec()
+/// Translates the items to English through the knowledge base's multilingual names; unknown
+/// and INCI names stay as printed.
+pub fn translate(items: &[String], language: Option<Language>) -> Vec<String> {
+    domain::ocr::translate::to_english(KnowledgeBase::embedded(), items, language)
 }
 
 /// Tesseract reading a label: script detection, language packs, page segmentation fallback.
@@ -334,7 +339,8 @@ impl TesseractEngine {
         Ok(match script {
             "Hangul" | "Korean" => self.packs_for(&["kor"]),
             "Japanese" | "Katakana" | "Hiragana" => self.packs_for(&["jpn"]),
-            "Han" => self.packs_for(&["chi_sim", "jpn"]),
+            // Kana-free Han text is Chinese; jpn alongside turned 剂 into 剤.
+            "Han" => self.packs_for(&["chi_sim"]),
             _ => self.packs_for(&["chi_sim", "jpn", "kor"]),
         })
     }
@@ -343,7 +349,18 @@ impl TesseractEngine {
 /// The Latin language of a first `eng` pass, if the text reads as Latin script with
 /// reasonable confidence.
 fn looks_latin(reading: &Reading) -> Option<Language> {
-    if reading.words < 3 || reading.mean_confidence < 55.0 {
+    if reading.words < 3 {
+        return None;
+    }
+    // A Latin header read by the `eng` pack settles it even on a noisy photo.
+    let header = label::extract(&reading.text);
+    if header.header_found
+        && header.items.len() >= 2
+        && header.language.is_some_and(|l| !l.is_cjk())
+    {
+        return header.language;
+    }
+    if reading.mean_confidence < 55.0 {
         return None;
     }
     label::detect_language(&reading.text).filter(|l| !l.is_cjk())
@@ -373,16 +390,24 @@ mod tests {
     }
 
     #[test]
-    fn latin_detection_needs_confidence() {
+    fn latin_detection_needs_a_header_or_confidence() {
         let reading = Reading {
             text: "Zutaten: Zucker, Mehl, Salz und Öl".into(),
             mean_confidence: 90.0,
             words: 6,
         };
         assert_eq!(looks_latin(&reading), Some(Language::German));
-        let garbage = Reading {
+        // A noisy photo: low confidence, but the Latin header settles it.
+        let noisy = Reading {
             mean_confidence: 30.0,
-            ..reading
+            ..reading.clone()
+        };
+        assert_eq!(looks_latin(&noisy), Some(Language::German));
+        // CJK read with the eng pack: no header, low confidence.
+        let garbage = Reading {
+            text: "BRE: AK, HBOS, Bee".into(),
+            mean_confidence: 30.0,
+            words: 4,
         };
         assert_eq!(looks_latin(&garbage), None);
     }

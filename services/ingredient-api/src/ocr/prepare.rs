@@ -23,6 +23,10 @@ pub struct PrepareOptions {
     pub rescale: bool,
     /// Correct small rotations.
     pub deskew: bool,
+    /// Median-filter speckled (noisy) photos.
+    pub denoise: bool,
+    /// Stack side-by-side text columns on top of each other.
+    pub columns: bool,
     /// Wanted text line height in pixels.
     pub target_line_px: f32,
     /// Largest image sent to Tesseract, in pixels.
@@ -34,7 +38,9 @@ impl Default for PrepareOptions {
         Self {
             rescale: true,
             deskew: true,
-            target_line_px: 40.0,
+            denoise: true,
+            columns: true,
+            target_line_px: 32.0,
             max_pixels: 12_000_000,
         }
     }
@@ -49,6 +55,10 @@ pub struct Preparation {
     pub skew_degrees: f32,
     /// Estimated text line height in the original image, in pixels.
     pub line_px: f32,
+    /// Whether the median filter ran.
+    pub denoised: bool,
+    /// Number of text columns found (1, or 2 when they were stacked).
+    pub columns: u8,
 }
 
 /// A prepared image, encoded as PNG for Tesseract's stdin.
@@ -81,17 +91,39 @@ pub fn prepare(
     } else {
         rgb.clone()
     };
-    let ink = ink_mask(&small);
+    let mut small = small;
+    let mut ink = ink_mask(&small);
     let mut preparation = Preparation {
         scale: 1.0,
         ..Preparation::default()
     };
+    // A 3 × 3 median would erase strokes of small print: only where lines are 12 px or more.
+    let big_enough = line_height(&ink).is_some_and(|l| l / analysis_scale >= 12.0);
+    if options.denoise && big_enough && speckle_ratio(&ink) > SPECKLED {
+        rgb = median3(&rgb);
+        small = median3(&small);
+        ink = ink_mask(&small);
+        preparation.denoised = true;
+    }
     if options.deskew {
         let angle = skew_angle(&ink);
         if angle.abs() >= 0.4 {
             rgb = rotate(&rgb, -angle);
+            // Line heights are measured on the straightened text.
+            small = rotate(&small, -angle);
+            ink = ink_mask(&small);
             preparation.skew_degrees = angle;
         }
+    }
+    if options.columns
+        && let Some(split) = column_gap(&ink)
+    {
+        let at = ((split as f32 / analysis_scale).round() as u32).min(rgb.width());
+        rgb = stack_columns(&rgb, at);
+        let small_at = split.min(small.width());
+        small = stack_columns(&small, small_at);
+        ink = ink_mask(&small);
+        preparation.columns = 2;
     }
     if options.rescale
         && let Some(line) = line_height(&ink)
@@ -180,9 +212,120 @@ fn ink_mask(rgb: &RgbImage) -> GrayImage {
             (i32::from(g[0]), i32::from(b[0]))
         };
         // Ink is clearly darker than its surroundings.
-        m[0] = if g < b - 30 { 255 } else { 0 };
+        m[0] = if g < b - 60 { 255 } else { 0 };
     }
     mask
+}
+
+/// Share of ink pixels without an ink neighbour above which a photo counts as speckled.
+const SPECKLED: f32 = 0.02;
+
+/// Share of ink pixels that have no ink neighbour (grain, salt-and-pepper noise).
+fn speckle_ratio(ink: &GrayImage) -> f32 {
+    let (w, h) = ink.dimensions();
+    let (mut total, mut lone) = (0u32, 0u32);
+    for y in 1..h.saturating_sub(1) {
+        for x in 1..w.saturating_sub(1) {
+            if ink.get_pixel(x, y)[0] == 0 {
+                continue;
+            }
+            total += 1;
+            let neighbours = [
+                (x - 1, y),
+                (x + 1, y),
+                (x, y - 1),
+                (x, y + 1),
+                (x - 1, y - 1),
+                (x + 1, y + 1),
+                (x - 1, y + 1),
+                (x + 1, y - 1),
+            ];
+            if neighbours.iter().all(|&(a, b)| ink.get_pixel(a, b)[0] == 0) {
+                lone += 1;
+            }
+        }
+    }
+    if total == 0 {
+        0.0
+    } else {
+        lone as f32 / total as f32
+    }
+}
+
+/// 3 × 3 median per channel: removes grain and specks, keeps strokes and edges.
+fn median3(rgb: &RgbImage) -> RgbImage {
+    let (w, h) = rgb.dimensions();
+    if w < 3 || h < 3 {
+        return rgb.clone();
+    }
+    let mut out = rgb.clone();
+    let mut window = [0u8; 9];
+    for y in 1..h - 1 {
+        for x in 1..w - 1 {
+            let mut px = [0u8; 3];
+            for (c, v) in px.iter_mut().enumerate() {
+                let mut k = 0;
+                for dy in 0..3 {
+                    for dx in 0..3 {
+                        window[k] = rgb.get_pixel(x + dx - 1, y + dy - 1)[c];
+                        k += 1;
+                    }
+                }
+                window.sort_unstable();
+                *v = window[4];
+            }
+            out.put_pixel(x, y, Rgb(px));
+        }
+    }
+    out
+}
+
+/// The x of a blank vertical gap that separates two text columns over the whole text height,
+/// if there is one: at least 3 % of the width, with text on both sides (15 % of the text
+/// width at least).
+fn column_gap(ink: &GrayImage) -> Option<u32> {
+    let (w, h) = ink.dimensions();
+    let counts: Vec<u32> = (0..w)
+        .map(|x| (0..h).filter(|&y| ink.get_pixel(x, y)[0] > 0).count() as u32)
+        .collect();
+    let tolerance = (h / 300).max(1);
+    let first = counts.iter().position(|&c| c > tolerance)? as u32;
+    let last = counts.iter().rposition(|&c| c > tolerance)? as u32;
+    let span = last.saturating_sub(first);
+    if span < 100 {
+        return None;
+    }
+    let (lo, hi) = (first + span * 15 / 100, last - span * 15 / 100);
+    let mut best: Option<(u32, u32)> = None; // (start, width)
+    let mut run_start = None;
+    for x in lo..=hi {
+        let blank = counts[x as usize] <= tolerance;
+        match (blank, run_start) {
+            (true, None) => run_start = Some(x),
+            (false, Some(start)) => {
+                let width = x - start;
+                if best.is_none_or(|(_, bw)| width > bw) {
+                    best = Some((start, width));
+                }
+                run_start = None;
+            }
+            _ => {}
+        }
+    }
+    let (start, width) = best?;
+    (width >= (w * 3 / 100).max(8)).then_some(start + width / 2)
+}
+
+/// The part left of `at` on top of the part right of it, on white.
+fn stack_columns(rgb: &RgbImage, at: u32) -> RgbImage {
+    let (w, h) = rgb.dimensions();
+    let at = at.clamp(1, w.saturating_sub(1).max(1));
+    let left = image::imageops::crop_imm(rgb, 0, 0, at, h).to_image();
+    let right = image::imageops::crop_imm(rgb, at, 0, w - at, h).to_image();
+    let mut out = RgbImage::from_pixel(at.max(w - at), h * 2, Rgb([255, 255, 255]));
+    image::imageops::overlay(&mut out, &left, 0, 0);
+    image::imageops::overlay(&mut out, &right, 0, i64::from(h));
+    out
 }
 
 /// Mean of the `(2r+1)²` window around each pixel, from an integral image (O(pixels)).
@@ -307,8 +450,12 @@ fn line_height(ink: &GrayImage) -> Option<f32> {
     if max == 0 {
         return None;
     }
-    // A row belongs to a line when it carries a fair share of the busiest row's ink.
-    let threshold = (max / 20).max(1);
+    // A row belongs to a line when it carries a fair share of the busiest row's ink above
+    // the noise floor (the emptiest quarter of rows: gaps between lines).
+    let mut sorted = rows.clone();
+    sorted.sort_unstable();
+    let floor = sorted[sorted.len() / 4];
+    let threshold = floor + ((max - floor) / 8).max(1);
     let mut runs = Vec::new();
     let mut run = 0u32;
     for &count in rows.iter().chain(std::iter::once(&0)) {
@@ -336,8 +483,10 @@ mod tests {
     fn bars(width: u32, height: u32, line: u32) -> RgbImage {
         RgbImage::from_fn(width, height, |x, y| {
             let in_line = (y / line) % 2 == 1 && y > line && y < height - line;
-            let in_word = (x / (line * 3)) % 4 != 3 && x > 20 && x < width - 20;
-            if in_line && in_word {
+            // Word gaps move from line to line, as in real text; letters are thin strokes.
+            let in_word = ((x + (y / line) * 37) / (line * 3)) % 4 != 3 && x > 20 && x < width - 20;
+            let stroke = x % 6 < 2;
+            if in_line && in_word && stroke {
                 Rgb([20, 20, 20])
             } else {
                 Rgb([250, 250, 245])
@@ -382,6 +531,33 @@ mod tests {
             );
         }
         assert_eq!(skew_angle(&ink_mask(&straight)), 0.0);
+    }
+
+    #[test]
+    fn two_columns_are_found_and_stacked() {
+        let column = bars(300, 200, 8);
+        let mut page = RgbImage::from_pixel(700, 200, Rgb([250, 250, 245]));
+        image::imageops::overlay(&mut page, &column, 0, 0);
+        image::imageops::overlay(&mut page, &column, 400, 0);
+        let gap = column_gap(&ink_mask(&page)).unwrap();
+        assert!((300..400).contains(&gap), "{gap}");
+        let stacked = stack_columns(&page, gap);
+        assert_eq!(stacked.height(), 400);
+        // One column: no gap.
+        assert_eq!(column_gap(&ink_mask(&bars(700, 200, 8))), None);
+    }
+
+    #[test]
+    fn speckle_is_detected_and_filtered() {
+        let mut noisy = bars(300, 200, 8);
+        for (i, p) in noisy.pixels_mut().enumerate() {
+            if i % 37 == 0 {
+                *p = Rgb([0, 0, 0]);
+            }
+        }
+        assert!(speckle_ratio(&ink_mask(&noisy)) > SPECKLED);
+        assert!(speckle_ratio(&ink_mask(&median3(&noisy))) < SPECKLED);
+        assert!(speckle_ratio(&ink_mask(&bars(300, 200, 8))) < SPECKLED);
     }
 
     #[test]

@@ -198,6 +198,42 @@ fn a_paragraph_break_inside_the_list_is_crossed() {
 }
 
 #[test]
+fn specks_read_as_quotes_and_colons_are_dropped() {
+    assert_eq!(
+        list(
+            "Ingredienti: Farina di: frumento, Olio di ‘palma, Alcol:cetilstearilico, Sciroppo\n‘invertito, Sale."
+        ),
+        "Farina di frumento, Olio di palma, Alcol cetilstearilico, Sciroppo invertito, Sale"
+    );
+}
+
+#[test]
+fn misread_letters_are_mended() {
+    assert_eq!(
+        list("INGREDIENTS: Ceteary! Alcohol, Caprylic/\n\nCapric Triglyceride, Salt!"),
+        "Cetearyl Alcohol, Caprylic/Capric Triglyceride, Saltl"
+    );
+}
+
+#[test]
+fn cjk_ocr_artefacts_are_mended() {
+    assert_eq!(
+        list(
+            "成分：膨張剤（炭酸 水素 ナトリウム、炭酸水素 アン モニ ウム）、香料\nアレ ルギー：小麦"
+        ),
+        "膨張剤(炭酸水素ナトリウム, 炭酸水素アンモニウム), 香料"
+    );
+    assert_eq!(
+        list("성분: 귀리 플레이크 (45%0), 설탕"),
+        "귀리 플레이크 (45%), 설탕"
+    );
+    assert_eq!(
+        list("Ingredients: Hazelnuts {12,5 %), Salt"),
+        "Hazelnuts (12,5 %), Salt"
+    );
+}
+
+#[test]
 fn an_english_section_wins_on_a_multilingual_label() {
     let text = "Zutaten: Wasser, Salz\nIngredients: Water, Salt\nIngrédients: Eau, Sel";
     assert_eq!(list(text), "Water, Salt");
