@@ -53,6 +53,12 @@ clean: ## Remove build output
 # Each issue adds its targets in its own section below (keeps parallel branches mergeable).
 
 # -- issue 3: analysis engine --
+.PHONY: bench-domain analyze-demo
+bench-domain: ## Criterion bench of the analysis engine and the knowledge-base index (crates/domain)
+	$(CARGO) bench -p domain --bench analyze
+
+analyze-demo: ## Analyse a sample list with the CLI (no server needed)
+	$(CARGO) run --release --bin ingredient-api -- analyze "Aqua/Water/Eau, Glycerin, Parfum, Linalool, Methylparaben" --allergy fragrance --skin sensitive
 
 # -- issue 4: OCR --
 

@@ -279,7 +279,10 @@ fn split_traces(chars: &[char]) -> (Vec<char>, Vec<Vec<char>>) {
             i = close + 1;
             continue;
         }
-        let at_word_start = i == 0 || !lower[i - 1].is_alphanumeric() || is_cjk_char(lower[i]);
+        // Cheap test first: every marker starts with one of these characters.
+        let may_start = matches!(lower[i], 'm' | 'c' | 'p' | 't' | 'k' | 's' | '可' | '含');
+        let at_word_start =
+            may_start && (i == 0 || !lower[i - 1].is_alphanumeric() || is_cjk_char(lower[i]));
         let marker = at_word_start
             .then(|| TRACE_MARKERS.iter().find(|m| starts_with(&lower[i..], m)))
             .flatten();

@@ -6,6 +6,7 @@
 //! [`grade`] maps the score to risk level and recommendation; the product's overall risk
 //! follows [`overall_risk`].
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::time::Instant;
 
@@ -186,6 +187,13 @@ const CLASS_WORDS: &[&str] = &[
     "酸度调节剂",
 ];
 
+fn is_class_word(name: &str) -> bool {
+    static SET: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    SET.get_or_init(|| CLASS_WORDS.iter().copied().collect())
+        .contains(fold(name).as_str())
+}
+
 /// One analysed name (a top-level ingredient's head, or one of its sub-ingredients).
 struct Finding<'kb> {
     /// The name as written.
@@ -193,8 +201,9 @@ struct Finding<'kb> {
     resolved: Option<Resolved<'kb>>,
     /// Personal score after caps, skin type and allergy.
     score: u8,
-    /// Sentences for `concerns`, most important first.
-    notes: Vec<String>,
+    /// Sentences for `concerns`, most important first (borrowed from the prepared texts
+    /// where possible: most of them are the same for every request).
+    notes: Vec<Cow<'kb, str>>,
     /// Source ids behind the notes.
     sources: Vec<&'kb str>,
     /// Allergen groups matched, with the declared allergy that matched.
@@ -211,6 +220,8 @@ struct Context<'a> {
     /// Skin adjustments apply unless the product is clearly a food.
     skin_applies: bool,
     product_category: ProductCategory,
+    /// Whether the summary is for experts (collects regulatory notes).
+    expert: bool,
 }
 
 /// Analyses a validated request against the embedded knowledge base.
@@ -238,9 +249,19 @@ pub fn analyze_with(kb: &KnowledgeBase, input: &AnalysisInput) -> AnalysisRespon
         }
     }
     // First pass: resolve heads only, to tell a food from a cosmetic product.
+    let heads: Vec<Option<Resolved<'_>>> = input
+        .parsed
+        .iter()
+        .map(|item| {
+            // A class word ("Emulsifier") names no ingredient: its sub-ingredients do.
+            (!item.name.is_empty() && (!is_class_word(&item.name) || item.sub.is_empty()))
+                .then(|| kb.resolve(&item.name))
+                .flatten()
+        })
+        .collect();
     let (mut food, mut cosmetic) = (0usize, 0usize);
-    for item in &input.parsed {
-        if let Some(r) = kb.resolve(&item.name) {
+    for r in heads.iter().flatten() {
+        {
             match r.ingredient.category {
                 ProductCategory::Food => food += 1,
                 ProductCategory::Cosmetics => cosmetic += 1,
@@ -260,13 +281,14 @@ pub fn analyze_with(kb: &KnowledgeBase, input: &AnalysisInput) -> AnalysisRespon
         skin: input.skin_type,
         skin_applies: product_category != ProductCategory::Food,
         product_category,
+        expert: input.expertise == Expertise::Expert,
     };
 
     let mut details = Vec::with_capacity(input.parsed.len());
     let mut warnings = Vec::new();
     let mut items = Vec::with_capacity(input.parsed.len());
-    for parsed in &input.parsed {
-        let (detail, item) = analyze_item(&ctx, parsed);
+    for (parsed, head) in input.parsed.iter().zip(&heads) {
+        let (detail, item) = analyze_item(&ctx, parsed, *head);
         if let Some(w) = &item.warning {
             warnings.push(format!("ALLERGEN WARNING: {} - {w}", detail.name));
         }
@@ -316,8 +338,8 @@ struct ItemFacts {
     warning: Option<String>,
     /// The allergen groups matched and the declared allergies, for the summary.
     allergy_groups: Vec<AllergenGroup>,
-    /// Skin-type notes, for the summary.
-    skin_notes: Vec<String>,
+    /// Whether the skin type lowered the score, for the summary.
+    skin_affected: bool,
     /// Regulatory highlights (Annex II, IARC), for the expert summary.
     regulatory: Vec<String>,
     /// The worst concern in a few words, for the summary.
@@ -396,20 +418,19 @@ fn overall_risk(details: &[IngredientDetail], items: &[ItemFacts]) -> (OverallRi
     overall_risk_of(details, &trace)
 }
 
-fn analyze_item(ctx: &Context<'_>, parsed: &ParsedIngredient) -> (IngredientDetail, ItemFacts) {
+fn analyze_item<'kb>(
+    ctx: &Context<'kb>,
+    parsed: &ParsedIngredient,
+    head: Option<Resolved<'kb>>,
+) -> (IngredientDetail, ItemFacts) {
     let kb = ctx.kb;
     // The whole text may itself be a name ("Fragrance (Parfum)", "Preservative (E211)").
     let whole = if parsed.sub.is_empty() {
         None
     } else {
-        kb.resolve(&parsed.text)
-            .filter(|r| r.kind == MatchKind::Exact)
+        kb.resolve_exact(&parsed.text)
     };
-    let head = whole.or_else(|| {
-        (!parsed.name.is_empty())
-            .then(|| kb.resolve(&parsed.name))
-            .flatten()
-    });
+    let head = whole.or(head);
     let subs: Vec<Finding<'_>> = if whole.is_some() {
         Vec::new()
     } else {
@@ -418,7 +439,7 @@ fn analyze_item(ctx: &Context<'_>, parsed: &ParsedIngredient) -> (IngredientDeta
             .map(|s| finding(ctx, &s.name, kb.resolve(&s.name)))
             .collect()
     };
-    let is_class = head.is_none() && CLASS_WORDS.contains(&fold(&parsed.name).as_str());
+    let is_class = head.is_none() && is_class_word(&parsed.name);
     // A class word or unknown name with a single known sub-ingredient stands for it.
     let (primary, subs) = match head {
         Some(h) => (Some(finding(ctx, &parsed.name, Some(h))), subs),
@@ -430,7 +451,7 @@ fn analyze_item(ctx: &Context<'_>, parsed: &ParsedIngredient) -> (IngredientDeta
     };
     let primary_index = primary.as_ref().and_then(|p| p.resolved).map(|r| r.index);
 
-    let mut notes: Vec<String> = Vec::new();
+    let mut notes: Vec<Cow<'kb, str>> = Vec::new();
     let mut sources: Vec<&str> = Vec::new();
     let mut allergy: Vec<(String, usize)> = Vec::new();
     let mut score;
@@ -465,10 +486,10 @@ fn analyze_item(ctx: &Context<'_>, parsed: &ParsedIngredient) -> (IngredientDeta
             score = 10;
             known = subs.iter().all(|s| s.resolved.is_some());
             if !is_class && !parsed.name.is_empty() {
-                notes.push(format!(
+                notes.push(Cow::Owned(format!(
                     "'{}' itself is not in the knowledge base; it is scored by its listed sub-ingredients.",
                     parsed.name
-                ));
+                )));
             }
         }
         _ => {
@@ -478,10 +499,15 @@ fn analyze_item(ctx: &Context<'_>, parsed: &ParsedIngredient) -> (IngredientDeta
             category = ctx.product_category;
             score = UNKNOWN_SCORE;
             known = false;
-            notes.push(format!(
-                "Not in the knowledge base: '{}' could not be identified, so it is marked CAUTION (score {UNKNOWN_SCORE}) rather than guessed. Its origin is unknown.",
-                if parsed.name.is_empty() { &parsed.text } else { &parsed.name }
-            ));
+            let name = if parsed.name.is_empty() {
+                &parsed.text
+            } else {
+                &parsed.name
+            };
+            allergy.extend(allergy_matches(ctx, name, None));
+            notes.push(Cow::Owned(format!(
+                "Not in the knowledge base: '{name}' could not be identified, so it is marked CAUTION (score {UNKNOWN_SCORE}) rather than guessed. Its origin is unknown."
+            )));
         }
     }
     // Sub-ingredients weigh on their parent: the worst one caps the parent's score.
@@ -498,11 +524,11 @@ fn analyze_item(ctx: &Context<'_>, parsed: &ParsedIngredient) -> (IngredientDeta
         }
         let (risk, _) = grade(sub.score);
         if risk != RiskLevel::Low || !sub.allergy.is_empty() {
-            let first = sub.notes.first().cloned().unwrap_or_default();
-            notes.push(format!(
+            let first = sub.notes.first().map(|n| n.as_ref()).unwrap_or_default();
+            notes.push(Cow::Owned(format!(
                 "Contains {} ({}/10): {first}",
                 sub.label, sub.score
-            ));
+            )));
             sources.extend(sub.sources.iter().copied());
         }
         for a in &sub.allergy {
@@ -512,10 +538,9 @@ fn analyze_item(ctx: &Context<'_>, parsed: &ParsedIngredient) -> (IngredientDeta
         }
     }
     if parsed.trace {
-        notes.push(
-            "Listed as a possible trace (\"may contain\"): not an intended ingredient; it matters if you are allergic to it."
-                .to_owned(),
-        );
+        notes.push(Cow::Borrowed(
+            "Listed as a possible trace (\"may contain\"): not an intended ingredient; it matters if you are allergic to it.",
+        ));
     }
     let is_match = !allergy.is_empty();
     if is_match {
@@ -534,41 +559,44 @@ fn analyze_item(ctx: &Context<'_>, parsed: &ParsedIngredient) -> (IngredientDeta
             (None, Some(s)) => s.resolved,
             (None, None) => None,
         };
-        driver
+        let mut alts = driver
             .map(|r| alternatives_for(ctx, r.ingredient))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        // An allergen match with no allergen-free peer: the group's usual swaps.
+        if alts.is_empty() {
+            alts = substitutes_for(ctx, &allergy_groups(&allergy));
+        }
+        alts
     };
 
     let warning =
         is_match.then(|| allergy_reason(ctx, &allergy, &subs, primary.as_ref(), parsed.trace));
-    let groups: Vec<AllergenGroup> = allergy
+    let groups = allergy_groups(&allergy);
+    let mut references: Vec<String> = Vec::new();
+    for (i, id) in sources.iter().enumerate() {
+        if !sources[..i].contains(id)
+            && let Some(text) = kb.reference(id)
+        {
+            references.push(text.to_owned());
+        }
+    }
+    let skin_affected = notes
         .iter()
-        .filter_map(|(g, _)| AllergenGroup::ALL.iter().find(|x| x.label() == g).copied())
-        .collect();
-    let mut references = Vec::new();
-    let mut seen = BTreeSet::new();
-    for id in &sources {
-        if seen.insert(*id)
-            && let Some(src) = kb.source(id)
-        {
-            references.push(match &src.url {
-                Some(url) => format!("{} ({url})", src.title),
-                None => src.title.clone(),
-            });
-        }
-    }
-    let mut skin_notes = Vec::new();
+        .any(|n| n.starts_with("For ") && n.contains(" skin:"));
     let mut regulatory = Vec::new();
-    for n in &notes {
-        if n.starts_with("For ") && n.contains(" skin") {
-            skin_notes.push(n.clone());
-        }
-        if n.contains("IARC Group") || n.contains("Annex II") || n.contains("no longer authorised")
-        {
-            regulatory.push(n.clone());
+    if ctx.expert {
+        for n in &notes {
+            if n.contains("IARC Group")
+                || n.contains("Annex II")
+                || n.contains("no longer authorised")
+            {
+                regulatory.push(n.to_string());
+            }
         }
     }
-    let headline = notes.first().cloned();
+    let headline = (recommendation != Recommendation::Safe)
+        .then(|| notes.first().map(|n| n.to_string()))
+        .flatten();
     let concerns = if notes.is_empty() {
         "No known concerns at normal use.".to_owned()
     } else {
@@ -599,11 +627,42 @@ fn analyze_item(ctx: &Context<'_>, parsed: &ParsedIngredient) -> (IngredientDeta
         known,
         warning,
         allergy_groups: groups,
-        skin_notes,
+        skin_affected,
         regulatory,
         headline,
     };
     (detail, facts)
+}
+
+fn allergy_groups(allergy: &[(String, usize)]) -> Vec<AllergenGroup> {
+    allergy
+        .iter()
+        .filter_map(|(g, _)| AllergenGroup::ALL.iter().find(|x| x.label() == g).copied())
+        .collect()
+}
+
+/// Allergen-free swaps for matched groups (`allergy-aliases.toml`), without any entry that
+/// carries one of the user's declared groups.
+fn substitutes_for(ctx: &Context<'_>, groups: &[AllergenGroup]) -> Vec<String> {
+    let aliases = crate::knowledge::allergy::AllergyAliases::embedded();
+    let mut out: Vec<String> = Vec::new();
+    for g in groups {
+        for name in aliases.substitutes(*g) {
+            if out.len() >= MAX_ALTERNATIVES {
+                return out;
+            }
+            if let Some(cand) = ctx.kb.lookup(name)
+                && !cand
+                    .allergens
+                    .iter()
+                    .any(|a| ctx.allergies.iter().any(|d| d.groups.contains(a)))
+                && !out.contains(&cand.name)
+            {
+                out.push(cand.name.clone());
+            }
+        }
+    }
+    out
 }
 
 /// All sub-ingredients of an item, nested ones included, in order.
@@ -655,15 +714,15 @@ fn finding<'kb>(ctx: &Context<'kb>, label: &str, resolved: Option<Resolved<'kb>>
             label: label.to_owned(),
             resolved: None,
             score: UNKNOWN_SCORE,
-            notes: vec![format!(
+            notes: vec![Cow::Owned(format!(
                 "'{label}' is not in the knowledge base (marked CAUTION, not guessed)."
-            )],
+            ))],
             sources: Vec::new(),
             allergy: allergy_matches(ctx, label, None),
         };
     };
     let ing = r.ingredient;
-    let (score, mut notes) = personal_score(ctx, ing);
+    let (score, mut notes) = personal_score(ctx, ing, r.index);
     let mut sources: Vec<&str> = Vec::new();
     let allergy = allergy_matches(ctx, label, Some(r));
     if !allergy.is_empty() {
@@ -674,12 +733,12 @@ fn finding<'kb>(ctx: &Context<'kb>, label: &str, resolved: Option<Resolved<'kb>>
             .collect();
         notes.insert(
             0,
-            format!(
+            Cow::Owned(format!(
                 "Allergen: {} contains {} (you declared '{}').",
                 ing.name,
                 groups.join(", "),
                 dedup(declared).join("', '")
-            ),
+            )),
         );
         if groups.iter().any(|g| {
             AllergenGroup::ALL
@@ -696,13 +755,15 @@ fn finding<'kb>(ctx: &Context<'kb>, label: &str, resolved: Option<Resolved<'kb>>
         sources.extend(ing.sources.iter().map(String::as_str));
     }
     match r.kind {
-        MatchKind::Typo => notes.push(format!("Read as '{}' (spelling corrected).", ing.name)),
+        MatchKind::Typo => notes.push(Cow::Owned(format!(
+            "Read as '{}' (spelling corrected).",
+            ing.name
+        ))),
         MatchKind::Qualifier | MatchKind::Plural | MatchKind::SlashPart | MatchKind::Exact => {}
     }
-    notes.push(format!(
-        "Knowledge-base score {}/10: {}",
-        ing.score, ing.score_reason
-    ));
+    if let Some(text) = ctx.kb.prepared(r.index) {
+        notes.push(Cow::Borrowed(&text.reason));
+    }
     Finding {
         label: label.to_owned(),
         resolved: Some(r),
@@ -728,56 +789,57 @@ fn dedup(v: Vec<&str>) -> Vec<&str> {
 }
 
 /// The entry's score after regulatory caps and the user's skin type, with the reasons.
-fn personal_score(ctx: &Context<'_>, ing: &Ingredient) -> (u8, Vec<String>) {
-    let mut score = ing.score;
-    let mut notes: Vec<String> = ing.concerns.iter().map(|c| end_sentence(&c.text)).collect();
-    let mentions = |needle: &str| {
-        ing.concerns
-            .iter()
-            .any(|c| c.text.to_lowercase().contains(needle))
+fn personal_score<'kb>(
+    ctx: &Context<'kb>,
+    ing: &'kb Ingredient,
+    index: usize,
+) -> (u8, Vec<Cow<'kb, str>>) {
+    let score = personal_value(ctx, ing);
+    let mut notes: Vec<Cow<'kb, str>> = Vec::with_capacity(6);
+    let Some(text) = ctx.kb.prepared(index) else {
+        return (score, notes);
     };
-    if ing.eu_cosmetics == Some(EuCosmetics::AnnexIi) {
-        score = score.min(3);
-        notes.insert(0, format!("{}.", EuCosmetics::AnnexIi.note()));
+    if let Some(n) = &text.annex_ii {
+        notes.push(Cow::Borrowed(n));
     }
-    if let Some(iarc) = ing.iarc {
-        if matches!(iarc, Iarc::Group1 | Iarc::Group2A) {
-            score = score.min(6);
-        }
-        // Name the group exactly once, in the words users and experts search for.
-        if !mentions(&iarc.label().to_lowercase()) {
-            notes.push(format!("{}: {}.", iarc.label(), iarc.meaning()));
-        }
+    notes.extend(text.concerns.iter().map(|c| Cow::Borrowed(c.as_str())));
+    // Name the IARC group exactly once, in the words users and experts search for.
+    if let Some(n) = &text.iarc {
+        notes.push(Cow::Borrowed(n));
     }
-    if ing.eu_food == Some(EuFood::Withdrawn) {
-        if !mentions("union list") && !mentions("authorised") && !mentions("banned") {
-            notes.push("No longer authorised as an EU food additive.".to_owned());
-        }
-        if ctx.product_category == ProductCategory::Food {
-            score = score.min(3);
-        }
+    if let Some(n) = &text.withdrawn {
+        notes.push(Cow::Borrowed(n));
     }
     if ctx.skin_applies && ing.category != ProductCategory::Food {
         let (penalty, reasons) = skin_penalty(ctx.skin, ing);
         if penalty > 0 {
-            score = score.saturating_sub(penalty).max(1);
-            notes.push(format!(
+            notes.push(Cow::Owned(format!(
                 "For {} skin: {} (score lowered by {penalty}).",
                 ctx.skin.as_str(),
                 reasons.join("; ")
-            ));
+            )));
         }
     }
     (score, notes)
 }
 
-fn end_sentence(s: &str) -> String {
-    let t = s.trim();
-    if t.ends_with(['.', '!', '?']) {
-        t.to_owned()
-    } else {
-        format!("{t}.")
+/// [`personal_score`] without the sentences (for ranking alternatives).
+fn personal_value(ctx: &Context<'_>, ing: &Ingredient) -> u8 {
+    let mut score = ing.score;
+    if ing.eu_cosmetics == Some(EuCosmetics::AnnexIi) {
+        score = score.min(3);
     }
+    if matches!(ing.iarc, Some(Iarc::Group1 | Iarc::Group2A)) {
+        score = score.min(6);
+    }
+    if ing.eu_food == Some(EuFood::Withdrawn) && ctx.product_category == ProductCategory::Food {
+        score = score.min(3);
+    }
+    if ctx.skin_applies && ing.category != ProductCategory::Food {
+        let (penalty, _) = skin_penalty(ctx.skin, ing);
+        score = score.saturating_sub(penalty).max(1);
+    }
+    score
 }
 
 /// How much the user's skin type lowers an entry's score, and why (docs/analysis.md).
@@ -948,7 +1010,7 @@ fn alternatives_for(ctx: &Context<'_>, ing: &Ingredient) -> Vec<String> {
                 .allergens
                 .iter()
                 .any(|g| ctx.allergies.iter().any(|a| a.groups.contains(g)))
-            && personal_score(ctx, cand).0 >= 7
+            && personal_value(ctx, cand) >= 7
     };
     let mut out: Vec<String> = Vec::new();
     for alt in &ing.alternatives {
@@ -960,16 +1022,20 @@ fn alternatives_for(ctx: &Context<'_>, ing: &Ingredient) -> Vec<String> {
         }
     }
     if out.is_empty() && ing.function != "banned-substance" {
-        let purpose = fold(&ing.purpose);
-        for cand in ctx.kb.with_function(&ing.function) {
+        // Basic foods are alternatives only for foods with the same purpose ("Vegetable oil").
+        let candidates: Box<dyn Iterator<Item = &Ingredient>> = if ing.function == "food" {
+            Box::new(ctx.kb.with_purpose(&ing.purpose))
+        } else {
+            Box::new(ctx.kb.with_function(&ing.function))
+        };
+        for cand in candidates {
             if out.len() >= MAX_ALTERNATIVES || cand.score < 8 {
                 break;
             }
             let compatible_category = cand.category == ing.category
                 || cand.category == ProductCategory::Both
                 || ing.category == ProductCategory::Both;
-            let same_purpose = ing.function != "food" || fold(&cand.purpose) == purpose;
-            if cand.name != ing.name && compatible_category && same_purpose && fits(cand) {
+            if cand.name != ing.name && compatible_category && fits(cand) {
                 out.push(cand.name.clone());
             }
         }
@@ -1015,7 +1081,7 @@ fn summarize(
         .collect();
     let skin: Vec<&str> = rows
         .iter()
-        .filter(|(_, f)| !f.skin_notes.is_empty())
+        .filter(|(_, f)| f.skin_affected)
         .map(|(d, _)| d.name.as_str())
         .collect();
     let unmatched_words: Vec<&str> = ctx

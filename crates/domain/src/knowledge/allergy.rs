@@ -19,12 +19,15 @@ pub const ALIASES_FILE: &str = include_str!("../../data/allergy-aliases.toml");
 #[serde(deny_unknown_fields)]
 struct AliasFile {
     groups: BTreeMap<AllergenGroup, Vec<String>>,
+    #[serde(default)]
+    substitutes: BTreeMap<AllergenGroup, Vec<String>>,
 }
 
 /// Folded allergy word → groups.
 #[derive(Debug)]
 pub struct AllergyAliases {
     words: HashMap<String, Vec<AllergenGroup>>,
+    substitutes: BTreeMap<AllergenGroup, Vec<String>>,
 }
 
 static ALIASES: OnceLock<AllergyAliases> = OnceLock::new();
@@ -68,20 +71,34 @@ impl AllergyAliases {
     pub fn parse(text: &str) -> Result<Self, toml::de::Error> {
         let file: AliasFile = toml::from_str(text)?;
         let mut words: HashMap<String, Vec<AllergenGroup>> = HashMap::new();
-        for (group, list) in file.groups {
+        for (group, list) in &file.groups {
+            let group = *group;
             for word in list {
-                let slot = words.entry(fold(&word)).or_default();
+                let slot = words.entry(fold(word)).or_default();
                 if !slot.contains(&group) {
                     slot.push(group);
                 }
             }
         }
-        Ok(Self { words })
+        Ok(Self {
+            words,
+            substitutes: file.substitutes,
+        })
     }
 
     /// The groups a folded word names.
     pub fn groups(&self, folded: &str) -> Option<&[AllergenGroup]> {
         self.words.get(folded).map(Vec::as_slice)
+    }
+
+    /// Allergen-free swaps for a group (canonical entry names).
+    pub fn substitutes(&self, group: AllergenGroup) -> &[String] {
+        self.substitutes.get(&group).map_or(&[], Vec::as_slice)
+    }
+
+    /// Every group with substitutes.
+    pub fn substitute_groups(&self) -> impl Iterator<Item = (AllergenGroup, &[String])> {
+        self.substitutes.iter().map(|(g, v)| (*g, v.as_slice()))
     }
 
     /// Number of known words.

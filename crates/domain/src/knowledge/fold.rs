@@ -31,6 +31,9 @@ pub fn is_cjk(c: char) -> bool {
 
 /// The folded form of `name`: the key of every index. Idempotent: `fold(fold(x)) == fold(x)`.
 pub fn fold(name: &str) -> String {
+    if name.is_ascii() {
+        return fold_ascii(name);
+    }
     let mut out = fold_once(name);
     // Lower-casing can produce a string whose NFKC form differs (rare compatibility
     // characters); two more passes reach the fixed point for every input proptest found.
@@ -42,6 +45,88 @@ pub fn fold(name: &str) -> String {
         out = again;
     }
     out
+}
+
+/// The same result as the general path for ASCII input, without Unicode normalisation
+/// (most label names are ASCII; this keeps indexing and matching fast).
+fn fold_ascii(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut pending_space = false;
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() {
+            if pending_space && !out.is_empty() {
+                out.push(' ');
+            }
+            pending_space = false;
+            out.push(char::from(b.to_ascii_lowercase()));
+        } else if is_invisible(char::from(b)) {
+            // Controls vanish, as in the general path.
+        } else if !out.is_empty() {
+            pending_space = true;
+        }
+    }
+    out
+}
+
+/// A 64-bit set of the bytes of `s` (each byte to one bit): a typo of `d` edits changes at
+/// most `2 * d` bits, so candidates farther apart are skipped without computing a distance.
+pub fn byte_mask(s: &[u8]) -> u64 {
+    s.iter().fold(0u64, |m, b| m | 1u64 << (b % 64))
+}
+
+/// Byte counts of `s` in 32 bins: `d` edits change the bins' L1 distance by at most `2 * d`.
+pub fn byte_histogram(s: &[u8]) -> [u8; 32] {
+    let mut h = [0u8; 32];
+    for b in s {
+        let bin = usize::from(b % 32);
+        h[bin] = h[bin].saturating_add(1);
+    }
+    h
+}
+
+/// The L1 distance of two histograms, stopping early above `max`.
+pub fn histogram_distance(a: &[u8; 32], b: &[u8; 32], max: usize) -> bool {
+    let mut d = 0usize;
+    for (x, y) in a.iter().zip(b) {
+        d += usize::from(x.abs_diff(*y));
+    }
+    d <= max
+}
+
+/// [`bounded_distance`] on ASCII bytes without allocating (names up to 63 bytes; longer
+/// ones are never typo-corrected).
+pub fn bounded_distance_ascii(a: &[u8], b: &[u8], max: usize) -> Option<usize> {
+    const N: usize = 64;
+    if a.len() >= N || b.len() >= N || a.len().abs_diff(b.len()) > max {
+        return None;
+    }
+    let (n, m) = (a.len(), b.len());
+    let mut prev2 = [0usize; N];
+    let mut prev = [0usize; N];
+    let mut cur = [0usize; N];
+    for (j, p) in prev.iter_mut().enumerate().take(m + 1) {
+        *p = j;
+    }
+    for i in 1..=n {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=m {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(prev2[j - 2] + 1);
+            }
+            cur[j] = v;
+            row_min = row_min.min(v);
+        }
+        if row_min > max {
+            return None;
+        }
+        prev2 = prev;
+        prev = cur;
+    }
+    let d = prev[m];
+    (d <= max).then_some(d)
 }
 
 /// Stands in for ß between lower-casing and the separator pass, where it becomes "ss"
@@ -240,6 +325,23 @@ mod tests {
         fn fold_never_leaves_edge_or_double_spaces(s in "[ -~éÉ가-힣、，\u{3000}]{0,40}") {
             let f = fold(&s);
             prop_assert!(!f.starts_with(' ') && !f.ends_with(' ') && !f.contains("  "));
+        }
+
+        #[test]
+        fn ascii_fast_path_agrees_with_the_general_path(s in "[ -~\t\n\x01]{0,40}") {
+            let mut general = fold_once(&s);
+            for _ in 0..2 { general = fold_once(&general); }
+            prop_assert_eq!(fold(&s), general);
+        }
+
+        #[test]
+        fn ascii_distance_agrees(a in "[a-z ]{0,12}", b in "[a-z ]{0,12}") {
+            let ca: Vec<char> = a.chars().collect();
+            let cb: Vec<char> = b.chars().collect();
+            prop_assert_eq!(
+                bounded_distance_ascii(a.as_bytes(), b.as_bytes(), 2),
+                bounded_distance(&ca, &cb, 2)
+            );
         }
 
         #[test]

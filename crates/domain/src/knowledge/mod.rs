@@ -19,7 +19,10 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 
 use crate::analysis::{Origin, ProductCategory};
-use fold::{bounded_distance, ci_number, e_number, fold, is_cjk};
+use fold::{
+    bounded_distance_ascii, byte_histogram, byte_mask, ci_number, e_number, fold,
+    histogram_distance, is_cjk,
+};
 
 /// The data files, embedded so that the binary needs nothing at run time.
 pub const DATA_FILES: &[(&str, &str)] = &[
@@ -370,6 +373,43 @@ pub enum KbError {
     },
 }
 
+/// FNV-1a: the index keys are short, trusted strings from our own files, so a fast
+/// non-keyed hash is fine (lookups hash user text, but a collision only costs time).
+#[derive(Debug, Clone, Copy, Default)]
+struct Fnv;
+
+impl std::hash::BuildHasher for Fnv {
+    type Hasher = FnvHasher;
+    fn build_hasher(&self) -> FnvHasher {
+        FnvHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+/// The FNV-1a state.
+#[derive(Debug)]
+struct FnvHasher(u64);
+
+impl std::hash::Hasher for FnvHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// One typo-correctable name.
+#[derive(Debug, Clone)]
+struct FuzzyKey {
+    mask: u64,
+    histogram: [u8; 32],
+    key: Box<str>,
+    entry: u32,
+}
+
 /// How a name was resolved to an entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MatchKind {
@@ -405,18 +445,76 @@ pub struct KnowledgeBase {
     ingredients: Vec<Ingredient>,
     sources: BTreeMap<String, Source>,
     /// Folded name → entries. Primary names come first, so they win over translations.
-    index: HashMap<String, Vec<u32>>,
+    index: HashMap<String, Vec<u32>, Fnv>,
     /// `E211` → entry.
-    e_numbers: HashMap<String, u32>,
+    e_numbers: HashMap<String, u32, Fnv>,
     /// `CI 77491` → entry.
-    ci_numbers: HashMap<String, u32>,
+    ci_numbers: HashMap<String, u32, Fnv>,
     /// Language → names as printed.
     by_language: HashMap<&'static str, Vec<(String, u32)>>,
-    /// Folded Latin keys bucketed by length in chars, for typo correction.
-    fuzzy: Vec<Vec<(Vec<char>, u32)>>,
+    /// Folded ASCII keys bucketed by length, with their byte masks, for typo correction.
+    fuzzy: Vec<Vec<FuzzyKey>>,
     /// Function class → entries, safest first (alternatives).
     by_function: HashMap<String, Vec<u32>>,
+    /// Lower-cased purpose → entries, safest first (alternatives among basic foods).
+    by_purpose: HashMap<String, Vec<u32>>,
+    /// Sentences prepared once per entry (same order as `ingredients`).
+    prepared: Vec<Prepared>,
+    /// Source id → "Title (url)".
+    references: HashMap<String, String>,
     build_time: Duration,
+}
+
+/// The sentences the analysis shows for one entry, rendered once at start-up.
+#[derive(Debug, Clone, Default)]
+pub struct Prepared {
+    /// Each documented concern as a sentence.
+    pub concerns: Vec<String>,
+    /// "Knowledge-base score 6/10: <score_reason>".
+    pub reason: String,
+    /// "Prohibited in EU cosmetics (...Annex II)." for Annex II entries.
+    pub annex_ii: Option<String>,
+    /// "IARC Group 2A: probably carcinogenic to humans." unless a concern names the group.
+    pub iarc: Option<String>,
+    /// "No longer authorised as an EU food additive." unless a concern says so.
+    pub withdrawn: Option<String>,
+}
+
+impl Prepared {
+    fn of(ing: &Ingredient) -> Self {
+        let mentions = |needle: &str| {
+            ing.concerns
+                .iter()
+                .any(|c| c.text.to_lowercase().contains(needle))
+        };
+        let sentence = |t: &str| {
+            let t = t.trim();
+            if t.ends_with(['.', '!', '?']) {
+                t.to_owned()
+            } else {
+                format!("{t}.")
+            }
+        };
+        Self {
+            concerns: ing.concerns.iter().map(|c| sentence(&c.text)).collect(),
+            reason: format!(
+                "Knowledge-base score {}/10: {}",
+                ing.score,
+                ing.score_reason.trim()
+            ),
+            annex_ii: (ing.eu_cosmetics == Some(EuCosmetics::AnnexIi))
+                .then(|| format!("{}.", EuCosmetics::AnnexIi.note())),
+            iarc: ing
+                .iarc
+                .filter(|g| !mentions(&g.label().to_lowercase()))
+                .map(|g| format!("{}: {}.", g.label(), g.meaning())),
+            withdrawn: (ing.eu_food == Some(EuFood::Withdrawn)
+                && !mentions("union list")
+                && !mentions("authorised")
+                && !mentions("banned"))
+            .then(|| "No longer authorised as an EU food additive.".to_owned()),
+        }
+    }
 }
 
 static EMBEDDED: OnceLock<KnowledgeBase> = OnceLock::new();
@@ -455,12 +553,15 @@ impl KnowledgeBase {
         let mut kb = Self {
             ingredients,
             sources,
-            index: HashMap::new(),
-            e_numbers: HashMap::new(),
-            ci_numbers: HashMap::new(),
+            index: HashMap::default(),
+            e_numbers: HashMap::default(),
+            ci_numbers: HashMap::default(),
             by_language: HashMap::new(),
             fuzzy: Vec::new(),
             by_function: HashMap::new(),
+            by_purpose: HashMap::new(),
+            prepared: Vec::new(),
+            references: HashMap::new(),
             build_time: Duration::ZERO,
         };
         kb.build_index();
@@ -469,9 +570,9 @@ impl KnowledgeBase {
     }
 
     fn build_index(&mut self) {
-        let mut index: HashMap<String, Vec<u32>> =
-            HashMap::with_capacity(self.ingredients.len() * 8);
-        let add = |index: &mut HashMap<String, Vec<u32>>, key: String, i: u32| {
+        let mut index: HashMap<String, Vec<u32>, Fnv> =
+            HashMap::with_capacity_and_hasher(self.ingredients.len() * 8, Fnv);
+        let add = |index: &mut HashMap<String, Vec<u32>, Fnv>, key: String, i: u32| {
             if key.is_empty() {
                 return;
             }
@@ -518,24 +619,25 @@ impl KnowledgeBase {
                 }
             }
         }
-        let mut fuzzy: Vec<Vec<(Vec<char>, u32)>> = Vec::new();
+        let mut fuzzy: Vec<Vec<FuzzyKey>> = Vec::new();
         for (key, entries) in &index {
-            // Typos are corrected only for Latin names: one wrong CJK character is a
-            // different word far more often than an OCR slip.
-            if key.chars().any(is_cjk) || key.chars().any(|c| c.is_ascii_digit()) {
+            // Typos are corrected only for Latin names (one wrong CJK character is a different
+            // word far more often than an OCR slip) and never across digits (E211/E212).
+            if !key.is_ascii() || key.bytes().any(|b| b.is_ascii_digit()) || key.len() < 6 {
                 continue;
             }
-            let chars: Vec<char> = key.chars().collect();
-            if chars.len() < 6 {
-                continue;
+            if fuzzy.len() <= key.len() {
+                fuzzy.resize(key.len() + 1, Vec::new());
             }
-            if fuzzy.len() <= chars.len() {
-                fuzzy.resize(chars.len() + 1, Vec::new());
-            }
-            fuzzy[chars.len()].push((chars, entries[0]));
+            fuzzy[key.len()].push(FuzzyKey {
+                mask: byte_mask(key.as_bytes()),
+                histogram: byte_histogram(key.as_bytes()),
+                key: key.clone().into_boxed_str(),
+                entry: entries[0],
+            });
         }
         for bucket in &mut fuzzy {
-            bucket.sort();
+            bucket.sort_by(|a, b| a.key.cmp(&b.key));
         }
         let mut by_function: HashMap<String, Vec<u32>> = HashMap::new();
         for (i, ing) in self.ingredients.iter().enumerate() {
@@ -544,7 +646,14 @@ impl KnowledgeBase {
                 .or_default()
                 .push(i as u32);
         }
-        for list in by_function.values_mut() {
+        let mut by_purpose: HashMap<String, Vec<u32>> = HashMap::new();
+        for (i, ing) in self.ingredients.iter().enumerate() {
+            by_purpose
+                .entry(ing.purpose.trim().to_lowercase())
+                .or_default()
+                .push(i as u32);
+        }
+        for list in by_function.values_mut().chain(by_purpose.values_mut()) {
             list.sort_by(|a, b| {
                 let (a, b) = (
                     &self.ingredients[*a as usize],
@@ -556,6 +665,19 @@ impl KnowledgeBase {
         self.index = index;
         self.fuzzy = fuzzy;
         self.by_function = by_function;
+        self.by_purpose = by_purpose;
+        self.prepared = self.ingredients.iter().map(Prepared::of).collect();
+        self.references = self
+            .sources
+            .iter()
+            .map(|(id, src)| {
+                let text = match &src.url {
+                    Some(url) => format!("{} ({url})", src.title),
+                    None => src.title.clone(),
+                };
+                (id.clone(), text)
+            })
+            .collect();
     }
 
     /// Finds an entry by any name it is known by: canonical, synonym, INCI, E-number (any
@@ -636,41 +758,54 @@ impl KnowledgeBase {
 
     /// A unique entry within the typo threshold of `key`, if any.
     fn typo(&self, key: &str) -> Option<u32> {
-        if key.chars().any(|c| is_cjk(c) || c.is_ascii_digit()) {
+        if !key.is_ascii() || key.bytes().any(|b| b.is_ascii_digit()) {
             return None;
         }
-        let chars: Vec<char> = key.chars().collect();
-        let max = match chars.len() {
+        let bytes = key.as_bytes();
+        let max = match bytes.len() {
             0..=5 => return None,
             6..=9 => 1,
             _ => 2,
         };
+        let mask = byte_mask(bytes);
+        let histogram = byte_histogram(bytes);
         let mut best: Option<(usize, u32)> = None;
         let mut tie = false;
-        let lo = chars.len().saturating_sub(max).max(6);
-        let hi = (chars.len() + max).min(self.fuzzy.len().saturating_sub(1));
+        let lo = bytes.len().saturating_sub(max).max(6);
+        let hi = bytes.len() + max;
         for len in lo..=hi {
             let Some(bucket) = self.fuzzy.get(len) else {
                 continue;
             };
-            for (cand, i) in bucket {
-                // The same threshold must hold from the candidate's side: a 9-letter name
-                // may not be reached with 2 edits.
-                let limit = if cand.len() >= 10 { max } else { max.min(1) };
-                let Some(d) = bounded_distance(&chars, cand, limit) else {
+            // The threshold must hold from the candidate's side too: a 9-letter name may not
+            // be reached with 2 edits.
+            let limit = if len >= 10 { max } else { max.min(1) };
+            for cand in bucket {
+                if (cand.mask ^ mask).count_ones() as usize > 2 * limit
+                    || !histogram_distance(&cand.histogram, &histogram, 2 * limit)
+                {
+                    continue;
+                }
+                let Some(d) = bounded_distance_ascii(bytes, cand.key.as_bytes(), limit) else {
                     continue;
                 };
                 match best {
-                    Some((bd, bi)) if d == bd && bi != *i => tie = true,
+                    Some((bd, bi)) if d == bd && bi != cand.entry => tie = true,
                     Some((bd, _)) if d >= bd => {}
                     _ => {
-                        best = Some((d, *i));
+                        best = Some((d, cand.entry));
                         tie = false;
                     }
                 }
             }
         }
         if tie { None } else { best.map(|(_, i)| i) }
+    }
+
+    /// Resolves by exact (folded) name, E-number or CI number only: no tolerant steps.
+    pub fn resolve_exact(&self, name: &str) -> Option<Resolved<'_>> {
+        self.lookup_folded(&fold(name))
+            .map(|hit| self.resolved(hit, MatchKind::Exact))
     }
 
     /// For OCR translation: the canonical English name when `label_name` is a known name in
@@ -724,6 +859,26 @@ impl KnowledgeBase {
     pub fn with_function(&self, function: &str) -> impl Iterator<Item = &Ingredient> {
         self.by_function
             .get(function)
+            .map(|v| v.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .map(|i| &self.ingredients[*i as usize])
+    }
+
+    /// The prepared sentences of the entry at `index`.
+    pub fn prepared(&self, index: usize) -> Option<&Prepared> {
+        self.prepared.get(index)
+    }
+
+    /// A source as shown in `references`: "Title (url)".
+    pub fn reference(&self, id: &str) -> Option<&str> {
+        self.references.get(id).map(String::as_str)
+    }
+
+    /// Entries with the same purpose text (case-insensitive), safest first.
+    pub fn with_purpose(&self, purpose: &str) -> impl Iterator<Item = &Ingredient> {
+        self.by_purpose
+            .get(&purpose.trim().to_lowercase())
             .map(|v| v.as_slice())
             .unwrap_or_default()
             .iter()

@@ -1,0 +1,348 @@
+//! The engine on the embedded knowledge base: matching traps, allergies in many languages,
+//! skin types, regulatory caps and the product-level rule.
+
+use domain::analysis::engine::{SIGNIFICANT_CAUTION, overall_risk_of};
+use domain::analysis::{
+    AllergyRisk, AnalysisInput, AnalysisResponse, Expertise, IngredientDetail, OverallRisk,
+    Recommendation, RiskLevel, SkinType, analyze, grade,
+};
+use domain::knowledge::{EuCosmetics, Iarc, KnowledgeBase};
+
+fn run(list: &str, allergies: &[&str], skin: SkinType, expertise: Expertise) -> AnalysisResponse {
+    let allergies: Vec<String> = allergies.iter().map(|a| (*a).to_owned()).collect();
+    let input = AnalysisInput::new(None, Some(list), &allergies, skin, expertise).unwrap();
+    analyze(&input)
+}
+
+fn simple(list: &str, allergies: &[&str]) -> AnalysisResponse {
+    run(list, allergies, SkinType::Normal, Expertise::Beginner)
+}
+
+fn item<'a>(r: &'a AnalysisResponse, name: &str) -> &'a IngredientDetail {
+    r.ingredients
+        .iter()
+        .find(|i| i.name == name)
+        .unwrap_or_else(|| panic!("{name} missing"))
+}
+
+fn canonical(name: &str) -> Option<String> {
+    simple(name, &[]).ingredients[0].canonical_name.clone()
+}
+
+#[test]
+fn every_name_of_every_entry_resolves_to_that_entry() {
+    let kb = KnowledgeBase::embedded();
+    for ing in kb.ingredients() {
+        for name in ing.primary_names() {
+            let hit = kb.lookup(name).map(|i| i.name.as_str());
+            assert_eq!(hit, Some(ing.name.as_str()), "{name}");
+        }
+    }
+}
+
+#[test]
+fn e_number_ci_and_slash_spellings() {
+    for s in [
+        "E211",
+        "E 211",
+        "e-211",
+        "INS 211",
+        "Preservative (E211)",
+        "conservateur : E211",
+    ] {
+        assert_eq!(canonical(s).as_deref(), Some("Sodium Benzoate"), "{s}");
+    }
+    assert_eq!(canonical("CI 77891"), canonical("CI77891"));
+    assert!(canonical("CI 77891").is_some());
+    assert_eq!(canonical("Aqua/Water/Eau").as_deref(), Some("Water"));
+    assert_eq!(canonical("Hazelnuts").as_deref(), Some("Hazelnut"));
+    assert_eq!(canonical("glycerln"), canonical("glycerin"));
+    assert_eq!(canonical("ＧＬＹＣＥＲＩＮ"), canonical("glycerin"));
+}
+
+#[test]
+fn look_alike_names_never_match_the_allergen() {
+    let r = simple(
+        "coconut milk, nutmeg, buckwheat, cream of tartar, pea, milk thistle, water chestnut, peanut, butter",
+        &["milk", "tree nut", "gluten", "peanut"],
+    );
+    let matched: Vec<&str> = r
+        .ingredients
+        .iter()
+        .filter(|i| i.is_allergen_match)
+        .map(|i| i.name.as_str())
+        .collect();
+    assert_eq!(matched, ["peanut", "butter"]);
+    for trap in [
+        "coconut milk",
+        "nutmeg",
+        "buckwheat",
+        "cream of tartar",
+        "pea",
+    ] {
+        assert!(item(&r, trap).canonical_name.is_some(), "{trap} is known");
+    }
+}
+
+#[test]
+fn allergies_match_whatever_the_user_calls_them() {
+    for (allergy, ingredient) in [
+        ("milk", "lait écrémé"),
+        ("Milk", "Molke"),
+        ("dairy", "우유"),
+        ("lactose", "乳清"),
+        ("Milk/Dairy", "whey powder (whey, lactose)"),
+        ("Wheat/Gluten", "semolina"),
+        ("gluten", "Spelt"),
+        ("Peanut", "groundnut"),
+        ("Tree Nut", "Cashew"),
+        ("Shellfish", "Shrimp"),
+        ("Shellfish", "Squid"),
+        ("Soy", "Emulsifier (Soy Lecithin)"),
+        ("Egg", "albumen"),
+        ("Sesame", "Tahini"),
+        ("Sulfites", "E220"),
+        ("Fragrance", "Linalool"),
+        ("Parabens", "Propylparaben"),
+        ("Sulfates", "SLES"),
+        ("Formaldehyde", "DMDM Hydantoin"),
+        ("lait", "Milk"),
+        ("Milch", "Butter"),
+        ("우유", "Whey"),
+        ("Kiwi", "Kiwi"),
+        ("strawberry", "strawberry puree"),
+    ] {
+        let r = simple(ingredient, &[allergy]);
+        let d = &r.ingredients[0];
+        assert!(
+            d.is_allergen_match,
+            "{allergy} should match {ingredient}: {d:?}"
+        );
+        assert_eq!(d.allergy_risk, AllergyRisk::High);
+        assert_eq!(
+            (d.risk_level, d.recommendation),
+            (RiskLevel::High, Recommendation::Avoid)
+        );
+        assert_eq!(r.allergen_warnings.len(), 1, "{ingredient}");
+        let w = &r.allergen_warnings[0];
+        assert!(
+            w.starts_with(&format!("ALLERGEN WARNING: {ingredient} - ")),
+            "{w}"
+        );
+        assert!(w.contains(&format!("'{allergy}'")), "{w}");
+        assert_eq!(r.overall_risk, OverallRisk::High);
+    }
+}
+
+#[test]
+fn sub_ingredient_matches_count_once_for_the_parent() {
+    let r = simple(
+        "Sugar, chocolate (sugar, cocoa butter, milk powder, whey), hazelnuts",
+        &["Milk/Dairy", "dairy"],
+    );
+    assert_eq!(r.allergen_warnings.len(), 1, "{:?}", r.allergen_warnings);
+    let w = &r.allergen_warnings[0];
+    assert!(
+        w.starts_with(
+            "ALLERGEN WARNING: chocolate (sugar, cocoa butter, milk powder, whey) - contains milk"
+        ),
+        "{w}"
+    );
+    assert!(!item(&r, "hazelnuts").is_allergen_match);
+}
+
+#[test]
+fn unknown_allergy_words_are_said_in_the_summary() {
+    let r = simple("Water, Salt", &["kryptonite"]);
+    assert!(r.allergen_warnings.is_empty());
+    assert!(
+        r.summary
+            .contains("'kryptonite' is not an allergen group we know"),
+        "{}",
+        r.summary
+    );
+}
+
+#[test]
+fn skin_type_lowers_scores_with_reasons() {
+    let list = "Water, Alcohol Denat., Sodium Lauryl Sulfate, Persea Gratissima Oil, Parfum";
+    let normal = run(list, &[], SkinType::Normal, Expertise::Beginner);
+    let score = |r: &AnalysisResponse, n: &str| item(r, n).safety_score;
+    let dry = run(list, &[], SkinType::Dry, Expertise::Beginner);
+    assert!(score(&dry, "Alcohol Denat.") < score(&normal, "Alcohol Denat."));
+    assert!(score(&dry, "Sodium Lauryl Sulfate") < score(&normal, "Sodium Lauryl Sulfate"));
+    assert_eq!(score(&dry, "Parfum"), score(&normal, "Parfum"));
+    assert!(
+        item(&dry, "Alcohol Denat.")
+            .concerns
+            .contains("For dry skin")
+    );
+    let oily = run(list, &[], SkinType::Oily, Expertise::Beginner);
+    assert!(score(&oily, "Persea Gratissima Oil") < score(&normal, "Persea Gratissima Oil"));
+    assert!(
+        item(&oily, "Persea Gratissima Oil")
+            .concerns
+            .contains("comedogenic")
+    );
+    let sensitive = run(list, &[], SkinType::Sensitive, Expertise::Beginner);
+    assert!(score(&sensitive, "Parfum") < score(&normal, "Parfum"));
+    assert!(
+        sensitive.summary.contains("For your sensitive skin"),
+        "{}",
+        sensitive.summary
+    );
+    // A food is not judged by skin type.
+    let food = "Sugar, Wheat Flour, Persea Gratissima Oil, Salt";
+    let f_normal = run(food, &[], SkinType::Normal, Expertise::Beginner);
+    let f_oily = run(food, &[], SkinType::Oily, Expertise::Beginner);
+    assert_eq!(
+        score(&f_oily, "Persea Gratissima Oil"),
+        score(&f_normal, "Persea Gratissima Oil")
+    );
+}
+
+#[test]
+fn regulation_caps_scores_and_is_named() {
+    let kb = KnowledgeBase::embedded();
+    let mut banned = 0;
+    for ing in kb.ingredients() {
+        // A name with a comma is a list to the parser ("Sodium, Potassium and Calcium Salts").
+        if ing.name.contains([',', ';']) {
+            continue;
+        }
+        let r = simple(&ing.name, &[]);
+        let d = &r.ingredients[0];
+        assert_eq!(d.canonical_name.as_deref(), Some(ing.name.as_str()));
+        assert_eq!(grade(d.safety_score), (d.risk_level, d.recommendation));
+        if ing.eu_cosmetics == Some(EuCosmetics::AnnexIi) {
+            banned += 1;
+            assert_eq!(
+                (d.recommendation, d.risk_level),
+                (Recommendation::Avoid, RiskLevel::High),
+                "{}",
+                ing.name
+            );
+            assert_eq!(r.overall_risk, OverallRisk::High);
+        }
+        if let Some(iarc) = ing.iarc {
+            assert!(
+                d.concerns.contains(iarc.label()),
+                "{}: {}",
+                ing.name,
+                d.concerns
+            );
+            if matches!(iarc, Iarc::Group1 | Iarc::Group2A) {
+                assert!(d.risk_level >= RiskLevel::Medium, "{}", ing.name);
+            }
+        }
+        if d.recommendation != Recommendation::Safe {
+            assert!(!d.references.is_empty(), "{} has no references", ing.name);
+        }
+    }
+    assert!(banned > 0);
+}
+
+#[test]
+fn overall_risk_follows_the_worst_ingredients() {
+    let low = simple("Wheat Flour, Water, Salt, Yeast", &[]);
+    assert_eq!(low.overall_risk, OverallRisk::Low);
+    let caution = simple("Water, Glycerin, Parfum", &[]);
+    assert_eq!(caution.overall_risk, OverallRisk::Medium);
+    assert!(item(&caution, "Parfum").safety_score <= SIGNIFICANT_CAUTION);
+    let avoid = simple("Water, Glycerin, Formaldehyde", &[]);
+    assert_eq!(avoid.overall_risk, OverallRisk::High);
+    // Traces do not make a product risky unless they match an allergy.
+    let trace = simple("Sugar, cocoa butter. May contain peanuts.", &[]);
+    assert_eq!(trace.overall_risk, OverallRisk::Low);
+    assert!(
+        trace
+            .ingredients
+            .last()
+            .is_some_and(|i| i.concerns.contains("possible trace"))
+    );
+    // High average, one banned ingredient: still high.
+    let mostly_fine = simple(
+        "Water, Glycerin, Salt, Sugar, Wheat Flour, Yeast, Formaldehyde",
+        &[],
+    );
+    assert!(mostly_fine.average_safety_score > 7.0);
+    assert_eq!(mostly_fine.overall_risk, OverallRisk::High);
+    // The rule itself, without the knowledge base.
+    assert_eq!(overall_risk_of(&[], &[]).0, OverallRisk::Low);
+}
+
+#[test]
+fn summaries_depend_on_expertise() {
+    let list = "Water, Glycerin, Parfum, Titanium Dioxide";
+    let b = run(list, &["milk"], SkinType::Normal, Expertise::Beginner).summary;
+    let e = run(list, &["milk"], SkinType::Normal, Expertise::Expert).summary;
+    assert!(
+        b.starts_with("Better avoid: watch Titanium Dioxide and Parfum."),
+        "{b}"
+    );
+    assert!(e.starts_with("Overall risk HIGH (rule:"), "{e}");
+    assert!(e.contains("IARC Group 2B"), "{e}");
+    assert!(b.len() < e.len());
+}
+
+#[test]
+fn every_non_safe_known_ingredient_gets_alternatives_or_is_allergen_or_banned() {
+    let r = run(
+        "Methylparaben, Sodium Benzoate, Sodium Lauryl Sulfate, Alcohol Denat., E250",
+        &[],
+        SkinType::Sensitive,
+        Expertise::Beginner,
+    );
+    for d in &r.ingredients {
+        if d.recommendation != Recommendation::Safe {
+            assert!(!d.alternatives.is_empty(), "{} has no alternatives", d.name);
+            for alt in &d.alternatives {
+                assert!(KnowledgeBase::embedded().lookup(alt).is_some(), "{alt}");
+            }
+        }
+    }
+}
+
+#[test]
+fn allergen_matches_get_allergen_free_swaps() {
+    use domain::knowledge::allergy::AllergyAliases;
+    let kb = KnowledgeBase::embedded();
+    for (group, names) in AllergyAliases::embedded().substitute_groups() {
+        for n in names {
+            let entry = kb
+                .lookup(n)
+                .unwrap_or_else(|| panic!("substitute {n} is not an entry"));
+            assert!(!entry.allergens.contains(&group), "{n} carries {group:?}");
+        }
+    }
+    let r = simple("Milk Powder, Wheat Flour", &["milk", "soy"]);
+    let milk = item(&r, "Milk Powder");
+    assert!(!milk.alternatives.is_empty());
+    assert!(
+        !milk.alternatives.iter().any(|a| a == "Soy Milk"),
+        "{:?}",
+        milk.alternatives
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    #[test]
+    fn any_text_gives_a_consistent_answer_or_a_clear_error(
+        text in "\\PC{0,120}",
+        allergy in "\\PC{0,12}",
+    ) {
+        let allergies = vec![allergy];
+        if let Ok(input) = AnalysisInput::new(None, Some(&text), &allergies, SkinType::Sensitive, Expertise::Expert) {
+            let r = analyze(&input);
+            proptest::prop_assert!(r.success);
+            proptest::prop_assert_eq!(r.ingredients.len(), input.parsed.len());
+            let matches = r.ingredients.iter().filter(|d| d.is_allergen_match).count();
+            proptest::prop_assert_eq!(r.allergen_warnings.len(), matches);
+            for d in &r.ingredients {
+                proptest::prop_assert!((1..=10).contains(&d.safety_score));
+                proptest::prop_assert_eq!(grade(d.safety_score), (d.risk_level, d.recommendation));
+            }
+        }
+    }
+}
