@@ -25,7 +25,7 @@ cores=$(nproc)
 ocr_slots=${OCR_CONCURRENCY:-$cores}
 ocr_conns=$((2 * ocr_slots))
 
-cargo build --release -q -p ingredient-api --bin ingredient-api
+cargo build --release -q --bins
 tmp=$(mktemp -d)
 pids=()
 cleanup() {
@@ -71,7 +71,7 @@ elapsed=0
 while kill -0 "$ocr_job" 2>/dev/null || kill -0 "$analyze_job" 2>/dev/null; do
   sleep "$sample_secs"
   elapsed=$((elapsed + sample_secs))
-  tess=$(ps -o rss= --ppid "$pid" 2>/dev/null | awk '{s += $1} END {printf "%.1f", s/1024}')
+  tess=$({ ps -o rss= --ppid "$pid" 2>/dev/null || true; } | awk '{s += $1} END {printf "%.1f", s/1024}')
   echo "$elapsed $(vm "$pid" VmRSS) $tess" >>"$tmp/rss"
 done
 wait "$ocr_job" "$analyze_job"
