@@ -29,6 +29,11 @@ cargo build --release -q --bins
 tmp=$(mktemp -d)
 pids=()
 cleanup() {
+  local status=$?
+  if [ "$status" -ne 0 ] && [ -s "$tmp/server.log" ]; then
+    echo "soak: failed; the server's last log lines:" >&2
+    tail -20 "$tmp/server.log" >&2
+  fi
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$tmp"
