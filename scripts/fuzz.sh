@@ -32,7 +32,7 @@ for target in $targets; do
   cargo fuzz run "$target" "fuzz/target/corpus/$target" "fuzz/corpus/$target" -- \
     -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
     >"$tmp/$target.log" 2>&1 || status=$?
-  execs=$(awk -F: '/stat::number_of_executed_units/ {gsub(/ /, "", $2); print $2}' "$tmp/$target.log" | tail -1)
+  execs=$(awk '/stat::number_of_executed_units/ {print $NF}' "$tmp/$target.log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$tmp/$target.log" | tail -1 | awk '{print $2}')
   corpus=$(find "fuzz/target/corpus/$target" -type f | wc -l)
   if [ "$status" -eq 0 ]; then
