@@ -44,8 +44,8 @@ fmt-check:
 clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
-bench: ## Measure the services and write docs/benchmarks.md
-	@scripts/install-deps.sh bench
+bench: ## Measure both services side by side (wrk, GNU time, criterion; ~5 min) into docs/benchmarks.md
+	@scripts/install-deps.sh bench test_ocr
 	@scripts/bench.sh
 
 clean: ## Remove build output
@@ -111,3 +111,10 @@ test-api: ## Fuzz both running services against their /openapi.json with schemat
 	@scripts/test-api.sh
 
 # -- issue 9: benchmarks, soak, fuzzing --
+.PHONY: soak fuzz
+soak: ## Mixed /analyze + /ocr load for SOAK_SECS (300): errors, memory, p99; verdict in docs/benchmarks.md
+	@scripts/install-deps.sh bench test_ocr
+	@scripts/soak.sh
+
+fuzz: ## Run each cargo-fuzz target for FUZZ_SECS (60) seconds (installs cargo-fuzz if missing)
+	@scripts/fuzz.sh
