@@ -189,6 +189,7 @@ impl Explainer {
             }
         }
         if missing.is_empty() {
+            super::record("analyze", "cached", &self.client);
             return supplement;
         }
         let started = std::time::Instant::now();
@@ -201,6 +202,7 @@ impl Explainer {
                         prompt = PROMPT_VERSION,
                         "LLM answer has no ingredients array; unknown ingredients stay unknown"
                     );
+                    super::record("analyze", "fallback", &self.client);
                     return supplement;
                 }
             },
@@ -211,6 +213,7 @@ impl Explainer {
                     names = missing.len(),
                     "LLM explanation failed; unknown ingredients stay unknown"
                 );
+                super::record("analyze", "fallback", &self.client);
                 return supplement;
             }
         };
@@ -235,6 +238,11 @@ impl Explainer {
                 }
             }
         }
+        super::record(
+            "analyze",
+            if used > 0 { "used" } else { "fallback" },
+            &self.client,
+        );
         tracing::info!(
             prompt = PROMPT_VERSION,
             asked = missing.len(),

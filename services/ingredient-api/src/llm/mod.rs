@@ -158,6 +158,18 @@ pub async fn within<T>(
     }
 }
 
+/// Counts one backend outcome (`llm_calls_total{backend, outcome}`: `used`, `cached` or
+/// `fallback`) and publishes the client's totals (`llm_http_requests_total`,
+/// `llm_prompt_tokens_total`, `llm_completion_tokens_total`, `llm_estimated_cost`).
+pub fn record(backend: &'static str, outcome: &'static str, client: &LlmClient) {
+    metrics::counter!("llm_calls_total", "backend" => backend, "outcome" => outcome).increment(1);
+    let usage = client.usage();
+    metrics::counter!("llm_http_requests_total").absolute(usage.requests);
+    metrics::counter!("llm_prompt_tokens_total").absolute(usage.prompt_tokens);
+    metrics::counter!("llm_completion_tokens_total").absolute(usage.completion_tokens);
+    metrics::gauge!("llm_estimated_cost").set(usage.estimated_cost);
+}
+
 /// Whether `text` is a plain value fit for a response: no control characters but newlines
 /// and tabs, at most `max` characters, not blank.
 pub fn plain_text(text: &str, max: usize) -> bool {

@@ -123,6 +123,7 @@ impl Summariser {
             format!("{PROMPT_VERSION}:{:016x}:{}", h.finish(), facts.len())
         };
         if let Some(summary) = self.cache.get(&key) {
+            super::record("summary", "cached", &self.client);
             return Some(summary);
         }
         let expertise = match input.expertise {
@@ -140,10 +141,12 @@ impl Summariser {
                     "summary written by the LLM"
                 );
                 self.cache.insert(key, summary.clone());
+                super::record("summary", "used", &self.client);
                 Some(summary)
             }
             Err(reason) => {
                 tracing::warn!(prompt = PROMPT_VERSION, %reason, "LLM summary not used; the template summary answers");
+                super::record("summary", "fallback", &self.client);
                 None
             }
         }

@@ -200,12 +200,15 @@ impl VisionEngine {
 
     /// Reads the label, or says why not (within the budget).
     pub async fn read(&self, image: &VisionImage) -> Result<OcrOutcome, String> {
-        let (answer, _) = within(
+        let result = within(
             self.budget,
             self.client.chat_json::<Answer>(&request(image)),
         )
-        .await?;
-        validate(&answer, &self.label)
+        .await
+        .and_then(|(answer, _)| validate(&answer, &self.label));
+        let outcome = if result.is_ok() { "used" } else { "fallback" };
+        crate::llm::record("ocr", outcome, &self.client);
+        result
     }
 }
 

@@ -32,15 +32,6 @@ pub struct AnalyzeLlm {
 }
 
 impl AnalyzeLlm {
-    /// No LLM.
-    pub fn offline() -> Self {
-        Self {
-            explainer: None,
-            summariser: None,
-            budget: Duration::ZERO,
-        }
-    }
-
     /// The offline answer improved by the model where it answers validly in time.
     async fn improve(&self, input: &AnalysisInput, offline: AnalysisResponse) -> AnalysisResponse {
         let started = Instant::now();

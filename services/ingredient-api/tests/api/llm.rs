@@ -324,6 +324,16 @@ async fn an_unknown_ingredient_is_explained_personalised_and_cached() {
         1,
         "{body}"
     );
+    // Both outcomes and the client's totals are in the metrics.
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    for series in [
+        r#"llm_calls_total{backend="analyze",outcome="used"}"#,
+        r#"llm_calls_total{backend="analyze",outcome="cached"}"#,
+        "llm_http_requests_total",
+        "llm_prompt_tokens_total",
+    ] {
+        assert!(metrics.contains(series), "{series} missing from {metrics}");
+    }
 }
 
 /// The offline answer: `engine: offline`, the unknown stays unknown, within the budget.
