@@ -51,9 +51,9 @@ impl AnalyzeLlm {
         }
         if let Some(summariser) = &self.summariser {
             let left = deadline.saturating_duration_since(Instant::now());
-            if left >= Duration::from_millis(50)
-                && let Some(summary) = summariser.summarise(input, &response, left).await
-            {
+            if left < Duration::from_millis(50) {
+                tracing::debug!("no budget left for the LLM summary; the template one stays");
+            } else if let Some(summary) = summariser.summarise(input, &response, left).await {
                 response.summary = summary;
                 response.engine = Some(summariser.label());
             }
