@@ -67,6 +67,34 @@ fn invalid_configuration_fails_with_one_clear_line() {
 }
 
 #[test]
+fn a_bad_llm_configuration_fails_with_one_clear_line() {
+    for (vars, expected) in [
+        (
+            &[("LLM_BASE_URL", "http://127.0.0.1:11434/v1")][..],
+            "missing LLM_MODEL: the model name, required when LLM_BASE_URL or LLM_API_KEY is set",
+        ),
+        (
+            &[
+                ("LLM_BASE_URL", "http://127.0.0.1:11434/v1"),
+                ("LLM_MODEL", "llava"),
+                ("LLM_OCR_BUDGET_SECS", "forever"),
+            ][..],
+            "invalid LLM_OCR_BUDGET_SECS 'forever': expected a positive number of seconds, e.g. 5 or 0.5",
+        ),
+    ] {
+        let mut cmd = Command::new(BIN);
+        cmd.env_clear().env("PORT", "0");
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.trim(), format!("Error: {expected}"));
+    }
+}
+
+#[test]
 fn json_logs_carry_the_request_id() {
     let port = free_port();
     let mut child = start(port, &[("LOG_FORMAT", "json"), ("RUST_LOG", "info")]);
