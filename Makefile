@@ -93,6 +93,9 @@ screenshots: ## Drive the dashboard in headless Chromium; screenshots in docs/sc
 	$(CARGO) test -p digest-web --test api browser
 
 # -- issue 7: LLM --
+.PHONY: test-api-llm
+test-api-llm: ## schemathesis against ingredient-api with a failing LLM (500s, garbage): offline answers, no 5xx
+	@scripts/test-api-llm.sh
 
 # -- issue 8: deploy --
 .PHONY: deploy-check image-check

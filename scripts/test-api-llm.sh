@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# API fuzzing with a failing LLM (issue 7, issue 9 item 5): ingredient-api with every LLM
+# backend on, pointed at scripts/llm-garbage-server.py (HTTP 500s and garbage answers), then
+# schemathesis against its /openapi.json as in scripts/test-api.sh. Passes when schemathesis
+# finds no server error or schema violation AND the log shows the LLM path was taken (fallback
+# warnings), i.e. every answer came from the offline path despite the LLM.
+#   scripts/test-api-llm.sh        (make test-api-llm)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+SCHEMATHESIS_VERSION=4.32.5
+MAX_EXAMPLES=${MAX_EXAMPLES:-100}
+venv=.tmp/venv
+if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
+  echo "test-api-llm: installing schemathesis $SCHEMATHESIS_VERSION into $venv" >&2
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+cargo build -q -p ingredient-api --bin ingredient-api
+
+mkdir -p .tmp
+work=$(mktemp -d "$root/.tmp/test-api-llm.XXXXXX")
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_port() {
+  for _ in $(seq 200); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+    sleep 0.05
+  done
+  echo "test-api-llm: nothing listens on port $1" >&2
+  exit 1
+}
+
+llm_port=$(free_port)
+python3 scripts/llm-garbage-server.py "$llm_port" &
+pids+=($!)
+api_port=$(free_port)
+env -i PATH="$PATH" HOST=127.0.0.1 PORT="$api_port" WORKERS=2 OCR_TIMEOUT_SECS=5 \
+  OCR_QUEUE_WAIT_SECS=5 LLM_BASE_URL="http://127.0.0.1:$llm_port/v1" LLM_MODEL=garbage \
+  LLM_OCR_BUDGET_SECS=2 LLM_ANALYZE_BUDGET_SECS=2 LOG_FORMAT=json RUST_LOG=warn \
+  target/debug/ingredient-api >"$work/ingredient-api.log" 2>&1 &
+pids+=($!)
+wait_port "$llm_port"
+wait_port "$api_port"
+
+status=0
+(cd "$work" && HYPOTHESIS_STORAGE_DIRECTORY="$PWD/.hypothesis" \
+  "$root/$venv/bin/schemathesis" run "http://127.0.0.1:$api_port/openapi.json" \
+  --checks all --exclude-checks positive_data_acceptance \
+  --max-examples "$MAX_EXAMPLES" --workers 1 --request-timeout 30 \
+  --seed 9 --generation-database none) || status=1
+fallbacks=$(grep -c 'the template summary answers\|stay unknown\|Tesseract answers' "$work/ingredient-api.log" || true)
+echo "test-api-llm: $fallbacks LLM fallbacks logged" >&2
+if [ "$fallbacks" -eq 0 ]; then
+  echo "test-api-llm: the LLM path was never taken" >&2
+  status=1
+fi
+kill -0 "${pids[1]}" 2>/dev/null || { echo "test-api-llm: ingredient-api died" >&2; status=1; }
+if [ "$status" -ne 0 ]; then tail -n 30 "$work/ingredient-api.log" >&2; fi
+exit $status
