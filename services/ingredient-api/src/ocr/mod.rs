@@ -190,12 +190,6 @@ impl OcrService {
         self
     }
 
-    /// The same service with a vision LLM tried before Tesseract.
-    pub fn with_vision(mut self, vision: Option<VisionEngine>) -> Self {
-        self.vision = vision;
-        self
-    }
-
     /// Reads the label in the request's base64 `image` field.
     pub async fn recognise(&self, image_field: String) -> Result<OcrOutcome, OcrError> {
         if let Some(vision) = &self.vision {
@@ -215,6 +209,12 @@ impl OcrService {
         .await
         .map_err(|e| OcrError::Engine(format!("image preparation stopped: {e}")))??;
         self.read(&prepared).await
+    }
+
+    /// The same service with a vision LLM tried before Tesseract.
+    pub fn with_vision(mut self, vision: Option<VisionEngine>) -> Self {
+        self.vision = vision;
+        self
     }
 
     /// The vision model first, then Tesseract. The slot is held while decoding (CPU) and
