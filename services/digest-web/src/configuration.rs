@@ -40,6 +40,22 @@ pub struct Settings {
     /// The `LLM_*` variables (see docs/llm.md): the comprehensive suite checks the endpoint
     /// answers; `None` when no LLM is configured.
     pub llm: Option<llm_client::LlmConfig>,
+    /// The refresh job's LLM variables (`LLM_*`, see [`crate::refresh::llm::VARIABLES`]) as
+    /// this service read them (environment or `CONFIG_FILE`), passed on to the job's
+    /// environment. Holds the API key: never printed by `Debug`.
+    pub job_env: JobEnv,
+}
+
+/// Variables passed to the refresh job; `Debug` shows only their names.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct JobEnv(pub Vec<(String, String)>);
+
+impl std::fmt::Debug for JobEnv {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|(k, _)| k))
+            .finish()
+    }
 }
 
 /// A secret value: never printed by `Debug`.
@@ -94,6 +110,12 @@ impl Settings {
                     expected: e.to_string(),
                 },
             )?,
+            job_env: JobEnv(
+                crate::refresh::llm::VARIABLES
+                    .iter()
+                    .filter_map(|k| env.raw(k).map(|v| ((*k).to_owned(), v.to_owned())))
+                    .collect(),
+            ),
         })
     }
 
@@ -158,10 +180,24 @@ mod tests {
 
     #[test]
     fn secrets_are_not_debug_printed() {
-        let s =
-            Settings::from_env(&EnvSource::from_pairs([("DIGEST_AUTH_TOKEN", "hunter2")])).unwrap();
+        let s = Settings::from_env(&EnvSource::from_pairs([
+            ("DIGEST_AUTH_TOKEN", "hunter2"),
+            ("LLM_BASE_URL", "http://127.0.0.1:9/v1"),
+            ("LLM_MODEL", "m"),
+            ("LLM_API_KEY", "sk-hunter3"),
+        ]))
+        .unwrap();
         assert!(s.auth_enabled());
-        assert!(!format!("{s:?}").contains("hunter2"));
+        let shown = format!("{s:?}");
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(!shown.contains("hunter3"), "{shown}");
+        // The job gets the LLM variables it needs, key included.
+        assert!(
+            s.job_env
+                .0
+                .contains(&("LLM_API_KEY".to_owned(), "sk-hunter3".to_owned()))
+        );
+        assert_eq!(s.job_env.0.len(), 3);
     }
 
     #[test]
