@@ -417,3 +417,33 @@ fn a_bad_llm_configuration_exits_2_with_one_line() {
         assert!(!dir.path().join("digest.json").exists());
     }
 }
+
+#[tokio::test]
+async fn the_call_cap_stops_calls_and_the_rest_stays_offline() {
+    let setup = Setup::new();
+    let server = fake_llm::start(Behaviour::Good("Promotional")).await;
+    let mut env = fake_llm::env(&format!("{}/v1", server.uri()));
+    env.push(("LLM_REFRESH_MAX_CALLS", "1".to_owned()));
+    let out = setup.run(env).await;
+    let digest = digest(&out, setup.data.path());
+    // The one call categorised; every summary is the extractive one.
+    assert_eq!(bodies(&server).await.len(), 1);
+    assert_eq!(digest["engine"], "llm:fake-model");
+    assert!(digest["categorised_by_llm"].as_u64().unwrap() > 0);
+    for (category, engine) in digest["summary_engines"].as_object().unwrap() {
+        assert_eq!(engine, "offline", "{category}");
+        assert!(
+            !digest["summaries"][category]
+                .as_str()
+                .unwrap()
+                .starts_with("LLM")
+        );
+    }
+    let errors = errors(setup.data.path());
+    assert!(
+        errors
+            .iter()
+            .any(|(m, kind, _)| m == "llm" && kind == "CallCapReached"),
+        "{errors:?}"
+    );
+}
