@@ -110,12 +110,7 @@ impl Settings {
                     expected: e.to_string(),
                 },
             )?,
-            job_env: JobEnv(
-                crate::refresh::llm::VARIABLES
-                    .iter()
-                    .filter_map(|k| env.raw(k).map(|v| ((*k).to_owned(), v.to_owned())))
-                    .collect(),
-            ),
+            job_env: job_env(env)?,
         })
     }
 
@@ -123,6 +118,21 @@ impl Settings {
     pub fn auth_enabled(&self) -> bool {
         self.auth_token.is_some() || self.basic_auth.is_some()
     }
+}
+
+/// The job's LLM variables, checked now so a bad one stops start-up rather than every refresh.
+fn job_env(env: &EnvSource) -> Result<JobEnv, ConfigError> {
+    crate::refresh::llm::LlmSettings::from_env(env).map_err(|e| ConfigError::Invalid {
+        key: "LLM_*".into(),
+        value: String::new(),
+        expected: e,
+    })?;
+    Ok(JobEnv(
+        crate::refresh::llm::VARIABLES
+            .iter()
+            .filter_map(|k| env.raw(k).map(|v| ((*k).to_owned(), v.to_owned())))
+            .collect(),
+    ))
 }
 
 fn positive(n: u64) -> Option<u64> {
@@ -198,6 +208,17 @@ mod tests {
                 .contains(&("LLM_API_KEY".to_owned(), "sk-hunter3".to_owned()))
         );
         assert_eq!(s.job_env.0.len(), 3);
+    }
+
+    #[test]
+    fn a_bad_refresh_llm_variable_stops_start_up() {
+        let err = Settings::from_env(&EnvSource::from_pairs([
+            ("LLM_BASE_URL", "http://127.0.0.1:9/v1"),
+            ("LLM_MODEL", "m"),
+            ("LLM_CLASSIFY_BELOW", "high"),
+        ]))
+        .unwrap_err();
+        assert!(err.to_string().contains("LLM_CLASSIFY_BELOW"), "{err}");
     }
 
     #[test]

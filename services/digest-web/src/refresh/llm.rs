@@ -75,6 +75,9 @@ pub const VARIABLES: &[&str] = &[
 pub const DEFAULT_BUDGET_SECS: f64 = 60.0;
 /// Default of `LLM_REFRESH_MAX_CALLS`.
 pub const DEFAULT_MAX_CALLS: u64 = 30;
+/// However large the budget, LLM work ends this long after the job started, so the digest is
+/// written well before the spec's 120 s refresh limit.
+pub const LATEST_END: Duration = Duration::from_secs(100);
 /// Default of `LLM_CLASSIFY_BELOW`.
 pub const DEFAULT_CLASSIFY_BELOW: f64 = 0.6;
 
@@ -212,8 +215,9 @@ impl Failure {
 }
 
 impl LlmStep {
-    /// Starts the step: the budget runs from now.
-    pub fn start(settings: &LlmSettings) -> Result<Self, String> {
+    /// Starts the step: the budget runs from now, and ends at the latest [`LATEST_END`] after
+    /// `job_started`.
+    pub fn start(settings: &LlmSettings, job_started: std::time::Instant) -> Result<Self, String> {
         let client = LlmClient::new(settings.config.clone()).map_err(|e| e.to_string())?;
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -224,7 +228,8 @@ impl LlmStep {
             settings: settings.clone(),
             client,
             // Instant::now needs no runtime; the deadline is checked inside it.
-            deadline: Instant::now() + settings.budget,
+            deadline: (Instant::now() + settings.budget)
+                .min(Instant::from_std(job_started) + LATEST_END),
             runtime,
             calls: 0,
             down: false,

@@ -451,7 +451,7 @@ fn run_inner(
             settings.config.price_input_per_1k = options.llm_price_per_1k_tokens;
             settings.config.price_output_per_1k = options.llm_price_per_1k_tokens;
         }
-        match LlmStep::start(&settings) {
+        match LlmStep::start(&settings, started) {
             Ok(step) => Some(step),
             Err(e) => {
                 // Best effort, like every LLM warning: the run goes on offline.
