@@ -5,7 +5,9 @@
 //! Flow: list the mailbox ([`crate::mail::local`] or [`crate::mail::imap`]) → look every
 //! message up in `message_cache` → fetch and parse only the misses → classify them
 //! ([`crate::classify`]) and cache them → keep the window and the newest `max_emails` →
-//! summarise ([`crate::summarize`]) → write the digest atomically → finish the `runs` row.
+//! with an LLM configured, let it categorise the low-confidence ones and write summaries
+//! ([`llm`]) → summarise the rest ([`crate::summarize`]) → write the digest atomically →
+//! finish the `runs` row.
 //! A message that cannot be read or parsed is recorded in `errors` and skipped.
 
 use std::collections::{BTreeMap, HashMap};
@@ -482,7 +484,6 @@ fn run_inner(
         &llm_summaries,
         step.as_ref().map(LlmStep::engine),
     );
-    drop(by_category);
     let usage = step.as_ref().map(LlmStep::usage).unwrap_or_default();
     if let Some(step) = &step {
         step.record_warnings(conn, run_id).map_err(sql)?;
