@@ -4,9 +4,14 @@ use serde::{Deserialize, Serialize};
 
 pub mod engine;
 pub mod input;
+pub mod supplement;
 
-pub use engine::{analyze, analyze_with};
+pub use engine::{analyze, analyze_with, analyze_with_supplement};
 pub use input::{AnalysisInput, InputError};
+pub use supplement::{ExternalFacts, Supplement};
+
+/// The `engine` of a response produced without any LLM.
+pub const OFFLINE_ENGINE: &str = "offline";
 
 /// The product name used when a request gives none, and in every error body.
 pub const UNKNOWN_PRODUCT: &str = "Unknown Product";
@@ -171,6 +176,19 @@ pub enum AllergyRisk {
     Low,
 }
 
+/// Where an ingredient's facts come from (extra field `source`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum FactSource {
+    /// The curated knowledge base.
+    KnowledgeBase,
+    /// A language model, validated but not reviewed ([`Supplement`]).
+    Llm,
+    /// Not identified: scored as unknown.
+    #[default]
+    Unknown,
+}
+
 /// The product-level verdict. `unknown` appears only in error bodies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -214,6 +232,9 @@ pub struct IngredientDetail {
     pub alternatives: Vec<String>,
     /// The sources behind the concerns.
     pub references: Vec<String>,
+    /// Extra field: where the facts come from (`knowledge_base`, `llm` or `unknown`).
+    #[serde(default)]
+    pub source: FactSource,
 }
 
 /// The `/analyze` response, both for success and (through [`AnalysisResponse::error`]) failure.
@@ -237,6 +258,10 @@ pub struct AnalysisResponse {
     pub execution_time: f64,
     /// `null` on success; a description on failure.
     pub error: Option<String>,
+    /// Extra field on success: which path produced the answer, `offline` or `llm:<model>`.
+    /// Absent from error bodies, which keep the spec's exact shape.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
 }
 
 impl AnalysisResponse {
@@ -252,6 +277,7 @@ impl AnalysisResponse {
             ingredients: Vec::new(),
             execution_time: 0.0,
             error: Some(message.into()),
+            engine: None,
         }
     }
 }

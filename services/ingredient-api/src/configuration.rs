@@ -3,6 +3,7 @@
 use service_kit::config::{ConfigError, EnvSource};
 use service_kit::telemetry::LogFormat;
 
+use crate::llm::LlmSettings;
 use crate::ocr::OcrSettings;
 
 /// Everything the service reads at start-up.
@@ -26,6 +27,8 @@ pub struct Settings {
     pub shutdown_timeout_secs: u64,
     /// `OCR_*`: limits, concurrency and engine of `/ocr`.
     pub ocr: OcrSettings,
+    /// `LLM_*`: the optional LLM backends (none unless configured).
+    pub llm: LlmSettings,
 }
 
 impl Settings {
@@ -46,6 +49,7 @@ impl Settings {
                 "a whole number of seconds",
             )?,
             ocr: OcrSettings::from_env(env)?,
+            llm: LlmSettings::from_env(env)?,
         })
     }
 }

@@ -12,8 +12,12 @@ use tracing_actix_web::TracingLogger;
 
 use crate::configuration::Settings;
 use crate::error::ApiError;
+use crate::llm::explain::Explainer;
+use crate::llm::summary::Summariser;
 use crate::ocr::OcrService;
+use crate::ocr::vision::VisionEngine;
 use crate::routes;
+use crate::routes::analyze::AnalyzeLlm;
 
 /// A bound, not yet running server.
 pub struct Application {
@@ -40,12 +44,24 @@ impl Application {
         // Every HTTPS client in the process (LLM, IMAP) needs the ring provider installed.
         llm_client::install_crypto_provider();
         tracing::info!(%address, port, "ingredient-api listening");
-        let ocr = web::Data::new(OcrService::build(&settings.ocr).await);
+        let client = settings.llm.client()?;
+        let backends = settings.llm.backends;
+        let enabled = |on: bool| client.clone().filter(|_| on);
+        let vision = enabled(backends.ocr).map(|c| VisionEngine::new(c, settings.llm.ocr_budget));
+        let ocr = web::Data::new(OcrService::build(&settings.ocr).await.with_vision(vision));
+        let analyze_llm = web::Data::new(AnalyzeLlm {
+            explainer: enabled(backends.analyze)
+                .map(|c| Explainer::new(c, settings.llm.cache_entries)),
+            summariser: enabled(backends.summary)
+                .map(|c| Summariser::new(c, settings.llm.cache_entries)),
+            budget: settings.llm.analyze_budget,
+        });
         let workers = settings.workers;
         let shutdown = settings.shutdown_timeout_secs;
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(ocr.clone())
+                .app_data(analyze_llm.clone())
                 .configure(|cfg| routes::configure(cfg, &settings))
                 .wrap(from_fn(panic::catch_panic::<ApiError, _>))
                 .wrap(cors(settings.cors_allowed_origins.as_deref()))

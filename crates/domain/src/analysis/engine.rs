@@ -11,15 +11,16 @@ use std::collections::BTreeSet;
 use std::time::Instant;
 
 use super::input::AnalysisInput;
+use super::supplement::Supplement;
 use super::{
-    AllergyRisk, AnalysisResponse, Expertise, IngredientDetail, Origin, OverallRisk,
-    ProductCategory, Recommendation, RiskLevel, SkinType, grade,
+    AllergyRisk, AnalysisResponse, Expertise, FactSource, IngredientDetail, OFFLINE_ENGINE, Origin,
+    OverallRisk, ProductCategory, Recommendation, RiskLevel, SkinType, grade,
 };
 use crate::knowledge::allergy::DeclaredAllergy;
 use crate::knowledge::fold::{fold, is_cjk};
 use crate::knowledge::{
-    AllergenGroup, EuCosmetics, EuFood, Iarc, Ingredient, KnowledgeBase, MatchKind, Resolved,
-    SkinFlag,
+    AllergenGroup, EuCosmetics, EuFood, Iarc, Ingredient, KnowledgeBase, MatchKind, Prepared,
+    Resolved, SkinFlag,
 };
 use crate::parse::ParsedIngredient;
 
@@ -187,7 +188,7 @@ const CLASS_WORDS: &[&str] = &[
     "酸度调节剂",
 ];
 
-fn is_class_word(name: &str) -> bool {
+pub(crate) fn is_class_word(name: &str) -> bool {
     static SET: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
         std::sync::OnceLock::new();
     SET.get_or_init(|| CLASS_WORDS.iter().copied().collect())
@@ -213,6 +214,8 @@ struct Finding<'kb> {
 /// What the whole request shares while analysing.
 struct Context<'a> {
     kb: &'a KnowledgeBase,
+    /// Entries for names the knowledge base lacks (LLM-explained), consulted after it.
+    extra: Option<&'a Supplement>,
     allergies: Vec<DeclaredAllergy>,
     /// Entries named by allergy words that are no group ("kiwi" → the Kiwi entry).
     allergy_entries: Vec<(usize, usize)>,
@@ -231,6 +234,17 @@ pub fn analyze(input: &AnalysisInput) -> AnalysisResponse {
 
 /// Analyses a validated request against `kb`.
 pub fn analyze_with(kb: &KnowledgeBase, input: &AnalysisInput) -> AnalysisResponse {
+    analyze_with_supplement(kb, input, None)
+}
+
+/// Analyses a validated request against `kb`, then `extra` for names `kb` does not know.
+/// Supplement entries are personalised like knowledge-base entries; details built from them
+/// have `source: llm`, and the response's `engine` is the supplement's label when any is used.
+pub fn analyze_with_supplement(
+    kb: &KnowledgeBase,
+    input: &AnalysisInput,
+    extra: Option<&Supplement>,
+) -> AnalysisResponse {
     let started = Instant::now();
     let allergies: Vec<DeclaredAllergy> = input
         .allergies
@@ -255,7 +269,7 @@ pub fn analyze_with(kb: &KnowledgeBase, input: &AnalysisInput) -> AnalysisRespon
         .map(|item| {
             // A class word ("Emulsifier") names no ingredient: its sub-ingredients do.
             (!item.name.is_empty() && (item.sub.is_empty() || !is_class_word(&item.name)))
-                .then(|| kb.resolve(&item.name))
+                .then(|| resolve(kb, extra, &item.name))
                 .flatten()
         })
         .collect();
@@ -276,6 +290,7 @@ pub fn analyze_with(kb: &KnowledgeBase, input: &AnalysisInput) -> AnalysisRespon
     };
     let ctx = Context {
         kb,
+        extra,
         allergies,
         allergy_entries,
         skin: input.skin_type,
@@ -317,6 +332,10 @@ pub fn analyze_with(kb: &KnowledgeBase, input: &AnalysisInput) -> AnalysisRespon
     };
     let (overall, rule) = overall_risk(&details, &items);
     let summary = summarize(&ctx, input, &details, &items, overall, rule, average);
+    let engine = match extra {
+        Some(extra) if details.iter().any(|d| d.source == FactSource::Llm) => extra.label(),
+        _ => OFFLINE_ENGINE,
+    };
     AnalysisResponse {
         success: true,
         product_name: input.product_name.clone(),
@@ -327,6 +346,42 @@ pub fn analyze_with(kb: &KnowledgeBase, input: &AnalysisInput) -> AnalysisRespon
         ingredients: details,
         execution_time: (input.parse_time + started.elapsed()).as_secs_f64(),
         error: None,
+        engine: Some(engine.to_owned()),
+    }
+}
+
+/// The knowledge base first, then the supplement.
+fn resolve<'a>(
+    kb: &'a KnowledgeBase,
+    extra: Option<&'a Supplement>,
+    name: &str,
+) -> Option<Resolved<'a>> {
+    kb.resolve(name)
+        .or_else(|| extra.and_then(|e| e.resolve(name)))
+}
+
+impl<'a> Context<'a> {
+    fn resolve(&self, name: &str) -> Option<Resolved<'a>> {
+        resolve(self.kb, self.extra, name)
+    }
+
+    fn prepared(&self, index: usize) -> Option<&'a Prepared> {
+        self.kb
+            .prepared(index)
+            .or_else(|| self.extra.and_then(|e| e.prepared(index)))
+    }
+
+    fn reference(&self, id: &str) -> Option<&'a str> {
+        self.kb
+            .reference(id)
+            .or_else(|| self.extra.and_then(|e| e.reference(id)))
+    }
+
+    fn is_supplemented(&self, resolved: Option<Resolved<'_>>) -> bool {
+        match (self.extra, resolved) {
+            (Some(extra), Some(r)) => extra.owns(r.index),
+            _ => false,
+        }
     }
 }
 
@@ -436,7 +491,7 @@ fn analyze_item<'kb>(
     } else {
         flatten_subs(parsed)
             .into_iter()
-            .map(|s| finding(ctx, &s.name, kb.resolve(&s.name)))
+            .map(|s| finding(ctx, &s.name, ctx.resolve(&s.name)))
             .collect()
     };
     let is_class = head.is_none() && is_class_word(&parsed.name);
@@ -583,7 +638,7 @@ fn analyze_item<'kb>(
     let mut references: Vec<String> = Vec::new();
     for (i, id) in sources.iter().enumerate() {
         if !sources[..i].contains(id)
-            && let Some(text) = kb.reference(id)
+            && let Some(text) = ctx.reference(id)
         {
             references.push(text.to_owned());
         }
@@ -605,6 +660,15 @@ fn analyze_item<'kb>(
     let headline = (recommendation != Recommendation::Safe)
         .then(|| notes.first().map(|n| n.to_string()))
         .flatten();
+    let from_supplement = ctx.is_supplemented(primary.as_ref().and_then(|p| p.resolved))
+        || subs.iter().any(|s| ctx.is_supplemented(s.resolved));
+    let source = if from_supplement {
+        FactSource::Llm
+    } else if known {
+        FactSource::KnowledgeBase
+    } else {
+        FactSource::Unknown
+    };
     let concerns = if notes.is_empty() {
         "No known concerns at normal use.".to_owned()
     } else {
@@ -628,6 +692,7 @@ fn analyze_item<'kb>(
         is_allergen_match: is_match,
         alternatives,
         references,
+        source,
     };
     debug_assert!(!is_match || detail.risk_level == RiskLevel::High);
     let facts = ItemFacts {
@@ -674,7 +739,7 @@ fn substitutes_for(ctx: &Context<'_>, groups: &[AllergenGroup]) -> Vec<String> {
 }
 
 /// All sub-ingredients of an item, nested ones included, in order.
-fn flatten_subs(parsed: &ParsedIngredient) -> Vec<&ParsedIngredient> {
+pub(crate) fn flatten_subs(parsed: &ParsedIngredient) -> Vec<&ParsedIngredient> {
     let mut out = Vec::new();
     let mut stack: Vec<&ParsedIngredient> = parsed.sub.iter().rev().collect();
     while let Some(s) = stack.pop() {
@@ -769,7 +834,7 @@ fn finding<'kb>(ctx: &Context<'kb>, label: &str, resolved: Option<Resolved<'kb>>
         ))),
         MatchKind::Qualifier | MatchKind::Plural | MatchKind::SlashPart | MatchKind::Exact => {}
     }
-    if let Some(text) = ctx.kb.prepared(r.index) {
+    if let Some(text) = ctx.prepared(r.index) {
         notes.push(Cow::Borrowed(&text.reason));
     }
     Finding {
@@ -804,7 +869,7 @@ fn personal_score<'kb>(
 ) -> (u8, Vec<Cow<'kb, str>>) {
     let score = personal_value(ctx, ing);
     let mut notes: Vec<Cow<'kb, str>> = Vec::with_capacity(6);
-    let Some(text) = ctx.kb.prepared(index) else {
+    let Some(text) = ctx.prepared(index) else {
         return (score, notes);
     };
     if let Some(n) = &text.annex_ii {
@@ -1250,6 +1315,26 @@ fn summarize(
                 ));
             }
         }
+    }
+    let explained: Vec<&str> = details
+        .iter()
+        .filter(|d| d.source == FactSource::Llm)
+        .map(|d| d.name.as_str())
+        .take(8)
+        .collect();
+    if let (Some(extra), false) = (ctx.extra, explained.is_empty()) {
+        s.push(match input.expertise {
+            Expertise::Beginner => format!(
+                "Our knowledge base does not list {}: an AI model explained {}, so treat that as a hint, not a verdict.",
+                names_list(&explained),
+                if explained.len() == 1 { "it" } else { "them" }
+            ),
+            Expertise::Expert => format!(
+                "Not in the knowledge base, explained by a language model ({}, unreviewed): {}.",
+                extra.label(),
+                names_list(&explained)
+            ),
+        });
     }
     if !unmatched_words.is_empty() {
         s.push(format!(

@@ -5,8 +5,9 @@
 //! 1. [`input`]: base64 → bytes → decoded upright image, every limit checked first;
 //! 2. [`prepare`]: rescale and deskew, then re-encode as PNG (the client's bytes never reach
 //!    Tesseract);
-//! 3. an [`Engine`]: today only [`tesseract`]; a vision LLM can be put first later (issue 7),
-//!    Tesseract answering when it fails;
+//! 3. an [`Engine`]: [`tesseract`] on the prepared image. When a vision LLM is configured
+//!    ([`vision`], issue 7) it reads the upright photo first, outside the OCR slot, and
+//!    Tesseract answers when it fails (see [`OcrService::recognise`]);
 //! 4. [`domain::ocr::label::extract`] finds the list, OCR typos of known names are mended
 //!    ([`domain::ocr::translate::correct_spelling`]) and [`translate`] makes it English.
 //!
@@ -17,6 +18,7 @@ pub mod input;
 pub mod limiter;
 pub mod prepare;
 pub mod tesseract;
+pub mod vision;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -30,6 +32,7 @@ use self::input::{InputError, InputLimits};
 use self::limiter::{Busy, Limiter};
 use self::prepare::{PrepareOptions, Prepared};
 use self::tesseract::{Reading, Tesseract, TesseractError};
+use self::vision::VisionEngine;
 
 /// `/ocr` settings (see docs/configuration.md).
 #[derive(Debug, Clone)]
@@ -102,14 +105,14 @@ pub struct OcrOutcome {
     pub original_text: String,
     /// The label's language.
     pub language: Option<Language>,
-    /// The engine that read it.
-    pub engine: &'static str,
+    /// The engine that read it: `tesseract` or `llm:<model>`.
+    pub engine: String,
     /// The whole text the engine read (for logs and measurements).
     pub raw_text: String,
 }
 
-/// The engines that can read a label, in the order they are tried. A vision LLM client
-/// (issue 7) becomes a variant placed before Tesseract.
+/// The engines that read the prepared image, in the order they are tried. The vision LLM is
+/// not one of them: it reads the photo as taken, before preparation ([`OcrService::recognise`]).
 #[derive(Debug, Clone)]
 pub enum Engine {
     /// Tesseract CLI with the nine packs.
@@ -129,6 +132,8 @@ impl Engine {
 #[derive(Debug, Clone)]
 pub struct OcrService {
     engines: Vec<Engine>,
+    /// Tried first when configured (issue 7).
+    vision: Option<VisionEngine>,
     unavailable: Option<String>,
     limiter: Limiter,
     limits: InputLimits,
@@ -164,6 +169,7 @@ impl OcrService {
         }
         Self {
             engines,
+            vision: None,
             unavailable,
             limiter: Limiter::new(
                 settings.concurrency,
@@ -184,14 +190,78 @@ impl OcrService {
         self
     }
 
+    /// The same service with a vision LLM tried before Tesseract.
+    pub fn with_vision(mut self, vision: Option<VisionEngine>) -> Self {
+        self.vision = vision;
+        self
+    }
+
     /// Reads the label in the request's base64 `image` field.
     pub async fn recognise(&self, image_field: String) -> Result<OcrOutcome, OcrError> {
+        if let Some(vision) = &self.vision {
+            return self.recognise_with_vision(vision, image_field).await;
+        }
         let _permit = self.limiter.acquire().await?;
         let limits = self.limits;
         let options = self.prepare;
         let prepared = tokio::task::spawn_blocking(move || -> Result<Prepared, OcrError> {
             let bytes = input::decode_base64(&image_field, limits)?;
             drop(image_field);
+            let image = input::decode_image(&bytes, limits)?;
+            drop(bytes);
+            prepare::prepare(&image, options)
+                .map_err(|e| OcrError::Engine(format!("cannot encode the prepared image: {e}")))
+        })
+        .await
+        .map_err(|e| OcrError::Engine(format!("image preparation stopped: {e}")))??;
+        self.read(&prepared).await
+    }
+
+    /// The vision model first, then Tesseract. The slot is held while decoding (CPU) and
+    /// again for Tesseract, but not while waiting for the model: a slow LLM must not keep
+    /// Tesseract idle. Only the decoded file (at most `OCR_MAX_IMAGE_BYTES`) is kept meanwhile.
+    async fn recognise_with_vision(
+        &self,
+        vision: &VisionEngine,
+        image_field: String,
+    ) -> Result<OcrOutcome, OcrError> {
+        let limits = self.limits;
+        let permit = self.limiter.acquire().await?;
+        let (bytes, sent) = tokio::task::spawn_blocking(move || {
+            let bytes = input::decode_base64(&image_field, limits)?;
+            drop(image_field);
+            let image = input::decode_image(&bytes, limits)?;
+            let sent = vision::encode(&image)
+                .map_err(|e| OcrError::Engine(format!("cannot encode the image: {e}")))?;
+            Ok::<_, OcrError>((bytes, sent))
+        })
+        .await
+        .map_err(|e| OcrError::Engine(format!("image decoding stopped: {e}")))??;
+        drop(permit);
+        let started = Instant::now();
+        match vision.read(&sent).await {
+            Ok(outcome) => {
+                tracing::info!(
+                    engine = %outcome.engine,
+                    prompt = vision::PROMPT_VERSION,
+                    language = outcome.language.map(Language::code),
+                    seconds = started.elapsed().as_secs_f32(),
+                    "label read"
+                );
+                return Ok(outcome);
+            }
+            Err(reason) => tracing::warn!(
+                engine = vision.label(),
+                prompt = vision::PROMPT_VERSION,
+                %reason,
+                seconds = started.elapsed().as_secs_f32(),
+                "vision LLM failed; Tesseract answers"
+            ),
+        }
+        drop(sent);
+        let _permit = self.limiter.acquire().await?;
+        let options = self.prepare;
+        let prepared = tokio::task::spawn_blocking(move || -> Result<Prepared, OcrError> {
             let image = input::decode_image(&bytes, limits)?;
             drop(bytes);
             prepare::prepare(&image, options)
@@ -231,7 +301,7 @@ impl OcrService {
                         text: translate(&items, found.language).join(", "),
                         original_text: items.join(", "),
                         language: found.language,
-                        engine: engine.name(),
+                        engine: engine.name().to_owned(),
                         raw_text,
                     });
                 }

@@ -43,7 +43,7 @@ pub async fn ocr(
         outcome.text,
         outcome.original_text,
         outcome.language.map(Language::code),
-        outcome.engine,
+        &outcome.engine,
     )))
 }
 

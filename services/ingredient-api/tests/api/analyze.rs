@@ -36,7 +36,7 @@ fn find<'a>(body: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{name} not in {body}"))
 }
 
-const DETAIL_KEYS: [&str; 13] = [
+const DETAIL_KEYS: [&str; 14] = [
     "allergy_risk",
     "alternatives",
     "canonical_name",
@@ -50,6 +50,7 @@ const DETAIL_KEYS: [&str; 13] = [
     "references",
     "risk_level",
     "safety_score",
+    "source",
 ];
 
 #[tokio::test]
@@ -72,6 +73,7 @@ async fn every_field_has_an_allowed_value() {
         [
             "allergen_warnings",
             "average_safety_score",
+            "engine",
             "error",
             "execution_time",
             "ingredients",
@@ -83,6 +85,7 @@ async fn every_field_has_an_allowed_value() {
     );
     assert_eq!(body["success"], true);
     assert_eq!(body["error"], Value::Null);
+    assert_eq!(body["engine"], "offline");
     assert_eq!(body["product_name"], "Unknown Product");
     assert!(body["execution_time"].as_f64().unwrap() > 0.0);
     assert!(body["execution_time"].as_f64().unwrap() < 1.0, "seconds");
@@ -120,6 +123,12 @@ async fn every_field_has_an_allowed_value() {
         assert!(["Food", "Cosmetics", "Both"].contains(&item["category"].as_str().unwrap()));
         assert_eq!(item["allergy_risk"], "low");
         assert_eq!(item["is_allergen_match"], false);
+        let source = if item["canonical_name"].is_null() {
+            "unknown"
+        } else {
+            "knowledge_base"
+        };
+        assert_eq!(item["source"], source, "{item}");
         if rec != "SAFE" && !item["canonical_name"].is_null() {
             assert!(
                 !item["alternatives"].as_array().unwrap().is_empty() || item["name"] == "Parfum",

@@ -5,6 +5,7 @@ mod health;
 mod helpers;
 mod hostile;
 mod labels;
+mod llm;
 mod observability;
 mod ocr;
 mod openapi;

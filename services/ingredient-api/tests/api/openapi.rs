@@ -153,3 +153,36 @@ async fn the_request_enums_are_the_ones_the_code_parses() {
         json!(domain::analysis::input::MAX_ALLERGY_CHARS)
     );
 }
+
+#[tokio::test]
+async fn the_extra_llm_fields_are_documented_as_the_code_writes_them() {
+    use domain::analysis::FactSource;
+    let doc: Value = serde_json::from_str(ingredient_api::routes::openapi::DOCUMENT).unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let source = &schemas["IngredientDetail"]["properties"]["source"];
+    let written: Vec<Value> = [
+        FactSource::KnowledgeBase,
+        FactSource::Llm,
+        FactSource::Unknown,
+    ]
+    .iter()
+    .map(|s| serde_json::to_value(s).unwrap())
+    .collect();
+    assert_eq!(source["enum"], Value::Array(written));
+    assert!(
+        schemas["IngredientDetail"]["required"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("source"))
+    );
+    // The engine patterns accept what the services write.
+    let analysis = schemas["AnalysisResponse"]["properties"]["engine"]["pattern"]
+        .as_str()
+        .unwrap();
+    let ocr = schemas["OcrResponse"]["properties"]["engine"]["pattern"]
+        .as_str()
+        .unwrap();
+    assert_eq!(analysis, "^(offline|llm:.+)$");
+    assert_eq!(ocr, "^(tesseract|llm:.+)$");
+    assert_eq!(domain::analysis::OFFLINE_ENGINE, "offline");
+}

@@ -1,0 +1,485 @@
+//! The optional LLM backends against a local server that speaks the Chat Completions protocol
+//! (wiremock): what is sent, what is used, and that every fault (down, 500, slow beyond the
+//! budget, garbage, invalid values) leaves the offline path answering, marked as such, 200.
+
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Value, json};
+use wiremock::matchers::{body_partial_json, method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+use crate::helpers::{TestApp, json, spawn_app_with};
+use crate::labels::{Variant, corpus, render};
+
+const MODEL: &str = "test-model";
+const VISION_PROMPT: &str = include_str!("../../prompts/ocr-vision.v1.md");
+const UNKNOWN_PROMPT: &str = include_str!("../../prompts/analyze-unknown.v1.md");
+const SUMMARY_PROMPT: &str = include_str!("../../prompts/summary.v1.md");
+/// The budget the tests run with (seconds); the slow server answers after three.
+const BUDGET: &str = "1";
+
+/// The app pointed at `base_url` with a one-second budget, few retries and `backends`.
+async fn app_with_llm(base_url: &str, backends: &str) -> TestApp {
+    spawn_app_with(&[
+        ("LLM_BASE_URL", base_url),
+        ("LLM_MODEL", MODEL),
+        ("LLM_MAX_RETRIES", "1"),
+        ("LLM_OCR_BUDGET_SECS", BUDGET),
+        ("LLM_ANALYZE_BUDGET_SECS", BUDGET),
+        ("LLM_BACKENDS", backends),
+    ])
+    .await
+}
+
+/// A Chat Completions answer whose message is `content`.
+fn completion(content: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "model": MODEL,
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": content}}],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
+    }))
+}
+
+/// Mounts `response` for requests whose JSON schema is named `schema`.
+async fn answer(server: &MockServer, schema: &str, response: ResponseTemplate) {
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .and(body_partial_json(
+            json!({"response_format": {"json_schema": {"name": schema}}}),
+        ))
+        .respond_with(response)
+        .mount(server)
+        .await;
+}
+
+/// The JSON bodies the server received.
+async fn received(server: &MockServer) -> Vec<Value> {
+    server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .map(|r| serde_json::from_slice(&r.body).expect("request body is JSON"))
+        .collect()
+}
+
+fn schema_name(body: &Value) -> &str {
+    body["response_format"]["json_schema"]["name"]
+        .as_str()
+        .unwrap_or_default()
+}
+
+/// A base URL where nothing listens.
+fn closed_port_url() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    format!("http://127.0.0.1:{port}/v1")
+}
+
+// ---------------------------------------------------------------- /ocr
+
+fn label_image() -> (Vec<u8>, &'static [&'static str]) {
+    let label = corpus()
+        .into_iter()
+        .find(|l| l.name == "en-cream")
+        .expect("label in corpus");
+    (render(&label, Variant::Clean), label.items)
+}
+
+async fn ocr(app: &TestApp, png: &[u8]) -> (Value, Duration) {
+    let started = Instant::now();
+    let res = app
+        .post_json("/ocr", &json!({"image": STANDARD.encode(png)}))
+        .await;
+    let elapsed = started.elapsed();
+    assert_eq!(res.status(), 200);
+    (json(res).await, elapsed)
+}
+
+#[tokio::test]
+async fn vision_reads_the_label_when_it_answers() {
+    let server = MockServer::start().await;
+    answer(
+        &server,
+        "label_ingredients",
+        completion(
+            r#"{"language": "fr", "original_text": ["Eau", "Farine de blé", "Zorbitol bleu"],
+                "text": ["Water", "Flour of wheat", "Blue zorbitol"]}"#,
+        ),
+    )
+    .await;
+    let app = app_with_llm(&format!("{}/v1", server.uri()), "ocr").await;
+    let (png, _) = label_image();
+    let (body, _) = ocr(&app, &png).await;
+    assert_eq!(
+        body,
+        json!({
+            "success": true, "error": null, "engine": "llm:test-model", "language": "fr",
+            "original_text": "Eau, Farine de blé, Zorbitol bleu",
+            // The knowledge base's English name wins where it knows the printed one.
+            "text": "Water, Wheat Flour, Blue zorbitol"
+        })
+    );
+    // What was sent: the model, the versioned prompt, our re-encoded image, the schema.
+    let sent = received(&server).await;
+    assert_eq!(sent.len(), 1);
+    let sent = &sent[0];
+    assert_eq!(sent["model"], MODEL);
+    assert_eq!(sent["messages"][0]["content"], VISION_PROMPT);
+    let url = sent["messages"][1]["content"][1]["image_url"]["url"]
+        .as_str()
+        .unwrap();
+    let jpeg = STANDARD
+        .decode(
+            url.strip_prefix("data:image/jpeg;base64,")
+                .expect("data URL"),
+        )
+        .unwrap();
+    let seen = image::load_from_memory(&jpeg).unwrap();
+    let original = image::load_from_memory(&png).unwrap();
+    assert_eq!(
+        (seen.width(), seen.height()),
+        (original.width(), original.height())
+    );
+    assert_eq!(sent["response_format"]["type"], "json_schema");
+    assert_eq!(
+        sent["response_format"]["json_schema"]["schema"]["required"],
+        json!(["language", "original_text", "text"])
+    );
+}
+
+/// Tesseract answers, marked as such, within the budget plus its own time.
+async fn tesseract_answers(base_url: &str) -> Duration {
+    let app = app_with_llm(base_url, "ocr").await;
+    let (png, items) = label_image();
+    let (body, elapsed) = ocr(&app, &png).await;
+    assert_eq!(body["engine"], "tesseract", "{body}");
+    assert_eq!(body["language"], "en");
+    let text = body["text"].as_str().unwrap();
+    assert!(text.starts_with(&items[..2].join(", ")), "{text}");
+    // One second of budget, then Tesseract on a clean label (about a second in debug builds).
+    assert!(elapsed < Duration::from_secs(8), "{elapsed:?}");
+    elapsed
+}
+
+#[tokio::test]
+async fn vision_down_falls_back_to_tesseract() {
+    tesseract_answers(&closed_port_url()).await;
+}
+
+#[tokio::test]
+async fn vision_500_falls_back_to_tesseract() {
+    let server = MockServer::start().await;
+    answer(&server, "label_ingredients", ResponseTemplate::new(500)).await;
+    tesseract_answers(&format!("{}/v1", server.uri())).await;
+    // Retried once (LLM_MAX_RETRIES=1), then given up.
+    assert_eq!(received(&server).await.len(), 2);
+}
+
+#[tokio::test]
+async fn vision_slower_than_the_budget_falls_back_to_tesseract() {
+    let server = MockServer::start().await;
+    let slow = completion(r#"{"language": "en", "original_text": ["Late"], "text": ["Late"]}"#)
+        .set_delay(Duration::from_secs(3));
+    answer(&server, "label_ingredients", slow).await;
+    let elapsed = tesseract_answers(&format!("{}/v1", server.uri())).await;
+    assert!(elapsed >= Duration::from_secs(1), "{elapsed:?}");
+}
+
+#[tokio::test]
+async fn vision_garbage_falls_back_to_tesseract() {
+    let server = MockServer::start().await;
+    answer(
+        &server,
+        "label_ingredients",
+        completion("I'm sorry, I can't read labels today."),
+    )
+    .await;
+    tesseract_answers(&format!("{}/v1", server.uri())).await;
+}
+
+#[tokio::test]
+async fn vision_invalid_answers_fall_back_to_tesseract() {
+    let server = MockServer::start().await;
+    // Dutch is not one of the nine languages; the lists also disagree in length.
+    answer(
+        &server,
+        "label_ingredients",
+        completion(r#"{"language": "nl", "original_text": ["Water"], "text": ["Water"]}"#),
+    )
+    .await;
+    tesseract_answers(&format!("{}/v1", server.uri())).await;
+    server.reset().await;
+    answer(
+        &server,
+        "label_ingredients",
+        completion(r#"{"language": "en", "original_text": ["Water", "Salt"], "text": 7}"#),
+    )
+    .await;
+    tesseract_answers(&format!("{}/v1", server.uri())).await;
+}
+
+// ---------------------------------------------------------------- /analyze
+
+const UNKNOWN: &str = "Xylophonium Extract";
+
+fn explanation(overrides: &Value) -> String {
+    let mut item = json!({
+        "name": UNKNOWN, "identified": true, "canonical_name": "Xylophonium Nut Extract",
+        "purpose": "Skin conditioning", "safety_score": 8, "risk_level": "low",
+        "recommendation": "SAFE", "concerns": "Mild; nut-derived, so a possible allergen",
+        "origin": "Natural", "category": "Cosmetics", "allergen_groups": ["nuts"],
+        "skin_flags": [], "alternatives": ["Glycerin"]
+    });
+    for (k, v) in overrides.as_object().unwrap() {
+        item[k] = v.clone();
+    }
+    json!({ "ingredients": [item] }).to_string()
+}
+
+async fn analyze(app: &TestApp, body: &Value) -> (Value, Duration) {
+    let started = Instant::now();
+    let res = app.post_json("/analyze", body).await;
+    let elapsed = started.elapsed();
+    assert_eq!(res.status(), 200);
+    (json(res).await, elapsed)
+}
+
+fn item<'a>(body: &'a Value, name: &str) -> &'a Value {
+    body["ingredients"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == name)
+        .unwrap_or_else(|| panic!("{name} not in {body}"))
+}
+
+fn request(allergies: &[&str]) -> Value {
+    json!({"ingredients": format!("Water, {UNKNOWN}, Glycerin"), "allergies": allergies})
+}
+
+#[tokio::test]
+async fn an_unknown_ingredient_is_explained_personalised_and_cached() {
+    let server = MockServer::start().await;
+    answer(
+        &server,
+        "ingredient_explanations",
+        completion(&explanation(&json!({}))),
+    )
+    .await;
+    let app = app_with_llm(&format!("{}/v1", server.uri()), "analyze").await;
+
+    let (body, _) = analyze(&app, &request(&[])).await;
+    assert_eq!(body["engine"], "llm:test-model");
+    let x = item(&body, UNKNOWN);
+    assert_eq!(x["source"], "llm");
+    assert_eq!(x["canonical_name"], "Xylophonium Nut Extract");
+    assert_eq!(x["purpose"], "Skin conditioning");
+    assert_eq!(
+        (&x["safety_score"], &x["risk_level"], &x["recommendation"]),
+        (&json!(8), &json!("low"), &json!("SAFE"))
+    );
+    assert!(
+        x["references"][0]
+            .as_str()
+            .unwrap()
+            .contains("llm:test-model")
+    );
+    assert_eq!(item(&body, "Water")["source"], "knowledge_base");
+    assert_eq!(body["overall_risk"], "low");
+
+    // What was sent: the model, the versioned prompt, the unknown name only, the schema.
+    let sent = received(&server).await;
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0]["model"], MODEL);
+    assert_eq!(sent[0]["messages"][0]["content"], UNKNOWN_PROMPT);
+    assert_eq!(
+        sent[0]["messages"][1]["content"],
+        json!({"names": [UNKNOWN]}).to_string()
+    );
+    assert_eq!(schema_name(&sent[0]), "ingredient_explanations");
+
+    // The same name again, now with a nut allergy: no new call (cached), and the allergy
+    // applies to the explained ingredient as to any other.
+    let (body, _) = analyze(&app, &request(&["tree nuts"])).await;
+    assert_eq!(
+        received(&server).await.len(),
+        1,
+        "the explanation is cached"
+    );
+    let x = item(&body, UNKNOWN);
+    assert_eq!(x["source"], "llm");
+    assert_eq!(x["is_allergen_match"], true);
+    assert_eq!(x["allergy_risk"], "high");
+    assert_eq!(x["recommendation"], "AVOID");
+    assert_eq!(body["overall_risk"], "high");
+    assert_eq!(
+        body["allergen_warnings"].as_array().unwrap().len(),
+        1,
+        "{body}"
+    );
+}
+
+/// The offline answer: `engine: offline`, the unknown stays unknown, within the budget.
+async fn offline_answers(app: &TestApp) -> Duration {
+    let (body, elapsed) = analyze(app, &request(&[])).await;
+    assert_eq!(body["engine"], "offline", "{body}");
+    let x = item(&body, UNKNOWN);
+    assert_eq!(x["source"], "unknown");
+    assert_eq!(x["safety_score"], 5);
+    assert!(x["canonical_name"].is_null());
+    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
+    elapsed
+}
+
+#[tokio::test]
+async fn invalid_explanations_are_rejected_and_the_offline_answer_stands() {
+    let server = MockServer::start().await;
+    let app = app_with_llm(&format!("{}/v1", server.uri()), "analyze").await;
+    for overrides in [
+        json!({"safety_score": 150}),
+        json!({"safety_score": 0}),
+        json!({"risk_level": "catastrophic"}),
+        json!({"risk_level": "high"}),
+        json!({"safety_score": "8"}),
+        json!({"origin": 42}),
+        json!({"allergen_groups": ["unicorns"]}),
+        json!({"purpose": ""}),
+    ] {
+        server.reset().await;
+        answer(
+            &server,
+            "ingredient_explanations",
+            completion(&explanation(&overrides)),
+        )
+        .await;
+        offline_answers(&app).await;
+        assert_eq!(received(&server).await.len(), 1, "{overrides}");
+    }
+    // Rejected answers are not cached: a valid one is used as soon as it comes.
+    server.reset().await;
+    answer(
+        &server,
+        "ingredient_explanations",
+        completion(&explanation(&json!({}))),
+    )
+    .await;
+    let (body, _) = analyze(&app, &request(&[])).await;
+    assert_eq!(item(&body, UNKNOWN)["source"], "llm");
+}
+
+#[tokio::test]
+async fn analyze_llm_down_is_the_offline_answer() {
+    let app = app_with_llm(&closed_port_url(), "analyze,summary").await;
+    offline_answers(&app).await;
+}
+
+#[tokio::test]
+async fn analyze_llm_500_and_garbage_are_the_offline_answer() {
+    let server = MockServer::start().await;
+    let app = app_with_llm(&format!("{}/v1", server.uri()), "analyze,summary").await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&server)
+        .await;
+    offline_answers(&app).await;
+    server.reset().await;
+    Mock::given(method("POST"))
+        .respond_with(completion("Sure! Xylophonium is lovely. {not json"))
+        .mount(&server)
+        .await;
+    offline_answers(&app).await;
+    server.reset().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_string("<html>proxy error</html>"))
+        .mount(&server)
+        .await;
+    offline_answers(&app).await;
+}
+
+#[tokio::test]
+async fn analyze_llm_slower_than_the_budget_is_the_offline_answer_in_time() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(completion(&explanation(&json!({}))).set_delay(Duration::from_secs(3)))
+        .mount(&server)
+        .await;
+    let app = app_with_llm(&format!("{}/v1", server.uri()), "analyze,summary").await;
+    let elapsed = offline_answers(&app).await;
+    // The whole budget (both calls together) was waited for, and no more.
+    assert!(
+        elapsed >= Duration::from_secs(1) && elapsed < Duration::from_millis(2500),
+        "{elapsed:?}"
+    );
+}
+
+#[tokio::test]
+async fn the_summary_is_written_by_the_llm_and_falls_back_to_the_template() {
+    let server = MockServer::start().await;
+    answer(
+        &server,
+        "analysis_summary",
+        completion(r#"{"summary": "Looks fine: water and glycerin are gentle."}"#),
+    )
+    .await;
+    let app = app_with_llm(&format!("{}/v1", server.uri()), "summary").await;
+    let known = json!({"ingredients": "Water, Glycerin", "expertise": "expert"});
+    let (body, _) = analyze(&app, &known).await;
+    assert_eq!(
+        body["summary"],
+        "Looks fine: water and glycerin are gentle."
+    );
+    assert_eq!(body["engine"], "llm:test-model");
+    let sent = received(&server).await;
+    assert_eq!(sent[0]["messages"][0]["content"], SUMMARY_PROMPT);
+    let facts: Value =
+        serde_json::from_str(sent[0]["messages"][1]["content"].as_str().unwrap()).unwrap();
+    assert_eq!(facts["expertise"], "expert");
+    assert_eq!(facts["ingredients"].as_array().unwrap().len(), 2);
+    // Cached: the same analysis makes no second call.
+    analyze(&app, &known).await;
+    assert_eq!(received(&server).await.len(), 1);
+
+    // A summary that drops the allergen match is refused: the template one stands.
+    let offline = spawn_app_with(&[]).await;
+    let allergic = json!({"ingredients": "Water, Almond Oil", "allergies": ["nuts"]});
+    let (template, _) = analyze(&offline, &allergic).await;
+    let (body, _) = analyze(&app, &allergic).await;
+    assert_eq!(body["summary"], template["summary"]);
+    assert_eq!(body["engine"], "offline");
+    // A blank one too.
+    server.reset().await;
+    answer(
+        &server,
+        "analysis_summary",
+        completion(r#"{"summary": "   "}"#),
+    )
+    .await;
+    let other = json!({"ingredients": "Water, Salt"});
+    let (template, _) = analyze(&offline, &other).await;
+    let (body, _) = analyze(&app, &other).await;
+    assert_eq!(body["summary"], template["summary"]);
+    assert_eq!(body["engine"], "offline");
+}
+
+#[tokio::test]
+async fn a_bad_llm_configuration_stops_start_up_with_one_line() {
+    use ingredient_api::configuration::Settings;
+    use service_kit::config::EnvSource;
+    let err = Settings::from_env(&EnvSource::from_pairs([
+        ("LLM_BASE_URL", "http://127.0.0.1:1/v1"),
+        ("LLM_MODEL", "m"),
+        ("LLM_TIMEOUT_SECS", "soon"),
+    ]))
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid LLM_TIMEOUT_SECS 'soon': expected seconds, e.g. 20 or 2.5"
+    );
+}
