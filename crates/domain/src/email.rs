@@ -93,6 +93,22 @@ pub struct Digest {
     pub summaries: BTreeMap<Category, String>,
     /// Run figures.
     pub stats: DigestStats,
+    /// Which path produced the digest (an extension of the spec): `offline`, or
+    /// `llm:<model>` when the LLM decided at least one category or wrote at least one summary.
+    /// Every refresh writes it; absent from the empty digest served before the first refresh
+    /// and from digests written before it existed (both offline).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+    /// Per summary, which path wrote it (`offline` or `llm:<model>`); empty in older digests.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub summary_engines: BTreeMap<Category, String>,
+    /// Emails whose category the LLM decided (the rest: rules and the offline classifier).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub categorised_by_llm: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Digest {
@@ -103,6 +119,9 @@ impl Digest {
             categories: Category::ALL.into_iter().map(|c| (c, Vec::new())).collect(),
             summaries: BTreeMap::new(),
             stats: DigestStats::default(),
+            engine: None,
+            summary_engines: BTreeMap::new(),
+            categorised_by_llm: 0,
         }
     }
 }

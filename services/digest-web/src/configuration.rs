@@ -40,6 +40,22 @@ pub struct Settings {
     /// The `LLM_*` variables (see docs/llm.md): the comprehensive suite checks the endpoint
     /// answers; `None` when no LLM is configured.
     pub llm: Option<llm_client::LlmConfig>,
+    /// The refresh job's LLM variables (`LLM_*`, see [`crate::refresh::llm::VARIABLES`]) as
+    /// this service read them (environment or `CONFIG_FILE`), passed on to the job's
+    /// environment. Holds the API key: never printed by `Debug`.
+    pub job_env: JobEnv,
+}
+
+/// Variables passed to the refresh job; `Debug` shows only their names.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct JobEnv(pub Vec<(String, String)>);
+
+impl std::fmt::Debug for JobEnv {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|(k, _)| k))
+            .finish()
+    }
 }
 
 /// A secret value: never printed by `Debug`.
@@ -94,6 +110,7 @@ impl Settings {
                     expected: e.to_string(),
                 },
             )?,
+            job_env: job_env(env)?,
         })
     }
 
@@ -101,6 +118,21 @@ impl Settings {
     pub fn auth_enabled(&self) -> bool {
         self.auth_token.is_some() || self.basic_auth.is_some()
     }
+}
+
+/// The job's LLM variables, checked now so a bad one stops start-up rather than every refresh.
+fn job_env(env: &EnvSource) -> Result<JobEnv, ConfigError> {
+    crate::refresh::llm::LlmSettings::from_env(env).map_err(|e| ConfigError::Invalid {
+        key: "LLM_*".into(),
+        value: String::new(),
+        expected: e,
+    })?;
+    Ok(JobEnv(
+        crate::refresh::llm::VARIABLES
+            .iter()
+            .filter_map(|k| env.raw(k).map(|v| ((*k).to_owned(), v.to_owned())))
+            .collect(),
+    ))
 }
 
 fn positive(n: u64) -> Option<u64> {
@@ -158,10 +190,35 @@ mod tests {
 
     #[test]
     fn secrets_are_not_debug_printed() {
-        let s =
-            Settings::from_env(&EnvSource::from_pairs([("DIGEST_AUTH_TOKEN", "hunter2")])).unwrap();
+        let s = Settings::from_env(&EnvSource::from_pairs([
+            ("DIGEST_AUTH_TOKEN", "hunter2"),
+            ("LLM_BASE_URL", "http://127.0.0.1:9/v1"),
+            ("LLM_MODEL", "m"),
+            ("LLM_API_KEY", "sk-hunter3"),
+        ]))
+        .unwrap();
         assert!(s.auth_enabled());
-        assert!(!format!("{s:?}").contains("hunter2"));
+        let shown = format!("{s:?}");
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(!shown.contains("hunter3"), "{shown}");
+        // The job gets the LLM variables it needs, key included.
+        assert!(
+            s.job_env
+                .0
+                .contains(&("LLM_API_KEY".to_owned(), "sk-hunter3".to_owned()))
+        );
+        assert_eq!(s.job_env.0.len(), 3);
+    }
+
+    #[test]
+    fn a_bad_refresh_llm_variable_stops_start_up() {
+        let err = Settings::from_env(&EnvSource::from_pairs([
+            ("LLM_BASE_URL", "http://127.0.0.1:9/v1"),
+            ("LLM_MODEL", "m"),
+            ("LLM_CLASSIFY_BELOW", "high"),
+        ]))
+        .unwrap_err();
+        assert!(err.to_string().contains("LLM_CLASSIFY_BELOW"), "{err}");
     }
 
     #[test]

@@ -71,6 +71,7 @@ struct Inner {
     data_dir: PathBuf,
     command: Option<String>,
     source: Option<String>,
+    job_env: Vec<(String, String)>,
     timeout: Duration,
     running: AtomicBool,
 }
@@ -92,6 +93,7 @@ impl RefreshControl {
                 data_dir: settings.data_dir.clone(),
                 command: settings.refresh_command.clone(),
                 source: settings.source.clone(),
+                job_env: settings.job_env.0.clone(),
                 timeout: Duration::from_secs(settings.refresh_timeout_secs),
                 running: AtomicBool::new(false),
             }),
@@ -248,6 +250,14 @@ impl Inner {
         if let Some(source) = &self.source {
             cmd.env("DIGEST_SOURCE", source);
         }
+        // The job's LLM variables are exactly those this service read (environment or
+        // CONFIG_FILE, or a test's settings): set them, and unset the ones it did not read.
+        for key in crate::refresh::llm::VARIABLES {
+            if !self.job_env.iter().any(|(k, _)| k == key) {
+                cmd.env_remove(key);
+            }
+        }
+        cmd.envs(self.job_env.iter().map(|(k, v)| (k, v)));
         Ok(cmd)
     }
 

@@ -280,6 +280,7 @@ fn run_store_readable(settings: &Settings) -> Verdict {
             "test_runs",
             "message_cache",
             "summary_cache",
+            "category_cache",
         ] {
             conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| {
                 r.get::<_, i64>(0)

@@ -58,6 +58,8 @@ pub struct Section {
     pub count: usize,
     /// The summary, if the job wrote one.
     pub summary: Option<String>,
+    /// Which path wrote the summary (`offline` or `llm:<model>`), when the job said so.
+    pub summary_engine: Option<String>,
     /// The first [`SHOWN_OPEN`] emails.
     pub shown: Vec<domain::email::EmailItem>,
     /// The rest (collapsed).
@@ -82,6 +84,7 @@ pub fn sections(digest: &Digest) -> Vec<Section> {
                 slug: c.as_str().to_ascii_lowercase(),
                 count,
                 summary: digest.summaries.get(&c).cloned(),
+                summary_engine: digest.summary_engines.get(&c).cloned(),
                 shown,
                 folded,
             }
@@ -310,6 +313,10 @@ mod tests {
         digest
             .summaries
             .insert(Category::NeedAction, "<i>sum</i>".into());
+        digest.engine = Some("llm:<b>model</b>".into());
+        digest
+            .summary_engines
+            .insert(Category::NeedAction, "llm:<b>model</b>".into());
         let status = ScriptStatus {
             running: false,
             last_run: None,
@@ -347,6 +354,12 @@ mod tests {
         assert!(!html.contains("<script>alert(1)"));
         assert!(!html.contains("<img src=x"));
         assert!(!html.contains("<i>sum</i>"));
+        assert!(!html.contains("<b>model"));
+        assert!(
+            html.contains(r#"<span id="engine">llm:&lt;b&gt;model"#),
+            "engine not shown"
+        );
+        assert!(html.contains(r#"class="summary-engine">llm:&lt;b&gt;model"#));
         assert!(html.contains("<details"), "long list is not collapsible");
         assert!(html.contains("<svg"), "no chart");
 

@@ -21,6 +21,11 @@ use service_kit::telemetry::{self, LogFormat};
 /// DIGEST_IMAP_OAUTH_TOKEN_FILE). For Gmail, Outlook and Fastmail use an app password.
 /// DIGEST_IMAP_CA_FILE adds trusted CA certificates (PEM) for a server with a private CA.
 ///
+/// With LLM_BASE_URL (or LLM_API_KEY) and LLM_MODEL set, an OpenAI-compatible LLM categorises
+/// low-confidence messages (LLM_CLASSIFY_BELOW) and writes the summaries, within
+/// LLM_REFRESH_BUDGET_SECS and LLM_REFRESH_MAX_CALLS; any LLM failure keeps the offline answer
+/// (see docs/llm.md).
+///
 /// Flags override environment variables, which override the KEY=VALUE file named by
 /// CONFIG_FILE. Exit status: 0 success, 1 failed run, 2 bad arguments; on failure, one line on
 /// stderr.
@@ -51,8 +56,8 @@ struct Cli {
     #[arg(long, env = "DIGEST_RULES_FILE")]
     rules_file: Option<PathBuf>,
 
-    /// Price of 1,000 LLM tokens, used for estimated_cost (0 while the job runs offline)
-    /// [default: 0]
+    /// Price of 1,000 LLM tokens, used for estimated_cost when LLM_PRICE_INPUT_PER_1K and
+    /// LLM_PRICE_OUTPUT_PER_1K are not set [default: 0]
     #[arg(long, env = "DIGEST_LLM_PRICE_PER_1K_TOKENS")]
     llm_price_per_1k_tokens: Option<f64>,
 }
@@ -106,9 +111,20 @@ fn main() -> ExitCode {
     }
     match refresh::run(&options) {
         Ok(report) => {
+            let llm = if options.llm.is_some() {
+                format!(
+                    "; engine {}: {} LLM requests, {} of {} LLM answers from cache",
+                    report.engine,
+                    report.llm_requests,
+                    report.llm_cache_hits,
+                    report.llm_cache_lookups
+                )
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 std::io::stdout(),
-                "digest written to {}: {} emails ({} parsed, {} from cache of {} looked up, {} skipped) in {:.2} s",
+                "digest written to {}: {} emails ({} parsed, {} from cache of {} looked up, {} skipped) in {:.2} s{llm}",
                 report.digest_path.display(),
                 report.total_emails,
                 report.parsed,

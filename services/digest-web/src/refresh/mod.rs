@@ -5,7 +5,9 @@
 //! Flow: list the mailbox ([`crate::mail::local`] or [`crate::mail::imap`]) → look every
 //! message up in `message_cache` → fetch and parse only the misses → classify them
 //! ([`crate::classify`]) and cache them → keep the window and the newest `max_emails` →
-//! summarise ([`crate::summarize`]) → write the digest atomically → finish the `runs` row.
+//! with an LLM configured, let it categorise the low-confidence ones and write summaries
+//! ([`llm`]) → summarise the rest ([`crate::summarize`]) → write the digest atomically →
+//! finish the `runs` row.
 //! A message that cannot be read or parsed is recorded in `errors` and skipped.
 
 use std::collections::{BTreeMap, HashMap};
@@ -26,6 +28,10 @@ use crate::store::cache::{self, CachedMessage};
 use crate::store::runs::{self, ErrorRecord, RunOutcome};
 use crate::store::{self, StoreError};
 use crate::summarize::{SummaryInput, summarize};
+
+pub mod llm;
+
+use llm::{LlmSettings, LlmStep};
 
 /// The digest file's name inside the data dir.
 pub const DIGEST_FILE: &str = "digest.json";
@@ -114,8 +120,11 @@ pub struct RefreshOptions {
     pub imap_auth: Option<ImapAuth>,
     /// User rules (`DIGEST_RULES_FILE`), applied before everything else.
     pub rules_file: Option<PathBuf>,
-    /// Price of 1,000 LLM tokens, for `estimated_cost` (the offline job uses no tokens).
+    /// Price of 1,000 LLM tokens (prompt and completion alike), for `estimated_cost` when
+    /// `LLM_PRICE_INPUT_PER_1K` / `LLM_PRICE_OUTPUT_PER_1K` are not set.
     pub llm_price_per_1k_tokens: f64,
+    /// The LLM step (`LLM_*` variables); `None`: everything offline.
+    pub llm: Option<LlmSettings>,
 }
 
 impl RefreshOptions {
@@ -129,6 +138,7 @@ impl RefreshOptions {
             imap_auth: None,
             rules_file: None,
             llm_price_per_1k_tokens: 0.0,
+            llm: None,
         }
     }
 
@@ -156,6 +166,7 @@ impl RefreshOptions {
             .parse_or("DIGEST_LLM_PRICE_PER_1K_TOKENS", 0.0, "a number")
             .map_err(|e| e.to_string())?;
         options.imap_auth = ImapAuth::from_env(env)?;
+        options.llm = LlmSettings::from_env(env)?;
         Ok(options)
     }
 }
@@ -169,7 +180,7 @@ pub struct RunReport {
     pub digest_path: PathBuf,
     /// Emails in the digest.
     pub total_emails: usize,
-    /// IMAP fetch commands + LLM calls.
+    /// IMAP fetch commands + LLM HTTP requests.
     pub api_calls: u64,
     /// Messages whose category came from the cache.
     pub cache_hits: u64,
@@ -183,6 +194,14 @@ pub struct RunReport {
     pub execution_time: f64,
     /// Emails per category in the digest.
     pub category_counts: BTreeMap<Category, u64>,
+    /// The digest's engine: `offline` or `llm:<model>`.
+    pub engine: String,
+    /// LLM HTTP requests (included in `api_calls`).
+    pub llm_requests: u64,
+    /// LLM answers taken from the caches.
+    pub llm_cache_hits: u64,
+    /// LLM answers looked up in the caches.
+    pub llm_cache_lookups: u64,
 }
 
 /// A failed run. `Display` is the one human line the binary prints.
@@ -426,7 +445,53 @@ fn run_inner(
     dedup_by_id(&mut kept);
     kept.truncate(options.max_emails);
 
-    let mut digest = build_digest(&kept);
+    // The LLM, when configured: categories of low-confidence messages, then the summaries.
+    // Whatever it cannot answer keeps the offline answer; its failures are warnings.
+    let mut step = options.llm.as_ref().and_then(|settings| {
+        let mut settings = settings.clone();
+        if settings.config.price_input_per_1k == 0.0 && settings.config.price_output_per_1k == 0.0 {
+            settings.config.price_input_per_1k = options.llm_price_per_1k_tokens;
+            settings.config.price_output_per_1k = options.llm_price_per_1k_tokens;
+        }
+        match LlmStep::start(&settings, started) {
+            Ok(step) => Some(step),
+            Err(e) => {
+                // Best effort, like every LLM warning: the run goes on offline.
+                let _ = runs::record_error(
+                    conn,
+                    Some(run_id),
+                    &ErrorRecord {
+                        module: llm::MODULE.into(),
+                        error_type: "Setup".into(),
+                        message: format!("LLM not used: {e}"),
+                        traceback: None,
+                    },
+                );
+                None
+            }
+        }
+    });
+    if let Some(step) = step.as_mut() {
+        step.categorise(conn, &mut kept);
+    }
+    let by_category = group(&kept);
+    let llm_summaries = step
+        .as_mut()
+        .map(|step| step.summarise(conn, &by_category))
+        .unwrap_or_default();
+    let mut digest = assemble(
+        &by_category,
+        &llm_summaries,
+        step.as_ref().map(LlmStep::engine),
+    );
+    let usage = step.as_ref().map(LlmStep::usage).unwrap_or_default();
+    if let Some(step) = &step {
+        step.record_warnings(conn, run_id).map_err(sql)?;
+    }
+    let (llm_cache_hits, llm_cache_lookups) = step
+        .as_ref()
+        .map_or((0, 0), |s| (s.cache_hits, s.cache_lookups));
+    api_calls += usage.requests;
     let execution_time = started.elapsed().as_secs_f64();
     digest.stats = DigestStats {
         total_emails: kept.len() as u64,
@@ -444,7 +509,6 @@ fn run_inner(
         .iter()
         .map(|(c, items)| (*c, items.len() as u64))
         .collect();
-    let llm_tokens = 0;
     runs::finish_run(
         conn,
         run_id,
@@ -455,11 +519,14 @@ fn run_inner(
             api_calls,
             cache_hits,
             cache_lookups,
-            llm_tokens,
-            estimated_cost: llm_tokens as f64 / 1000.0 * options.llm_price_per_1k_tokens,
+            llm_tokens: usage.prompt_tokens + usage.completion_tokens,
+            estimated_cost: usage.estimated_cost,
             execution_time: started.elapsed().as_secs_f64(),
             category_counts: category_counts.clone(),
             message: None,
+            llm_cache_hits,
+            llm_cache_lookups,
+            engine: digest.engine.clone().unwrap_or_default(),
         },
     )
     .map_err(sql)?;
@@ -474,6 +541,10 @@ fn run_inner(
         skipped: errors.len(),
         execution_time: started.elapsed().as_secs_f64(),
         category_counts,
+        engine: digest.engine.unwrap_or_default(),
+        llm_requests: usage.requests,
+        llm_cache_hits,
+        llm_cache_lookups,
     })
 }
 
@@ -505,28 +576,66 @@ fn dedup_by_id(messages: &mut Vec<CachedMessage>) {
     messages.retain(|m| seen.insert(m.item.id.clone(), ()).is_none());
 }
 
-/// The spec's Digest from the kept messages (newest first).
+/// The spec's Digest from the kept messages (newest first), all offline.
 pub fn build_digest(messages: &[CachedMessage]) -> Digest {
-    let mut digest = Digest::empty(Utc::now().format("%Y-%m-%dT%H:%M:%S").to_string());
+    assemble(&group(messages), &BTreeMap::new(), None)
+}
+
+/// Messages by category, keeping their order.
+fn group(messages: &[CachedMessage]) -> BTreeMap<Category, Vec<&CachedMessage>> {
     let mut by_category: BTreeMap<Category, Vec<&CachedMessage>> = BTreeMap::new();
     for m in messages {
         by_category.entry(m.category).or_default().push(m);
     }
-    for (category, items) in by_category {
-        let inputs: Vec<SummaryInput<'_>> = items
-            .iter()
-            .map(|m| SummaryInput {
-                item: &m.item,
-                sender: m.from_name.as_deref().unwrap_or(&m.item.from),
-            })
-            .collect();
-        if let Some(summary) = summarize(category, &inputs) {
+    by_category
+}
+
+/// The digest from grouped messages: the LLM's summary where there is one, else the
+/// extractive one. `llm_engine` is set when an LLM step ran (then the per-summary engines and
+/// the count of LLM categories are written too).
+fn assemble(
+    by_category: &BTreeMap<Category, Vec<&CachedMessage>>,
+    llm_summaries: &BTreeMap<Category, String>,
+    llm_engine: Option<&str>,
+) -> Digest {
+    let mut digest = Digest::empty(Utc::now().format("%Y-%m-%dT%H:%M:%S").to_string());
+    digest.engine = Some("offline".into());
+    let mut used_llm = false;
+    for (&category, items) in by_category {
+        let llm_summary = llm_engine.and_then(|e| llm_summaries.get(&category).map(|s| (e, s)));
+        let summary = match llm_summary {
+            Some((engine, summary)) => {
+                used_llm = true;
+                digest.summary_engines.insert(category, engine.to_owned());
+                Some(summary.clone())
+            }
+            None => {
+                let inputs: Vec<SummaryInput<'_>> = items
+                    .iter()
+                    .map(|m| SummaryInput {
+                        item: &m.item,
+                        sender: m.from_name.as_deref().unwrap_or(&m.item.from),
+                    })
+                    .collect();
+                let summary = summarize(category, &inputs);
+                if llm_engine.is_some() && summary.is_some() {
+                    digest.summary_engines.insert(category, "offline".into());
+                }
+                summary
+            }
+        };
+        if let Some(summary) = summary {
             digest.summaries.insert(category, summary);
         }
-        digest.categories.insert(
-            category,
-            items.into_iter().map(|m| m.item.clone()).collect(),
-        );
+        digest.categorised_by_llm += items.iter().filter(|m| m.engine != "offline").count() as u64;
+        digest
+            .categories
+            .insert(category, items.iter().map(|m| m.item.clone()).collect());
+    }
+    if let Some(engine) = llm_engine
+        && (used_llm || digest.categorised_by_llm > 0)
+    {
+        digest.engine = Some(engine.to_owned());
     }
     digest
 }

@@ -15,9 +15,12 @@ pub mod test_runs;
 /// The file name of the store inside the data dir.
 pub const FILE_NAME: &str = "runs.sqlite3";
 
+/// The whole current schema, for a new store.
 const SCHEMA: &str = include_str!("schema.sql");
-/// Bumped when `schema.sql` changes incompatibly.
-const SCHEMA_VERSION: i32 = 1;
+/// `PRAGMA user_version` of a store with [`SCHEMA`]; bumped with each migration.
+pub const SCHEMA_VERSION: i32 = 2;
+/// Migrations of older stores, `(version they produce, SQL)`, in order. Each keeps the data.
+const MIGRATIONS: &[(i32, &str)] = &[(2, include_str!("migrations/v2.sql"))];
 
 /// Failures of the run store.
 #[derive(Debug, thiserror::Error)]
@@ -65,15 +68,41 @@ pub fn open(data_dir: &Path) -> Result<Connection, StoreError> {
         .map_err(wrap)?;
     conn.pragma_update(None, "foreign_keys", "ON")
         .map_err(wrap)?;
-    let version: i32 = conn
-        .query_row("PRAGMA user_version", [], |row| row.get(0))
-        .map_err(wrap)?;
-    if version < SCHEMA_VERSION {
-        conn.execute_batch(SCHEMA).map_err(wrap)?;
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION)
-            .map_err(wrap)?;
-    }
+    migrate(&conn).map_err(wrap)?;
     Ok(conn)
+}
+
+/// Brings the store to [`SCHEMA_VERSION`]: a new store gets [`SCHEMA`], an older one each
+/// migration it lacks. One immediate transaction, so the job and the web service opening an
+/// old store at once do not both migrate it.
+fn migrate(conn: &Connection) -> rusqlite::Result<()> {
+    let version = |conn: &Connection| -> rusqlite::Result<i32> {
+        conn.query_row("PRAGMA user_version", [], |row| row.get(0))
+    };
+    if version(conn)? >= SCHEMA_VERSION {
+        return Ok(());
+    }
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let result = (|| {
+        let current = version(conn)?;
+        if current == 0 {
+            conn.execute_batch(SCHEMA)?;
+        } else {
+            for (target, sql) in MIGRATIONS {
+                if current < *target {
+                    conn.execute_batch(sql)?;
+                }
+            }
+        }
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION)
+    })();
+    match result {
+        Ok(()) => conn.execute_batch("COMMIT"),
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -93,6 +122,7 @@ mod tests {
             "errors",
             "message_cache",
             "summary_cache",
+            "category_cache",
             "test_runs",
         ] {
             let n: i64 = conn
@@ -105,6 +135,55 @@ mod tests {
             assert_eq!(n, 1, "{table} missing");
         }
         // Opening again is a no-op on an up-to-date store.
+        drop(conn);
+        open(dir.path()).unwrap();
+    }
+
+    #[test]
+    fn a_schema_1_store_is_migrated_and_keeps_its_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let conn = Connection::open(path(dir.path())).unwrap();
+            conn.execute_batch(include_str!("testdata/schema-v1.sql"))
+                .unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+            conn.execute(
+                "INSERT INTO runs (started_at, status, api_calls, cache_hits, cache_lookups)
+                 VALUES ('2026-11-20T10:00:00', 'success', 3, 4, 5)",
+                [],
+            )
+            .unwrap();
+            conn.execute(
+                "INSERT INTO summary_cache (key, summary, engine, created_at)
+                 VALUES ('k', 's', 'offline', '2026-11-20T10:00:00')",
+                [],
+            )
+            .unwrap();
+        }
+        let conn = open(dir.path()).unwrap();
+        let version: i32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        let row: (i64, i64, i64, i64, String) = conn
+            .query_row(
+                "SELECT api_calls, cache_hits, llm_cache_hits, llm_cache_lookups, engine FROM runs",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
+            .unwrap();
+        assert_eq!(row, (3, 4, 0, 0, "offline".to_owned()));
+        let summaries: i64 = conn
+            .query_row("SELECT count(*) FROM summary_cache", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(summaries, 1);
+        conn.execute(
+            "INSERT INTO category_cache (key, category, engine, created_at)
+             VALUES ('k', 'FYI', 'llm:m', '2026-11-21T10:00:00')",
+            [],
+        )
+        .unwrap();
+        // And the migration is not applied twice.
         drop(conn);
         open(dir.path()).unwrap();
     }

@@ -69,15 +69,16 @@ pub fn now() -> chrono::NaiveDateTime {
 pub struct Metrics {
     /// Sum of `runs.emails_processed`.
     pub emails_processed: i64,
-    /// Sum of `runs.api_calls` (IMAP fetch commands and LLM requests).
+    /// Sum of `runs.api_calls` (IMAP fetch commands and LLM HTTP requests).
     pub api_calls: i64,
-    /// Cache hits per cache lookup, in percent (0–100); 0 when nothing was looked up.
+    /// Cache hits per cache lookup, in percent (0–100); 0 when nothing was looked up. The LLM
+    /// caches' rate when the period's runs looked any LLM answer up, else the message cache's.
     pub cache_hit_rate: f64,
     /// Mean run time of finished runs, in seconds; 0 when none finished.
     pub avg_execution_time: f64,
     /// Successful runs per finished run, in percent (0–100); 0 when none finished.
     pub success_rate: f64,
-    /// Sum of `runs.estimated_cost`, in US dollars.
+    /// Sum of `runs.estimated_cost` (LLM tokens × `LLM_PRICE_*`, prices in US dollars).
     pub estimated_cost: f64,
     /// Runs started in the period (running ones included).
     pub script_run_count: i64,
@@ -126,6 +127,19 @@ pub fn metrics(
                 ))
             },
         )?;
+    let (llm_hits, llm_lookups): (i64, i64) = conn.query_row(
+        "SELECT coalesce(sum(llm_cache_hits), 0), coalesce(sum(llm_cache_lookups), 0)
+         FROM runs WHERE started_at >= ?1",
+        [&since],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    // With an LLM in the period, the rate of its caches (what saves calls and money);
+    // offline, the rate of the incremental message cache (see docs/decisions.md).
+    let (hits, lookups) = if llm_lookups > 0 {
+        (llm_hits, llm_lookups)
+    } else {
+        (hits, lookups)
+    };
     let (finished, succeeded, avg_time): (i64, i64, Option<f64>) = conn.query_row(
         "SELECT count(*), coalesce(sum(status = 'success'), 0),
                 avg(execution_time)

@@ -28,7 +28,7 @@ pub struct RunOutcome {
     pub exit_code: i32,
     /// Emails in the digest.
     pub emails_processed: u64,
-    /// IMAP fetch commands + LLM calls.
+    /// IMAP fetch commands + LLM HTTP requests.
     pub api_calls: u64,
     /// Messages whose category came from the cache.
     pub cache_hits: u64,
@@ -44,6 +44,12 @@ pub struct RunOutcome {
     pub category_counts: BTreeMap<Category, u64>,
     /// The human line printed on failure.
     pub message: Option<String>,
+    /// LLM answers taken from the caches.
+    pub llm_cache_hits: u64,
+    /// LLM answers looked up in the caches.
+    pub llm_cache_lookups: u64,
+    /// The digest's engine (`offline` or `llm:<model>`); empty means `offline`.
+    pub engine: String,
 }
 
 /// Closes a run row.
@@ -53,7 +59,8 @@ pub fn finish_run(conn: &Connection, run_id: i64, outcome: &RunOutcome) -> rusql
     conn.execute(
         "UPDATE runs SET finished_at = ?2, status = ?3, exit_code = ?4, emails_processed = ?5,
            api_calls = ?6, cache_hits = ?7, cache_lookups = ?8, llm_tokens = ?9,
-           estimated_cost = ?10, execution_time = ?11, category_counts = ?12, message = ?13
+           estimated_cost = ?10, execution_time = ?11, category_counts = ?12, message = ?13,
+           llm_cache_hits = ?14, llm_cache_lookups = ?15, engine = ?16
          WHERE id = ?1",
         params![
             run_id,
@@ -69,6 +76,13 @@ pub fn finish_run(conn: &Connection, run_id: i64, outcome: &RunOutcome) -> rusql
             outcome.execution_time,
             counts,
             outcome.message,
+            to_i64(outcome.llm_cache_hits),
+            to_i64(outcome.llm_cache_lookups),
+            if outcome.engine.is_empty() {
+                "offline"
+            } else {
+                outcome.engine.as_str()
+            },
         ],
     )?;
     Ok(())

@@ -12,19 +12,25 @@ CREATE TABLE IF NOT EXISTS runs (
     status           TEXT    NOT NULL,
     exit_code        INTEGER,
     emails_processed INTEGER NOT NULL DEFAULT 0,
-    -- calls to external services: IMAP fetch commands and LLM requests
+    -- calls to external services: IMAP fetch commands and LLM HTTP requests
     api_calls        INTEGER NOT NULL DEFAULT 0,
     -- messages whose category came from message_cache / messages looked up there
     cache_hits       INTEGER NOT NULL DEFAULT 0,
     cache_lookups    INTEGER NOT NULL DEFAULT 0,
     llm_tokens       INTEGER NOT NULL DEFAULT 0,
+    -- LLM tokens x the configured prices
     estimated_cost   REAL    NOT NULL DEFAULT 0,
     -- seconds
     execution_time   REAL,
     -- JSON object: category name -> count of emails in this run's digest
     category_counts  TEXT    NOT NULL DEFAULT '{}',
     -- the one human line printed on failure
-    message          TEXT
+    message          TEXT,
+    -- (schema 2) LLM answers taken from category_cache/summary_cache / answers looked up there
+    llm_cache_hits    INTEGER NOT NULL DEFAULT 0,
+    llm_cache_lookups INTEGER NOT NULL DEFAULT 0,
+    -- (schema 2) offline | llm:<model>: the digest's engine
+    engine            TEXT    NOT NULL DEFAULT 'offline'
 );
 CREATE INDEX IF NOT EXISTS runs_started_at ON runs (started_at);
 
@@ -56,10 +62,23 @@ CREATE TABLE IF NOT EXISTS message_cache (
     PRIMARY KEY (source, key)
 );
 
+-- LLM summaries of a category: a warm refresh asks nothing again.
 CREATE TABLE IF NOT EXISTS summary_cache (
-    -- hash of the category and its message ids
+    -- SHA-256 (hex) of the prompt version, the model, the category and what the prompt shows
+    -- of each of its messages
     key        TEXT PRIMARY KEY,
     summary    TEXT NOT NULL,
+    engine     TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+
+-- (schema 2) LLM categories of low-confidence messages, so each is asked once per model.
+CREATE TABLE IF NOT EXISTS category_cache (
+    -- SHA-256 (hex) of the prompt version, the model and the fields sent (from, subject,
+    -- snippet)
+    key        TEXT PRIMARY KEY,
+    category   TEXT NOT NULL,
+    -- llm:<model>
     engine     TEXT NOT NULL,
     created_at TEXT NOT NULL
 );

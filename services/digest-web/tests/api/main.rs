@@ -7,8 +7,12 @@ mod faults;
 mod helpers;
 mod hostile;
 mod imap;
+mod llm;
 mod openapi;
 mod ops;
 mod pages;
 mod refresh;
 mod suites;
+
+#[path = "../support/fake_llm.rs"]
+mod fake_llm;

@@ -9,7 +9,12 @@ fn default_sample_run_writes_the_spec_digest_and_a_run_row() {
     let digest = digest(&out, dir.path());
 
     let keys: Vec<_> = digest.as_object().unwrap().keys().cloned().collect();
-    assert_eq!(keys, ["categories", "generated_at", "stats", "summaries"]);
+    // The spec's four keys, and `engine` (issue 7): offline without LLM_* variables.
+    assert_eq!(
+        keys,
+        ["categories", "engine", "generated_at", "stats", "summaries"]
+    );
+    assert_eq!(digest["engine"], "offline");
     let categories = digest["categories"].as_object().unwrap();
     let mut names: Vec<_> = categories.keys().cloned().collect();
     names.sort();

@@ -30,11 +30,16 @@ pub fn copy_sample(dest: &Path) -> usize {
     n
 }
 
-/// Runs `digest-refresh` with `args` and `env`, with every inherited DIGEST_* variable removed.
+/// Runs `digest-refresh` with `args` and `env`, with every inherited DIGEST_* and LLM_*
+/// variable removed.
 pub fn refresh(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_digest-refresh"));
     for (key, _) in std::env::vars() {
-        if key.starts_with("DIGEST_") || key == "CONFIG_FILE" || key == "RUST_LOG" {
+        if key.starts_with("DIGEST_")
+            || key.starts_with("LLM_")
+            || key == "CONFIG_FILE"
+            || key == "RUST_LOG"
+        {
             cmd.env_remove(key);
         }
     }

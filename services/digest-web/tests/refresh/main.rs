@@ -4,3 +4,7 @@
 mod cli;
 mod helpers;
 mod imap;
+mod llm;
+
+#[path = "../support/fake_llm.rs"]
+mod fake_llm;

@@ -1,0 +1,79 @@
+-- The run store: one SQLite file, <data-dir>/runs.sqlite3, in WAL mode.
+-- Written by the digest-refresh job (runs, errors, message and summary caches) and by
+-- digest-web (test runs, and runs it had to kill). Read by /api/metrics, /api/errors,
+-- /api/tests/results and the dashboard. Times are ISO 8601 UTC without zone
+-- ("2026-11-21T20:30:00"), so text order is time order.
+
+CREATE TABLE IF NOT EXISTS runs (
+    id               INTEGER PRIMARY KEY,
+    started_at       TEXT    NOT NULL,
+    finished_at      TEXT,
+    -- running | success | error | timeout | killed
+    status           TEXT    NOT NULL,
+    exit_code        INTEGER,
+    emails_processed INTEGER NOT NULL DEFAULT 0,
+    -- calls to external services: IMAP fetch commands and LLM requests
+    api_calls        INTEGER NOT NULL DEFAULT 0,
+    -- messages whose category came from message_cache / messages looked up there
+    cache_hits       INTEGER NOT NULL DEFAULT 0,
+    cache_lookups    INTEGER NOT NULL DEFAULT 0,
+    llm_tokens       INTEGER NOT NULL DEFAULT 0,
+    estimated_cost   REAL    NOT NULL DEFAULT 0,
+    -- seconds
+    execution_time   REAL,
+    -- JSON object: category name -> count of emails in this run's digest
+    category_counts  TEXT    NOT NULL DEFAULT '{}',
+    -- the one human line printed on failure
+    message          TEXT
+);
+CREATE INDEX IF NOT EXISTS runs_started_at ON runs (started_at);
+
+CREATE TABLE IF NOT EXISTS errors (
+    id         INTEGER PRIMARY KEY,
+    run_id     INTEGER REFERENCES runs (id),
+    timestamp  TEXT NOT NULL,
+    module     TEXT NOT NULL,
+    error_type TEXT NOT NULL,
+    message    TEXT NOT NULL,
+    traceback  TEXT
+);
+CREATE INDEX IF NOT EXISTS errors_timestamp ON errors (timestamp);
+
+-- Messages already processed: never fetched or parsed again.
+CREATE TABLE IF NOT EXISTS message_cache (
+    -- the mailbox identity (maildir path, mbox path, imap URL without password)
+    source     TEXT NOT NULL,
+    -- IMAP "<uidvalidity>:<uid>", Maildir base name (before ':2,'), mbox message offset hash
+    key        TEXT NOT NULL,
+    -- EmailItem as JSON
+    item       TEXT NOT NULL,
+    category   TEXT NOT NULL,
+    confidence REAL NOT NULL,
+    -- when the message was sent/delivered (for the window), ISO 8601 UTC
+    received_at TEXT NOT NULL,
+    -- offline | llm:<model>
+    engine     TEXT NOT NULL,
+    PRIMARY KEY (source, key)
+);
+
+CREATE TABLE IF NOT EXISTS summary_cache (
+    -- hash of the category and its message ids
+    key        TEXT PRIMARY KEY,
+    summary    TEXT NOT NULL,
+    engine     TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS test_runs (
+    id         INTEGER PRIMARY KEY,
+    suite      TEXT    NOT NULL,
+    started_at TEXT    NOT NULL,
+    passed     INTEGER NOT NULL,
+    failed     INTEGER NOT NULL,
+    skipped    INTEGER NOT NULL,
+    total      INTEGER NOT NULL,
+    -- seconds
+    duration   REAL    NOT NULL,
+    -- JSON array of {"test": ..., "message": ...}
+    failures   TEXT    NOT NULL DEFAULT '[]'
+);
