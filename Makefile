@@ -28,6 +28,7 @@ test: ## Lint and run every test (installs test packages first)
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory test-rust
 	@$(MAKE) --no-print-directory test-api
+	@$(MAKE) --no-print-directory test-api-llm
 	@$(MAKE) --no-print-directory deploy-check
 
 test-rust: ## Run the workspace's Rust tests only
