@@ -1,0 +1,205 @@
+//! Mending single-character OCR misreads in Korean, Japanese and Chinese items through the
+//! knowledge base's names of that language.
+//!
+//! Tesseract's CJK models misread one character of a name now and then (`棕榈油` → `棕桐油`,
+//! `팜유` → `팡유`). The knowledge base's fuzzy matching refuses CJK names (one character is a
+//! whole syllable or morpheme there), so this pass is deliberately narrower:
+//!
+//! - it works on runs of CJK characters (a name, the head before a bracket, each part inside
+//!   it) and never touches a run the knowledge base already knows;
+//! - a run one substitution away (same length, one character different) from a known name
+//!   of the label's language through a pair of characters Tesseract was measured to confuse
+//!   ([`CONFUSABLE`]) takes that name, when exactly one name is reached that way;
+//! - otherwise a run of three or more characters takes the name only when it is the **only**
+//!   name one substitution away; two-character runs never do, because a two-character name
+//!   with one character changed is too often another real word (`팡유` is one character from
+//!   both `팜유` and `우유`; only the first is a measured confusion).
+//!
+//! Names the knowledge base does not know and that are not one misread away from a known one
+//! stay as printed (tests below).
+
+use std::collections::BTreeSet;
+
+use crate::knowledge::KnowledgeBase;
+use crate::knowledge::fold::is_cjk;
+
+use super::label::Language;
+
+/// Character pairs the Debian "fast" CJK models were measured to confuse on the synthetic
+/// labels (docs/ocr.md), in either direction.
+const CONFUSABLE: &[(char, char)] = &[
+    // Han: same radical, similar right-hand part.
+    ('榈', '桐'),
+    ('榛', '棟'),
+    ('榛', '栋'),
+    ('榛', '棒'),
+    ('榛', '榴'),
+    ('塩', '地'),
+    ('兰', '三'),
+    // Hangul: the final consonant misread (ㅁ/ㅇ/ㅂ, ㄹ/ㅁ).
+    ('팜', '팡'),
+    ('팜', '팝'),
+    ('설', '섬'),
+];
+/// Shortest run considered for a one-character mend without the [`CONFUSABLE`] table.
+const MIN_FREE_LENGTH: usize = 3;
+
+/// `item` with every CJK run that is one misread away from exactly one known name of
+/// `language` replaced by that name; `None` when nothing changed (or the language is not
+/// CJK, or the whole item is known).
+pub fn mend(kb: &KnowledgeBase, item: &str, language: Language) -> Option<String> {
+    if !language.is_cjk() || kb.lookup(item).is_some() {
+        return None;
+    }
+    let names = Names::of(kb, language);
+    let mut out = String::with_capacity(item.len());
+    let mut run = String::new();
+    let mut changed = false;
+    let mut flush = |run: &mut String, out: &mut String| {
+        if let Some(name) = names.mend_run(kb, run) {
+            out.push_str(&name);
+            changed = true;
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for c in item.chars() {
+        if is_cjk(c) {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    changed.then_some(out)
+}
+
+/// The knowledge base's names of one language, as characters.
+struct Names {
+    names: Vec<Vec<char>>,
+}
+
+impl Names {
+    fn of(kb: &KnowledgeBase, language: Language) -> Self {
+        let distinct: BTreeSet<&str> = kb.names_in(language.code()).collect();
+        Self {
+            names: distinct.into_iter().map(|n| n.chars().collect()).collect(),
+        }
+    }
+
+    /// The one known name `run` is a single misread of, if there is exactly one.
+    fn mend_run(&self, kb: &KnowledgeBase, run: &str) -> Option<String> {
+        let chars: Vec<char> = run.chars().collect();
+        if chars.len() < 2 || kb.lookup(run).is_some() {
+            return None;
+        }
+        let mut candidates: Vec<(&[char], (char, char))> = Vec::new();
+        for name in &self.names {
+            if name.len() != chars.len() {
+                continue;
+            }
+            let mut differences = chars.iter().zip(name).filter(|(a, b)| a != b);
+            if let (Some((&read, &known)), None) = (differences.next(), differences.next()) {
+                candidates.push((name, (read, known)));
+            }
+        }
+        // A measured confusion wins; otherwise only a lone candidate of a long enough run.
+        let mut confused = candidates.iter().filter(|(_, pair)| confusable(*pair));
+        let chosen = match (confused.next(), confused.next(), candidates.as_slice()) {
+            (Some(one), None, _) => Some(one),
+            (Some(_), Some(_), _) => None,
+            (None, _, [only]) if chars.len() >= MIN_FREE_LENGTH => Some(only),
+            (None, _, _) => None,
+        };
+        chosen.map(|(name, _)| name.iter().collect())
+    }
+}
+
+fn confusable((a, b): (char, char)) -> bool {
+    CONFUSABLE
+        .iter()
+        .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mended(item: &str, language: Language) -> String {
+        mend(KnowledgeBase::embedded(), item, language).unwrap_or_else(|| item.to_owned())
+    }
+
+    #[test]
+    fn one_misread_character_takes_the_known_name() {
+        assert_eq!(mended("棕桐油", Language::Chinese), "棕榈油");
+        assert_eq!(mended("팡유", Language::Korean), "팜유");
+    }
+
+    #[test]
+    fn runs_inside_brackets_are_mended_and_the_rest_kept() {
+        assert_eq!(
+            mended("乳化剂（大豆磷脂、棕桐油）", Language::Chinese),
+            "乳化剂（大豆磷脂、棕榈油）"
+        );
+        // 碳酸氢铆 is one character from 碳酸氢铵, 碳酸氢钠 and 碳酸氢钾: left alone.
+        assert_eq!(
+            mended("膨松剂（碳酸氢钠、碳酸氢铆）", Language::Chinese),
+            "膨松剂（碳酸氢钠、碳酸氢铆）"
+        );
+    }
+
+    #[test]
+    fn known_names_and_other_languages_are_untouched() {
+        let kb = KnowledgeBase::embedded();
+        assert_eq!(mend(kb, "棕榈油", Language::Chinese), None);
+        assert_eq!(mend(kb, "Aicool", Language::French), None);
+    }
+
+    #[test]
+    fn unknown_names_stay_as_printed() {
+        // Not a knowledge-base name, nor one character away from exactly one.
+        for (item, language) in [
+            ("魔法粉末", Language::Chinese),
+            ("龙须糖", Language::Chinese),
+            ("ゆず皮", Language::Japanese),
+            ("도라지청", Language::Korean),
+            // Two characters, one away from known names, but no measured confusion.
+            ("米油", Language::Chinese),
+        ] {
+            assert_eq!(
+                mend(KnowledgeBase::embedded(), item, language),
+                None,
+                "{item}"
+            );
+        }
+    }
+
+    #[test]
+    fn two_candidates_leave_the_run_alone() {
+        let kb = KnowledgeBase::embedded();
+        let names = Names::of(kb, Language::Chinese);
+        // 棕榈X油 style: find a run one substitution from two names and check it stays.
+        let ambiguous = ambiguous_run(&names).expect("the zh names have near neighbours");
+        assert_eq!(mend(kb, &ambiguous, Language::Chinese), None, "{ambiguous}");
+    }
+
+    /// A made-up run of three or more characters one substitution from two known names.
+    fn ambiguous_run(names: &Names) -> Option<String> {
+        for (i, a) in names.names.iter().enumerate() {
+            for b in &names.names[i + 1..] {
+                if a.len() != b.len() || a.len() < MIN_FREE_LENGTH {
+                    continue;
+                }
+                let diff: Vec<usize> = (0..a.len()).filter(|&k| a[k] != b[k]).collect();
+                if let [k] = diff[..] {
+                    let mut run = a.clone();
+                    run[k] = '㐀';
+                    return Some(run.into_iter().collect());
+                }
+            }
+        }
+        None
+    }
+}
