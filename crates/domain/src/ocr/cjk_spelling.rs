@@ -15,6 +15,10 @@
 //!   with one character changed is too often another real word (`팡유` is one character from
 //!   both `팜유` and `우유`; only the first is a measured confusion).
 //!
+//! A doubled character (`ヘヘーゼルナッツ`) and, in runs of three or more, one dropped character
+//! (`헤이즐` for `헤이즐넛`, the only name it can come from) are mended the same way. Additive
+//! class names ([`CLASS_NAMES`]: `乳化剂`, `膨張剤`, `팽창제`, …) count as known names.
+//!
 //! Names the knowledge base does not know and that are not one misread away from a known one
 //! stay as printed (tests below).
 
@@ -41,6 +45,63 @@ const CONFUSABLE: &[(char, char)] = &[
     ('팜', '팝'),
     ('설', '섬'),
 ];
+
+/// Additive class names that CJK labels print before a bracket (GB 2760 functional classes,
+/// Japanese 用途名, Korean 용도명). They are no ingredient, so the knowledge base lacks them,
+/// but they are mending targets like its names.
+const CLASS_NAMES: &[(Language, &[&str])] = &[
+    (
+        Language::Chinese,
+        &[
+            "乳化剂",
+            "膨松剂",
+            "增稠剂",
+            "防腐剂",
+            "抗氧化剂",
+            "甜味剂",
+            "着色剂",
+            "酸度调节剂",
+            "稳定剂",
+            "凝固剂",
+            "食用香精",
+            "食用香料",
+        ],
+    ),
+    (
+        Language::Japanese,
+        &[
+            "乳化剤",
+            "膨張剤",
+            "増粘剤",
+            "保存料",
+            "酸化防止剤",
+            "甘味料",
+            "着色料",
+            "酸味料",
+            "安定剤",
+            "調味料",
+            "香料",
+        ],
+    ),
+    (
+        Language::Korean,
+        &[
+            "유화제",
+            "팽창제",
+            "증점제",
+            "보존료",
+            "산화방지제",
+            "감미료",
+            "착색료",
+            "산도조절제",
+            "안정제",
+            "향료",
+            "천연향료",
+            "합성향료",
+        ],
+    ),
+];
+
 /// Shortest run considered for a one-character mend without the [`CONFUSABLE`] table.
 const MIN_FREE_LENGTH: usize = 3;
 
@@ -76,24 +137,49 @@ pub fn mend(kb: &KnowledgeBase, item: &str, language: Language) -> Option<String
     changed.then_some(out)
 }
 
-/// The knowledge base's names of one language, as characters.
+/// The knowledge base's names of one language and its [`CLASS_NAMES`], as characters.
 struct Names {
     names: Vec<Vec<char>>,
+    classes: BTreeSet<&'static str>,
 }
 
 impl Names {
     fn of(kb: &KnowledgeBase, language: Language) -> Self {
-        let distinct: BTreeSet<&str> = kb.names_in(language.code()).collect();
+        let classes: BTreeSet<&'static str> = CLASS_NAMES
+            .iter()
+            .filter(|(l, _)| *l == language)
+            .flat_map(|(_, names)| names.iter().copied())
+            .collect();
+        let distinct: BTreeSet<&str> = kb
+            .names_in(language.code())
+            .chain(classes.iter().copied())
+            .collect();
         Self {
             names: distinct.into_iter().map(|n| n.chars().collect()).collect(),
+            classes,
         }
     }
 
-    /// The one known name `run` is a single misread of, if there is exactly one.
+    fn known(&self, kb: &KnowledgeBase, run: &str) -> bool {
+        self.classes.contains(run) || kb.lookup(run).is_some()
+    }
+
+    /// The one known name `run` is a single misread of, if there is exactly one: a doubled
+    /// character (`ヘヘーゼルナッツ`), one substituted character, or (runs of three or more)
+    /// one dropped character (`헤이즐` for `헤이즐넛`).
     fn mend_run(&self, kb: &KnowledgeBase, run: &str) -> Option<String> {
         let chars: Vec<char> = run.chars().collect();
-        if chars.len() < 2 || kb.lookup(run).is_some() {
+        if chars.len() < 2 || self.known(kb, run) {
             return None;
+        }
+        // Tesseract reads one character twice now and then.
+        for i in 1..chars.len() {
+            if chars[i] == chars[i - 1] && chars.len() > MIN_FREE_LENGTH {
+                let single: String = chars[..i].iter().chain(&chars[i + 1..]).collect();
+                if self.known(kb, &single) {
+                    return Some(single);
+                }
+            }
         }
         let mut candidates: Vec<(&[char], (char, char))> = Vec::new();
         for name in &self.names {
@@ -108,12 +194,27 @@ impl Names {
         // A measured confusion wins; otherwise only a lone candidate of a long enough run.
         let mut confused = candidates.iter().filter(|(_, pair)| confusable(*pair));
         let chosen = match (confused.next(), confused.next(), candidates.as_slice()) {
-            (Some(one), None, _) => Some(one),
+            (Some(one), None, _) => Some(one.0),
             (Some(_), Some(_), _) => None,
-            (None, _, [only]) if chars.len() >= MIN_FREE_LENGTH => Some(only),
+            (None, _, [only]) if chars.len() >= MIN_FREE_LENGTH => Some(only.0),
+            (None, _, []) if chars.len() >= MIN_FREE_LENGTH => self.one_dropped(&chars)?,
             (None, _, _) => None,
         };
-        chosen.map(|(name, _)| name.iter().collect())
+        chosen.map(|name| name.iter().collect())
+    }
+
+    /// The lone name `chars` is with one character missing: `Some(None)` when several are.
+    fn one_dropped(&self, chars: &[char]) -> Option<Option<&[char]>> {
+        let mut found = self.names.iter().filter(|name| {
+            name.len() == chars.len() + 1
+                && (0..name.len())
+                    .any(|skip| name[..skip] == chars[..skip] && name[skip + 1..] == chars[skip..])
+        });
+        match (found.next(), found.next()) {
+            (Some(one), None) => Some(Some(one.as_slice())),
+            (Some(_), Some(_)) => Some(None),
+            (None, _) => None,
+        }
     }
 }
 
@@ -135,6 +236,22 @@ mod tests {
     fn one_misread_character_takes_the_known_name() {
         assert_eq!(mended("棕桐油", Language::Chinese), "棕榈油");
         assert_eq!(mended("팡유", Language::Korean), "팜유");
+    }
+
+    #[test]
+    fn doubled_and_dropped_characters_and_class_names_are_mended() {
+        assert_eq!(
+            mended("ヘヘーゼルナッツ", Language::Japanese),
+            "ヘーゼルナッツ"
+        );
+        assert_eq!(mended("헤이즐", Language::Korean), "헤이즐넛");
+        assert_eq!(
+            mended("孔化剤（大豆レシチン）", Language::Japanese),
+            "乳化剤（大豆レシチン）"
+        );
+        assert_eq!(mended("膛松剂", Language::Chinese), "膨松剂");
+        // A doubled character that is printed so stays: ココア is a known name.
+        assert_eq!(mended("ココア", Language::Japanese), "ココア");
     }
 
     #[test]

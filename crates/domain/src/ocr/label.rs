@@ -765,7 +765,7 @@ fn double_angle_as_bracket(line: &str) -> String {
     out
 }
 
-/// A per cent sign misread as digits (`(4590)`, `(4596)`, `(12.590)` for `(45%)`,
+/// A per cent sign misread as digits (`(4590)`, `(4596)`, `(4599)`, `(12.590)` for `(45%)`,
 /// `(12.5%)`) or with a 9 before it (`(459%)`). Only where the printed figure cannot be meant:
 /// a bare bracketed number that would be over 100 or have three decimals, which without its
 /// last two digits is a share of at most 100; or a share over 100 that is one without a
@@ -812,9 +812,9 @@ fn mend_share(inner: &str) -> Option<String> {
         .nth(1)
         .map_or(0, |d| d.chars().count());
     let implausible = value(inner).is_some_and(|v| v > 100.0) || decimals >= 3;
-    let number = inner
-        .strip_suffix("90")
-        .or_else(|| inner.strip_suffix("96"))?;
+    let number = ["90", "96", "99"]
+        .iter()
+        .find_map(|misread| inner.strip_suffix(misread))?;
     (implausible && share(number)).then(|| format!("{number}%"))
 }
 
