@@ -16,7 +16,9 @@
 //!   both `팜유` and `우유`; only the first is a measured confusion).
 //!
 //! A doubled character (`ヘヘーゼルナッツ`) and, in runs of three or more, one dropped character
-//! (`헤이즐` for `헤이즐넛`, the only name it can come from) are mended the same way. Additive
+//! (`헤이즐` for `헤이즐넛`, the only name it can come from) are mended the same way, and so is
+//! one stray character in a run of six or more (`上炭酸水素アンモニウム`); two known names run
+//! together are split with `、` (`グリセリン香料`), which the caller splits into items. Additive
 //! class names ([`CLASS_NAMES`]: `乳化剂`, `膨張剤`, `팽창제`, …) count as known names.
 //!
 //! Names the knowledge base does not know and that are not one misread away from a known one
@@ -101,6 +103,9 @@ const CLASS_NAMES: &[(Language, &[&str])] = &[
         ],
     ),
 ];
+
+/// Shortest run from which one stray character is dropped.
+const MIN_EXTRA_LENGTH: usize = 6;
 
 /// Shortest run considered for a one-character mend without the [`CONFUSABLE`] table.
 const MIN_FREE_LENGTH: usize = 3;
@@ -197,10 +202,52 @@ impl Names {
             (Some(one), None, _) => Some(one.0),
             (Some(_), Some(_), _) => None,
             (None, _, [only]) if chars.len() >= MIN_FREE_LENGTH => Some(only.0),
-            (None, _, []) if chars.len() >= MIN_FREE_LENGTH => self.one_dropped(&chars)?,
+            (None, _, []) if chars.len() >= MIN_FREE_LENGTH => match self.one_dropped(&chars) {
+                // Several names one character longer: ambiguous, leave it.
+                Some(None) => return None,
+                Some(Some(name)) => Some(name),
+                None => {
+                    return self
+                        .one_extra(kb, &chars)
+                        .or_else(|| self.two_names(kb, &chars));
+                }
+            },
             (None, _, _) => None,
         };
         chosen.map(|name| name.iter().collect())
+    }
+
+    /// A long run with one stray character (`上炭酸水素アンモニウム`): the lone known name left
+    /// when one character is removed. Only from six characters on, where a known name plus
+    /// one character is hardly another real name.
+    fn one_extra(&self, kb: &KnowledgeBase, chars: &[char]) -> Option<String> {
+        if chars.len() < MIN_EXTRA_LENGTH {
+            return None;
+        }
+        let found: BTreeSet<String> = (0..chars.len())
+            .map(|skip| chars[..skip].iter().chain(&chars[skip + 1..]).collect())
+            .filter(|shorter: &String| self.known(kb, shorter))
+            .collect();
+        let mut found = found.into_iter();
+        match (found.next(), found.next()) {
+            (Some(one), None) => Some(one),
+            _ => None,
+        }
+    }
+
+    /// Two known names run together where Tesseract lost the `、` between them
+    /// (`グリセリン香料`): split in the one place that leaves two known names of at least
+    /// two characters each.
+    fn two_names(&self, kb: &KnowledgeBase, chars: &[char]) -> Option<String> {
+        let mut splits = (2..chars.len().saturating_sub(1)).filter_map(|at| {
+            let (head, tail): (String, String) =
+                (chars[..at].iter().collect(), chars[at..].iter().collect());
+            (self.known(kb, &head) && self.known(kb, &tail)).then(|| format!("{head}、{tail}"))
+        });
+        match (splits.next(), splits.next()) {
+            (Some(one), None) => Some(one),
+            _ => None,
+        }
     }
 
     /// The lone name `chars` is with one character missing: `Some(None)` when several are.
@@ -250,6 +297,17 @@ mod tests {
             "乳化剤（大豆レシチン）"
         );
         assert_eq!(mended("膛松剂", Language::Chinese), "膨松剂");
+        assert_eq!(
+            mended(
+                "膨張剤（炭酸水素ナトリウム、上炭酸水素アンモニウム）",
+                Language::Japanese
+            ),
+            "膨張剤（炭酸水素ナトリウム、炭酸水素アンモニウム）"
+        );
+        assert_eq!(
+            mended("グリセリン香料", Language::Japanese),
+            "グリセリン、香料"
+        );
         // A doubled character that is printed so stays: ココア is a known name.
         assert_eq!(mended("ココア", Language::Japanese), "ココア");
     }
@@ -282,6 +340,10 @@ mod tests {
             ("龙须糖", Language::Chinese),
             ("ゆず皮", Language::Japanese),
             ("도라지청", Language::Korean),
+            // Long unknown names are not cut or split into known ones.
+            ("天然ゆず果汁パウダー", Language::Japanese),
+            ("제주감귤농축액", Language::Korean),
+            ("云南野生菌提取物", Language::Chinese),
             // Two characters, one away from known names, but no measured confusion.
             ("米油", Language::Chinese),
         ] {
