@@ -11,14 +11,16 @@
 //!   of the label's language through a pair of characters Tesseract was measured to confuse
 //!   ([`CONFUSABLE`]) takes that name, when exactly one name is reached that way;
 //! - otherwise a run of three or more characters takes the name only when it is the **only**
-//!   name one substitution away; two-character runs never do, because a two-character name
-//!   with one character changed is too often another real word (`팡유` is one character from
-//!   both `팜유` and `우유`; only the first is a measured confusion).
+//!   name one substitution away, and, when that is its last character (the head of a
+//!   compound), only if the character read there ends no known name (`クエン本` → `クエン酸`,
+//!   but `麦芽糖浆`, syrup, must not become `麦芽糖醇`, maltitol); two-character runs
+//!   never do, because a two-character name with one character changed is too often another
+//!   real word (`팡유` is one character from both `팜유` and `우유`; only the first is a
+//!   measured confusion).
 //!
-//! A doubled character (`ヘヘーゼルナッツ`) and, in runs of three or more, one dropped character
-//! (`헤이즐` for `헤이즐넛`, the only name it can come from) are mended the same way, and so is
-//! one stray character in a run of six or more (`上炭酸水素アンモニウム`); two known names run
-//! together are split with `、` (`グリセリン香料`), which the caller splits into items. Additive
+//! A doubled character (`ヘヘーゼルナッツ`), one dropped character in Hangul runs of three or
+//! more (`헤이즐` for `헤이즐넛`, the only name it can come from) and one stray character in a
+//! run of six or more (`上炭酸水素アンモニウム`) are mended the same way. Additive
 //! class names ([`CLASS_NAMES`]: `乳化剂`, `膨張剤`, `팽창제`, …) count as known names.
 //!
 //! Names the knowledge base does not know and that are not one misread away from a known one
@@ -146,6 +148,8 @@ pub fn mend(kb: &KnowledgeBase, item: &str, language: Language) -> Option<String
 struct Names {
     names: Vec<Vec<char>>,
     classes: BTreeSet<&'static str>,
+    /// The last characters of the names: heads of compounds (`油`, `粉`, `浆`, `酸`).
+    finals: BTreeSet<char>,
 }
 
 impl Names {
@@ -159,8 +163,10 @@ impl Names {
             .names_in(language.code())
             .chain(classes.iter().copied())
             .collect();
+        let names: Vec<Vec<char>> = distinct.into_iter().map(|n| n.chars().collect()).collect();
         Self {
-            names: distinct.into_iter().map(|n| n.chars().collect()).collect(),
+            finals: names.iter().filter_map(|n| n.last().copied()).collect(),
+            names,
             classes,
         }
     }
@@ -186,31 +192,38 @@ impl Names {
                 }
             }
         }
-        let mut candidates: Vec<(&[char], (char, char))> = Vec::new();
+        let mut candidates: Vec<(&[char], (char, char), bool)> = Vec::new();
         for name in &self.names {
             if name.len() != chars.len() {
                 continue;
             }
-            let mut differences = chars.iter().zip(name).filter(|(a, b)| a != b);
-            if let (Some((&read, &known)), None) = (differences.next(), differences.next()) {
-                candidates.push((name, (read, known)));
+            let mut differences = chars
+                .iter()
+                .zip(name)
+                .enumerate()
+                .filter(|(_, (a, b))| a != b);
+            if let (Some((at, (&read, &known))), None) = (differences.next(), differences.next()) {
+                candidates.push((name, (read, known), at + 1 == chars.len()));
             }
         }
         // A measured confusion wins; otherwise only a lone candidate of a long enough run.
-        let mut confused = candidates.iter().filter(|(_, pair)| confusable(*pair));
+        // Its last character is the head of a compound: when the character read there ends
+        // known names too, the run is more likely another real product than a misread
+        // (`麦芽糖浆`, syrup, is one character from `麦芽糖醇`, and `…浆` ends many known
+        // names), so it stays; `クエン本` (no known name ends in `本`) becomes `クエン酸`.
+        let mut confused = candidates.iter().filter(|(_, pair, _)| confusable(*pair));
+        let free = |&(_, (read, _), last): &(&[char], (char, char), bool)| {
+            !last || !self.finals.contains(&read)
+        };
         let chosen = match (confused.next(), confused.next(), candidates.as_slice()) {
             (Some(one), None, _) => Some(one.0),
             (Some(_), Some(_), _) => None,
-            (None, _, [only]) if chars.len() >= MIN_FREE_LENGTH => Some(only.0),
+            (None, _, [only]) if chars.len() >= MIN_FREE_LENGTH && free(only) => Some(only.0),
             (None, _, []) if chars.len() >= MIN_FREE_LENGTH => match self.one_dropped(&chars) {
                 // Several names one character longer: ambiguous, leave it.
                 Some(None) => return None,
                 Some(Some(name)) => Some(name),
-                None => {
-                    return self
-                        .one_extra(kb, &chars)
-                        .or_else(|| self.two_names(kb, &chars));
-                }
+                None => return self.one_extra(kb, &chars),
             },
             (None, _, _) => None,
         };
@@ -235,23 +248,14 @@ impl Names {
         }
     }
 
-    /// Two known names run together where Tesseract lost the `、` between them
-    /// (`グリセリン香料`): split in the one place that leaves two known names of at least
-    /// two characters each.
-    fn two_names(&self, kb: &KnowledgeBase, chars: &[char]) -> Option<String> {
-        let mut splits = (2..chars.len().saturating_sub(1)).filter_map(|at| {
-            let (head, tail): (String, String) =
-                (chars[..at].iter().collect(), chars[at..].iter().collect());
-            (self.known(kb, &head) && self.known(kb, &tail)).then(|| format!("{head}、{tail}"))
-        });
-        match (splits.next(), splits.next()) {
-            (Some(one), None) => Some(one),
-            _ => None,
-        }
-    }
-
     /// The lone name `chars` is with one character missing: `Some(None)` when several are.
+    ///
+    /// Hangul only: a Han or kana run with one character fewer is too often a real, shorter
+    /// name (`麦芽糖`, maltose, is `麦芽糖醇`, maltitol, without its last character).
     fn one_dropped(&self, chars: &[char]) -> Option<Option<&[char]>> {
+        if !chars.iter().all(|&c| is_hangul(c)) {
+            return None;
+        }
         let mut found = self.names.iter().filter(|name| {
             name.len() == chars.len() + 1
                 && (0..name.len())
@@ -263,6 +267,10 @@ impl Names {
             (None, _) => None,
         }
     }
+}
+
+fn is_hangul(c: char) -> bool {
+    matches!(c, '\u{AC00}'..='\u{D7AF}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}')
 }
 
 fn confusable((a, b): (char, char)) -> bool {
@@ -304,10 +312,7 @@ mod tests {
             ),
             "膨張剤（炭酸水素ナトリウム、炭酸水素アンモニウム）"
         );
-        assert_eq!(
-            mended("グリセリン香料", Language::Japanese),
-            "グリセリン、香料"
-        );
+        assert_eq!(mended("クエン本", Language::Japanese), "クエン酸");
         // A doubled character that is printed so stays: ココア is a known name.
         assert_eq!(mended("ココア", Language::Japanese), "ココア");
     }
@@ -340,7 +345,13 @@ mod tests {
             ("龙须糖", Language::Chinese),
             ("ゆず皮", Language::Japanese),
             ("도라지청", Language::Korean),
-            // Long unknown names are not cut or split into known ones.
+            // A real name one character from a known one, in its head (syrup, not maltitol),
+            // and a real name that is a known one without its last character.
+            ("麦芽糖浆", Language::Chinese),
+            ("麦芽糖", Language::Chinese),
+            // Two known names make one unknown compound: not split.
+            ("大豆磷脂", Language::Chinese),
+            // Long unknown names are not cut into known ones.
             ("天然ゆず果汁パウダー", Language::Japanese),
             ("제주감귤농축액", Language::Korean),
             ("云南野生菌提取物", Language::Chinese),

@@ -32,12 +32,7 @@ pub fn correct_spelling(
 ) -> Vec<String> {
     items
         .iter()
-        .flat_map(|item| match correct_item(kb, item, language) {
-            // Mending can split two names run together (`トコフェロール、香料`).
-            Some(mended) if mended.contains('、') && !item.contains('、') => split_items(&mended),
-            Some(mended) => vec![mended],
-            None => vec![item.clone()],
-        })
+        .map(|item| correct_item(kb, item, language).unwrap_or_else(|| item.clone()))
         .collect()
 }
 
@@ -207,16 +202,6 @@ mod tests {
         );
         assert_eq!(distance(&['a', 'b'], &['b']), 1);
         assert_eq!(match_case("GLYCERIN", "Glycerin"), "GLYCERIN");
-    }
-
-    #[test]
-    fn two_cjk_names_run_together_become_two_items() {
-        let kb = KnowledgeBase::embedded();
-        let items = vec!["グリセリン香料".to_owned(), "水".to_owned()];
-        assert_eq!(
-            correct_spelling(kb, &items, Some(Language::Japanese)),
-            ["グリセリン", "香料", "水"]
-        );
     }
 
     #[test]
