@@ -1,7 +1,8 @@
 //! The `/ocr` response shape (see `shared/spec/ingredient-api.md`) and [`label`], which finds
 //! the ingredient list in the text read from a label, and [`translate`], which makes it English
-//! through the knowledge base.
+//! through the knowledge base ([`cjk_spelling`] mends single-character CJK misreads first).
 
+pub mod cjk_spelling;
 pub mod label;
 pub mod translate;
 

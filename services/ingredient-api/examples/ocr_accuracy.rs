@@ -3,7 +3,7 @@
 //! scored item by item.
 //!
 //! `cargo run --release -p ingredient-api --example ocr_accuracy -- [--jobs N]
-//!  [--languages en,fr] [--kinds cream,biscuits] [--variants clean,small] [--no-deskew] [--no-rescale] [--no-denoise] [--no-columns] [--verbose]
+//!  [--languages en,fr] [--kinds cream,biscuits] [--variants clean,small] [--no-deskew] [--no-rescale] [--no-denoise] [--no-columns] [--no-cjk-mend] [--line-px 32] [--max-upscale 3] [--verbose]
 //!  [--dump DIR]` (`--dump` writes the prepared images instead of reading them)
 //!
 //! `--jobs 1` (the default) measures seconds per image on one core.
@@ -83,6 +83,12 @@ async fn main() {
         rescale: !args.iter().any(|a| a == "--no-rescale"),
         denoise: !args.iter().any(|a| a == "--no-denoise"),
         columns: !args.iter().any(|a| a == "--no-columns"),
+        target_line_px: arg_list(&args, "--line-px")
+            .and_then(|v| v[0].parse().ok())
+            .unwrap_or(PrepareOptions::default().target_line_px),
+        max_upscale: arg_list(&args, "--max-upscale")
+            .and_then(|v| v[0].parse().ok())
+            .unwrap_or(PrepareOptions::default().max_upscale),
         ..PrepareOptions::default()
     };
     let jobs_text = jobs.to_string();
@@ -92,7 +98,12 @@ async fn main() {
         ("OCR_QUEUE_WAIT_SECS", "100000"),
     ]);
     let settings = OcrSettings::from_env(&env).expect("settings");
-    let service = Arc::new(OcrService::build(&settings).await.with_prepare(options));
+    let service = Arc::new(
+        OcrService::build(&settings)
+            .await
+            .with_prepare(options)
+            .with_cjk_mending(!args.iter().any(|a| a == "--no-cjk-mend")),
+    );
 
     let labels: Vec<_> = corpus()
         .into_iter()

@@ -357,6 +357,7 @@ pub fn extract(text: &str) -> Extraction {
 fn clean_line(line: &str) -> String {
     // Specks read as quotes or bars at a word's start are noise, never ingredient text.
     let line = line.replace(['{', '〈'], "(").replace(['}', '〉'], ")");
+    let line = double_angle_as_bracket(&line);
     let words: Vec<&str> = line
         .split_whitespace()
         .map(|w| w.trim_start_matches(['‘', '’', '“', '”', '„', '`', '|', '¦', '»', '«']))
@@ -713,6 +714,7 @@ fn push_item(items: &mut Vec<String>, raw: &str) {
     if item.chars().any(char::is_alphanumeric) {
         // "45%0)" / "45%o)": a speck after the per cent sign read as a letter or digit.
         let item = item.replace("%0)", "%)").replace("%o)", "%)");
+        let item = mend_percentages(&item);
         let mut item = unspeckle_colons(&item);
         if with_stop {
             item.push('.');
@@ -738,6 +740,82 @@ fn exclamation_as_l(item: &str) -> String {
             }
         })
         .collect()
+}
+
+/// `《` and `》` (book-title marks, never part of an ingredient list) are Tesseract's reading
+/// of the full-width brackets `（` `）`: they become `(` `)`, or vanish beside a bracket read
+/// as well (`(《45%)`), so a stray one cannot leave a bracket open to the end of the label.
+fn double_angle_as_bracket(line: &str) -> String {
+    if !line.contains(['《', '》']) {
+        return line.to_owned();
+    }
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::with_capacity(line.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1).copied();
+        match c {
+            '《' if prev == Some('(') || next == Some('(') => {}
+            '》' if prev == Some(')') || next == Some(')') => {}
+            '《' => out.push('('),
+            '》' => out.push(')'),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A per cent sign misread as digits (`(4590)`, `(4596)`, `(4599)`, `(12.590)` for `(45%)`,
+/// `(12.5%)`) or with a 9 before it (`(459%)`). Only where the printed figure cannot be meant:
+/// a bare bracketed number that would be over 100 or have three decimals, which without its
+/// last two digits is a share of at most 100; or a share over 100 that is one without a
+/// trailing 9. `(12.59%)` is a plausible share and stays.
+fn mend_percentages(item: &str) -> String {
+    let mut out = String::with_capacity(item.len());
+    let mut rest = item;
+    while let Some(open) = rest.find('(') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find(')') else {
+            break;
+        };
+        out.push_str(&rest[..=open]);
+        let inner = &after[..close];
+        out.push_str(&mend_share(inner.trim()).unwrap_or_else(|| inner.to_owned()));
+        out.push(')');
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The share a misread bracket content stands for (see [`mend_percentages`]).
+fn mend_share(inner: &str) -> Option<String> {
+    let is_number = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+            && s.chars().next().is_some_and(|c| c.is_ascii_digit())
+            && s.chars().filter(|c| matches!(c, '.' | ',')).count() <= 1
+    };
+    let value = |s: &str| s.replace(',', ".").parse::<f64>().ok();
+    let share = |s: &str| is_number(s) && value(s).is_some_and(|v| v <= 100.0);
+    if let Some(number) = inner.strip_suffix("9%") {
+        let whole = format!("{number}9");
+        return (is_number(&whole) && value(&whole).is_some_and(|v| v > 100.0) && share(number))
+            .then(|| format!("{number}%"));
+    }
+    if !is_number(inner) {
+        return None;
+    }
+    let decimals = inner
+        .split(['.', ','])
+        .nth(1)
+        .map_or(0, |d| d.chars().count());
+    let implausible = value(inner).is_some_and(|v| v > 100.0) || decimals >= 3;
+    let number = ["90", "96", "99"]
+        .iter()
+        .find_map(|misread| inner.strip_suffix(misread))?;
+    (implausible && share(number)).then(|| format!("{number}%"))
 }
 
 /// A colon inside an item before a lower-case word is a misread speck (`Farina di: frumento`,

@@ -8,7 +8,8 @@
 //!
 //! [`correct_spelling`] runs first: an item the knowledge base does not know but reaches
 //! through its conservative OCR-typo match (`Aicool cétéaryiique`) takes the spelling of the
-//! nearest name of that entry (`Alcool cétéarylique`).
+//! nearest name of that entry (`Alcool cétéarylique`). Korean, Japanese and Chinese items go
+//! through [`super::cjk_spelling::mend`] instead (one misread character, `棕桐油` → `棕榈油`).
 
 use crate::knowledge::fold::fold;
 use crate::knowledge::{KnowledgeBase, MatchKind};
@@ -36,6 +37,9 @@ pub fn correct_spelling(
 }
 
 fn correct_item(kb: &KnowledgeBase, item: &str, language: Option<Language>) -> Option<String> {
+    if let Some(cjk) = language.filter(|l| l.is_cjk()) {
+        return super::cjk_spelling::mend(kb, item, cjk);
+    }
     if item.contains(['(', ')']) || item.chars().any(|c| c.is_ascii_digit()) {
         return None;
     }

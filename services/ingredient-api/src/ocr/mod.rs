@@ -51,6 +51,9 @@ pub struct OcrSettings {
     pub queue_wait: Duration,
     /// `TESSERACT_BIN`: the Tesseract binary (default `tesseract` on `PATH`).
     pub tesseract_bin: PathBuf,
+    /// `OCR_NICE`: niceness added to each Tesseract process, 0–19 (default 10), so OCR load
+    /// cannot starve the HTTP workers (`/analyze`).
+    pub nice: u8,
 }
 
 impl OcrSettings {
@@ -75,8 +78,23 @@ impl OcrSettings {
                 "a whole number of seconds",
             )?),
             tesseract_bin: PathBuf::from(env.string_or("TESSERACT_BIN", "tesseract")),
+            nice: parse_nice(env)?,
         })
     }
+}
+
+/// `OCR_NICE`, 0 to 19.
+fn parse_nice(env: &EnvSource) -> Result<u8, ConfigError> {
+    const EXPECTED: &str = "a niceness from 0 to 19";
+    let nice: u8 = env.parse_or("OCR_NICE", 10, EXPECTED)?;
+    if nice > tesseract::MAX_NICE {
+        return Err(ConfigError::Invalid {
+            key: "OCR_NICE".into(),
+            value: nice.to_string(),
+            expected: EXPECTED.into(),
+        });
+    }
+    Ok(nice)
 }
 
 /// Why a label could not be read.
@@ -138,6 +156,7 @@ pub struct OcrService {
     limiter: Limiter,
     limits: InputLimits,
     prepare: PrepareOptions,
+    cjk_mending: bool,
 }
 
 impl OcrService {
@@ -146,7 +165,13 @@ impl OcrService {
     pub async fn build(settings: &OcrSettings) -> Self {
         let mut engines = Vec::new();
         let mut unavailable = None;
-        match Tesseract::probe(settings.tesseract_bin.clone(), settings.timeout).await {
+        match Tesseract::probe(
+            settings.tesseract_bin.clone(),
+            settings.timeout,
+            settings.nice,
+        )
+        .await
+        {
             Ok(tesseract) => {
                 let missing: Vec<&str> = Language::ALL
                     .iter()
@@ -181,12 +206,20 @@ impl OcrService {
                 max_pixels: settings.max_pixels,
             },
             prepare: PrepareOptions::default(),
+            cjk_mending: true,
         }
     }
 
     /// The same service with other preparation steps (measurements).
     pub fn with_prepare(mut self, prepare: PrepareOptions) -> Self {
         self.prepare = prepare;
+        self
+    }
+
+    /// The same service with or without the knowledge-base mending of one-character CJK
+    /// misreads ([`domain::ocr::cjk_spelling`]; measurements).
+    pub fn with_cjk_mending(mut self, on: bool) -> Self {
+        self.cjk_mending = on;
         self
     }
 
@@ -296,7 +329,8 @@ impl OcrService {
                         "label read"
                     );
                     let kb = KnowledgeBase::embedded();
-                    let items = correct_spelling(kb, &found.items, found.language);
+                    let mending = found.language.filter(|l| self.cjk_mending || !l.is_cjk());
+                    let items = correct_spelling(kb, &found.items, mending);
                     return Ok(OcrOutcome {
                         text: translate(&items, found.language).join(", "),
                         original_text: items.join(", "),
@@ -451,6 +485,14 @@ mod tests {
         assert_eq!(s.max_image_bytes, 10_000_000);
         assert_eq!(s.max_pixels, 40_000_000);
         assert_eq!((s.concurrency, s.queue_depth), (3, 6));
+        assert_eq!(s.nice, 10);
+        let s = OcrSettings::from_env(&EnvSource::from_pairs([("OCR_NICE", "0")])).unwrap();
+        assert_eq!(s.nice, 0);
+        for bad in ["20", "-5", "low"] {
+            let err =
+                OcrSettings::from_env(&EnvSource::from_pairs([("OCR_NICE", bad)])).unwrap_err();
+            assert!(err.to_string().starts_with("invalid OCR_NICE"), "{err}");
+        }
         let err = OcrSettings::from_env(&EnvSource::from_pairs([("OCR_MAX_PIXELS", "lots")]))
             .unwrap_err();
         assert!(

@@ -29,6 +29,8 @@ pub struct PrepareOptions {
     pub columns: bool,
     /// Wanted text line height in pixels.
     pub target_line_px: f32,
+    /// Largest upscaling factor.
+    pub max_upscale: f32,
     /// Largest image sent to Tesseract, in pixels.
     pub max_pixels: u64,
 }
@@ -41,6 +43,7 @@ impl Default for PrepareOptions {
             denoise: true,
             columns: true,
             target_line_px: 32.0,
+            max_upscale: 3.0,
             max_pixels: 12_000_000,
         }
     }
@@ -130,7 +133,8 @@ pub fn prepare(
     {
         let line_px = line / analysis_scale;
         preparation.line_px = line_px;
-        let mut scale = (options.target_line_px / line_px).clamp(0.33, 3.0);
+        let mut scale =
+            (options.target_line_px / line_px).clamp(0.33, options.max_upscale.max(1.0));
         // Small changes cost time and gain nothing.
         if (0.75..=1.34).contains(&scale) {
             scale = 1.0;

@@ -1,6 +1,10 @@
 //! The Tesseract command-line engine: one child process per call, fed a PNG we encoded
 //! ourselves on stdin (never the client's bytes: given a non-image, the CLI reads the bytes
 //! as a list of file names), with `OMP_THREAD_LIMIT=1` and a hard timeout.
+//!
+//! Each child runs below the HTTP workers' priority (`nice -n OCR_NICE tesseract …`; the
+//! `nice` binary of coreutils, because setting the priority between fork and exec would need
+//! `unsafe`), so a saturated OCR slot cannot starve `/analyze` of CPU.
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -41,8 +45,16 @@ pub enum TesseractError {
 pub struct Tesseract {
     binary: PathBuf,
     timeout: Duration,
+    /// Niceness added to the child's (0: run at the service's own priority).
+    nice: u8,
     packs: Vec<String>,
 }
+
+/// The `nice` binary (coreutils) that starts Tesseract at a lower priority.
+const NICE_BIN: &str = "nice";
+
+/// Highest niceness Linux knows.
+pub const MAX_NICE: u8 = 19;
 
 /// One word of `tsv` output.
 #[derive(Debug, Clone, PartialEq)]
@@ -67,9 +79,18 @@ pub struct Reading {
 }
 
 impl Tesseract {
-    /// Checks that `binary` runs and lists its language packs. `Err` names what is missing.
-    pub async fn probe(binary: PathBuf, timeout: Duration) -> Result<Self, String> {
-        let output = Command::new(&binary)
+    /// Checks that `binary` runs (through `nice -n NICE` when `nice` > 0) and lists its
+    /// language packs. `Err` names what is missing. Without a `nice` binary Tesseract runs at
+    /// the service's priority, with a warning.
+    pub async fn probe(binary: PathBuf, timeout: Duration, nice: u8) -> Result<Self, String> {
+        let mut nice = nice.min(MAX_NICE);
+        if nice > 0 && !nice_runs().await {
+            tracing::warn!(
+                "`{NICE_BIN}` not found: Tesseract runs at the HTTP workers' priority (OCR_NICE ignored)"
+            );
+            nice = 0;
+        }
+        let output = command(&binary, nice)
             .arg("--list-langs")
             .env("OMP_THREAD_LIMIT", "1")
             .stdin(Stdio::null())
@@ -83,6 +104,10 @@ impl Tesseract {
             Ok(Err(e)) => return Err(format!("cannot start {}: {e}", binary.display())),
             Ok(Ok(output)) => output,
         };
+        // `nice` exits with 127 when it cannot find the binary, 126 when it cannot run it.
+        if nice > 0 && output.status.code() == Some(127) {
+            return Err("tesseract not found".to_owned());
+        }
         if !output.status.success() {
             return Err(format!(
                 "{} --list-langs failed: {}",
@@ -103,8 +128,14 @@ impl Tesseract {
         Ok(Self {
             binary,
             timeout,
+            nice,
             packs,
         })
+    }
+
+    /// The niceness Tesseract runs with (0 when `nice` is missing or `OCR_NICE=0`).
+    pub fn nice(&self) -> u8 {
+        self.nice
     }
 
     /// Whether a language pack is installed.
@@ -120,7 +151,7 @@ impl Tesseract {
         psm: u8,
         tsv: bool,
     ) -> Result<String, TesseractError> {
-        let mut command = Command::new(&self.binary);
+        let mut command = command(&self.binary, self.nice);
         command
             .args(["stdin", "stdout", "-l", langs, "--psm", &psm.to_string()])
             .env("OMP_THREAD_LIMIT", "1")
@@ -175,6 +206,33 @@ impl Tesseract {
     pub async fn read(&self, png: &[u8], langs: &str, psm: u8) -> Result<Reading, TesseractError> {
         Ok(parse_tsv(&self.run(png, langs, psm, true).await?))
     }
+}
+
+/// `nice -n NICE BINARY` (niceness is added to the service's own), or `BINARY` alone when
+/// `nice` is 0. `nice` execs the binary, so the child's pid is Tesseract's and a kill on
+/// timeout reaches it.
+fn command(binary: &std::path::Path, nice: u8) -> Command {
+    if nice == 0 {
+        return Command::new(binary);
+    }
+    let mut command = Command::new(NICE_BIN);
+    command.arg("-n").arg(nice.to_string()).arg(binary);
+    command
+}
+
+/// Whether the `nice` binary can be started.
+async fn nice_runs() -> bool {
+    let run = Command::new(NICE_BIN)
+        .arg("true")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .status();
+    matches!(
+        tokio::time::timeout(Duration::from_secs(5), run).await,
+        Ok(Ok(status)) if status.success()
+    )
 }
 
 /// Rebuilds text from `tsv` rows: words of one line joined by spaces, a blank line between
@@ -238,6 +296,79 @@ mod tests {
         assert_eq!(reading.text, "Ingredients: Water,\nSalt\n\nMade");
         assert_eq!(reading.words, 4);
         assert!((reading.mean_confidence - 75.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn the_command_goes_through_nice_unless_it_is_zero() {
+        let niced = command(std::path::Path::new("/usr/bin/tesseract"), 10);
+        let std = niced.as_std();
+        assert_eq!(std.get_program(), NICE_BIN);
+        let args: Vec<_> = std.get_args().collect();
+        assert_eq!(args, ["-n", "10", "/usr/bin/tesseract"]);
+        let plain = command(std::path::Path::new("tesseract"), 0);
+        assert_eq!(plain.as_std().get_program(), "tesseract");
+        assert_eq!(plain.as_std().get_args().count(), 0);
+    }
+
+    /// The child really runs `OCR_NICE` steps below this process: a stand-in binary (a shell
+    /// script answering `--list-langs` and reporting its own niceness otherwise) is run the
+    /// way Tesseract is.
+    #[tokio::test]
+    async fn the_child_runs_at_a_lower_priority() {
+        use std::os::unix::fs::PermissionsExt;
+
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("fake-tesseract");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\nif [ \"$1\" = --list-langs ]; then printf 'List of languages:\\neng\\n'; \
+             else cat >/dev/null; nice; fi\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let own = own_niceness();
+        for wanted in [10u8, 0, 30] {
+            let tesseract = Tesseract::probe(script.clone(), Duration::from_secs(10), wanted)
+                .await
+                .unwrap();
+            assert!(tesseract.has_pack("eng"));
+            let expected = wanted.min(MAX_NICE);
+            assert_eq!(tesseract.nice(), expected);
+            let reported = tesseract.run(b"png", "eng", 3, false).await.unwrap();
+            let child: i32 = reported.trim().parse().unwrap();
+            // Niceness saturates at 19.
+            assert_eq!(
+                child,
+                (own + i32::from(expected)).min(19),
+                "asked for {wanted}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_missing_binary_is_reported_through_nice_too() {
+        for nice in [10, 0] {
+            let err = Tesseract::probe(
+                "/nonexistent/tesseract".into(),
+                Duration::from_secs(5),
+                nice,
+            )
+            .await
+            .unwrap_err();
+            assert_eq!(err, "tesseract not found", "nice {nice}");
+        }
+    }
+
+    /// This process's niceness (field 19 of /proc/self/stat).
+    fn own_niceness() -> i32 {
+        let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+        let after_name = stat.rsplit_once(')').unwrap().1;
+        after_name
+            .split_whitespace()
+            .nth(16)
+            .unwrap()
+            .parse()
+            .unwrap()
     }
 
     #[test]

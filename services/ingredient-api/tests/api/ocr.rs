@@ -213,7 +213,7 @@ async fn excess_requests_get_503_with_retry_after() {
 }
 
 /// Measured accuracy on a representative subset (the cream label of every language, clean
-/// and rotated 3°): ingredient-level recall and precision must stay above a floor set below
+/// and rotated 3°, and the other CJK labels clean): ingredient-level recall and precision must stay above a floor set below
 /// the measured values (docs/ocr.md), so a regression fails. `make ocr-accuracy` prints the
 /// full matrix.
 #[tokio::test]
@@ -228,14 +228,21 @@ async fn accuracy_on_the_nine_languages_stays_above_the_floor() {
     ]))
     .unwrap();
     let service = std::sync::Arc::new(OcrService::build(&settings).await);
+    // The cream label of every language, plus the other CJK labels (where the knowledge-base
+    // mending of misread characters and per cent signs matters).
     let labels: Vec<_> = corpus()
         .into_iter()
-        .filter(|l| l.name.ends_with("cream"))
+        .filter(|l| l.name.ends_with("cream") || matches!(l.language, "ja" | "ko" | "zh"))
         .collect();
-    assert_eq!(labels.len(), 9);
+    assert_eq!(labels.len(), 15);
     let mut tasks = Vec::new();
     for (index, label) in labels.iter().enumerate() {
-        for variant in [Variant::Clean, Variant::Rotated] {
+        let variants: &[Variant] = if label.name.ends_with("cream") {
+            &[Variant::Clean, Variant::Rotated]
+        } else {
+            &[Variant::Clean]
+        };
+        for &variant in variants {
             let image = STANDARD.encode(render(label, variant));
             let service = std::sync::Arc::clone(&service);
             tasks.push(tokio::spawn(async move {
@@ -262,12 +269,13 @@ async fn accuracy_on_the_nine_languages_stays_above_the_floor() {
         "recall {recall:.3}, precision {precision:.3}\n{report}"
     );
     assert!(
-        languages >= 17,
-        "languages detected: {languages}/18\n{report}"
+        languages >= 23,
+        "languages detected: {languages}/24\n{report}"
     );
 }
 
-/// Floors below the values measured on this subset (clean 0.976, rotated 0.988 in recall and
-/// precision; docs/ocr.md), leaving room for Tesseract's run-to-run variation.
-const RECALL_FLOOR: f64 = 0.90;
-const PRECISION_FLOOR: f64 = 0.90;
+/// Floors below the values measured on this subset (0.981–0.986 in recall and precision:
+/// 3–4 misread items of 208; docs/ocr.md), leaving room for two more misreads but not for losing
+/// the CJK mending (without it the subset scores 0.962: 8 misses).
+const RECALL_FLOOR: f64 = 0.97;
+const PRECISION_FLOOR: f64 = 0.97;

@@ -234,6 +234,27 @@ fn cjk_ocr_artefacts_are_mended() {
 }
 
 #[test]
+fn per_cent_signs_read_as_digits_are_mended_where_the_figure_cannot_be_meant() {
+    assert_eq!(
+        list("성분: 귀리 플레이크(4590), 헤이즐넛(12.596), 밀가루(459%), 설탕"),
+        "귀리 플레이크(45%), 헤이즐넛(12.5%), 밀가루(45%), 설탕"
+    );
+    // Plausible figures stay as printed.
+    assert_eq!(
+        list("Ingredients: Hazelnuts (12.59%), Salt (2.5), Sugar (1000), Milk (E 4590)"),
+        "Hazelnuts (12.59%), Salt (2.5), Sugar (1000), Milk (E 4590)"
+    );
+}
+
+#[test]
+fn double_angle_marks_read_for_brackets_do_not_swallow_the_list() {
+    assert_eq!(
+        list("配料：燕麦片 (《45%)、小麦粉、膨松剂《碳酸氢钠、碳酸氢铵》、食用盐\n保质期：12个月"),
+        "燕麦片 (45%), 小麦粉, 膨松剂(碳酸氢钠, 碳酸氢铵), 食用盐"
+    );
+}
+
+#[test]
 fn an_english_section_wins_on_a_multilingual_label() {
     let text = "Zutaten: Wasser, Salz\nIngredients: Water, Salt\nIngrédients: Eau, Sel";
     assert_eq!(list(text), "Water, Salt");
