@@ -340,6 +340,10 @@ proptest! {
     fn a_printed_list_comes_back_item_for_item(
         items in proptest::collection::vec("[A-Z][a-z]{2,10}( [a-z]{2,8})?", 1..12)
     ) {
+        // A last word that is an abbreviation keeps its full stop by design
+        // (`a_full_stop_ends_the_list_but_not_an_abbreviation`): "Aaa cf." is not a counterexample.
+        let last_word = items.last().and_then(|i| i.split(' ').next_back()).unwrap_or_default();
+        prop_assume!(!ABBREVIATIONS.contains(&last_word.to_lowercase().as_str()));
         let text = format!("Product\nIngredients: {}.\nBest before: 2026", items.join(", "));
         prop_assert_eq!(extract(&text).items, items);
     }
