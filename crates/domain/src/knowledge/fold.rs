@@ -18,7 +18,16 @@ pub fn is_invisible(c: char) -> bool {
 
 /// Removes invisible characters (see [`is_invisible`]); keeps newlines and tabs.
 pub fn clean_invisible(text: &str) -> String {
-    text.chars().filter(|c| !is_invisible(*c)).collect()
+    // Nearly every text has none: one copy then, rather than a push per character.
+    match text.char_indices().find(|(_, c)| is_invisible(*c)) {
+        None => text.to_owned(),
+        Some((first, _)) => {
+            let mut out = String::with_capacity(text.len());
+            out.push_str(&text[..first]);
+            out.extend(text[first..].chars().filter(|c| !is_invisible(*c)));
+            out
+        }
+    }
 }
 
 /// Whether `c` belongs to a script written without spaces between words (Han, kana, Hangul).
@@ -337,6 +346,14 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn clean_invisible_drops_exactly_the_invisible_characters(
+            s in "[a\u{0}\u{200B}\u{202E}\u{FEFF}\u{AD}\n\t\r\u{7f}é]{0,20}|\\PC{0,20}"
+        ) {
+            let expected: String = s.chars().filter(|c| !is_invisible(*c)).collect();
+            prop_assert_eq!(clean_invisible(&s), expected);
+        }
+
         #[test]
         fn fold_is_idempotent(s in "\\PC{0,40}") {
             let once = fold(&s);
