@@ -356,7 +356,13 @@ fn split_top(chars: &[char]) -> Vec<(usize, usize)> {
 fn split_traces(chars: &[char]) -> (Vec<char>, Vec<Vec<char>>) {
     let lower: Vec<char> = chars
         .iter()
-        .map(|c| c.to_lowercase().next().unwrap_or(*c))
+        .map(|c| {
+            if c.is_ascii() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_lowercase().next().unwrap_or(*c)
+            }
+        })
         .collect();
     let pairs = match_brackets(chars);
     let mut main = Vec::with_capacity(chars.len());

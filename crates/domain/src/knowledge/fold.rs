@@ -10,6 +10,10 @@ use unicode_normalization::UnicodeNormalization;
 /// Characters removed before anything else: controls, zero-width and bidirectional marks.
 /// They are invisible on a label, so they must not change what a name means.
 pub fn is_invisible(c: char) -> bool {
+    if c.is_ascii() {
+        // The ASCII controls are 0x00-0x1F and 0x7F.
+        return (c < ' ' && !matches!(c, '\n' | '\t' | '\r')) || c == '\u{7f}';
+    }
     matches!(c,
         '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
         | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{00AD}' | '\u{061C}' | '\u{180E}')
@@ -343,6 +347,15 @@ mod tests {
         assert_eq!(bounded_distance(&c("glyecrin"), &c("glycerin"), 2), Some(1));
         assert_eq!(bounded_distance(&c("nutmeg"), &c("nut"), 2), None);
         assert_eq!(bounded_distance(&c("abc"), &c("abc"), 0), Some(0));
+    }
+
+    #[test]
+    fn ascii_invisible_characters_are_the_controls_but_line_breaks_and_tabs() {
+        for b in 0u8..=0x7f {
+            let c = char::from(b);
+            let expected = c.is_control() && !matches!(c, '\n' | '\t' | '\r');
+            assert_eq!(is_invisible(c), expected, "{b:#x}");
+        }
     }
 
     proptest! {
