@@ -3,12 +3,12 @@
 # (the 40-ingredient body of `make bench`), from /proc/PID/stat (utime + stime) around a
 # wrk run of 4 connections. Unlike throughput, this figure holds on a machine shared with
 # other work. Usage: scripts/bench/cpu-per-request.sh [BINARY] (default: the release build,
-# built if missing). CPU_SECS sets the seconds per run (default 5).
+# brought up to date first). CPU_SECS sets the seconds per run (default 5).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-${CARGO_TARGET_DIR:-target}/release/ingredient-api}
 secs=${CPU_SECS:-5}
-[ -x "$bin" ] || cargo build --release -q --bin ingredient-api
+[ $# -gt 0 ] || cargo build --release -q --bin ingredient-api
 tmp=$(mktemp -d)
 pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"; }
