@@ -122,3 +122,7 @@ soak: ## Mixed /analyze + /ocr load for SOAK_SECS (300): errors, memory, p99; ve
 
 fuzz: ## Run each cargo-fuzz target for FUZZ_SECS (60) seconds (installs cargo-fuzz if missing)
 	@scripts/fuzz.sh
+
+.PHONY: bench-cpu
+bench-cpu: ## Server CPU time per GET /health and POST /analyze (release build; robust on a busy machine)
+	@scripts/bench/cpu-per-request.sh

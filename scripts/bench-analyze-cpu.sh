@@ -7,7 +7,9 @@ cargo build --release -q -p domain --example analyze_cpu
 bin=target/release/examples/analyze_cpu
 ms() { perf stat -x, -e task-clock "$bin" "$@" 2>&1 >/dev/null | awk -F, '/task-clock/ {print $1}'; }
 base=$(ms analyze 0)
-for spec in "analyze 20000" "parse 20000" "build 20"; do
+# CPU_MODES: a comma-separated subset, e.g. "respond 20000,parse 20000".
+IFS=, read -ra specs <<<"${CPU_MODES:-respond 20000,analyze 20000,parse 20000,build 20}"
+for spec in "${specs[@]}"; do
   set -- $spec
   total=$(ms "$1" "$2")
   awk -v t="$total" -v b="$base" -v n="$2" -v m="$1" \

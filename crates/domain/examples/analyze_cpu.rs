@@ -1,7 +1,9 @@
 //! CPU time per analysis, for machines too busy for criterion's wall clock:
 //! `perf stat -e task-clock target/release/examples/analyze_cpu analyze 20000`, minus the same
 //! with 0 iterations, divided by the iteration count (`make bench-domain-cpu` does this).
-//! Modes: `analyze` (40-ingredient list, pre-parsed), `parse`, `build` (the index).
+//! Modes: `analyze` (40-ingredient list, pre-parsed), `parse`, `build` (the index), and
+//! `respond`: what `POST /analyze` does besides HTTP (validate and parse, analyse, write the
+//! JSON answer); `respond-serde` the same with `serde_json::to_vec` for the JSON.
 
 use domain::analysis::{AnalysisInput, Expertise, SkinType, analyze};
 use domain::knowledge::{DATA_FILES, KnowledgeBase};
@@ -44,6 +46,23 @@ fn main() -> Result<(), String> {
         sink += match mode.as_str() {
             "analyze" => analyze(std::hint::black_box(&input)).ingredients.len(),
             "parse" => domain::parse::split_ingredients(std::hint::black_box(LIST)).len(),
+            "respond" | "respond-serde" => {
+                let input = AnalysisInput::new(
+                    Some("Bench cream"),
+                    Some(std::hint::black_box(LIST)),
+                    &allergies,
+                    SkinType::Sensitive,
+                    Expertise::Expert,
+                )
+                .map_err(|e| e.to_string())?;
+                let response = analyze(&input);
+                let json = if mode == "respond" {
+                    response.to_json()
+                } else {
+                    serde_json::to_vec(&response)
+                };
+                json.map_err(|e| e.to_string())?.len()
+            }
             "build" => KnowledgeBase::from_files(DATA_FILES)
                 .map_err(|e| e.to_string())?
                 .ingredients()

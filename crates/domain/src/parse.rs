@@ -17,7 +17,9 @@
 //!
 //! Invisible characters (zero-width, bidirectional marks, controls, NUL) are removed first.
 
-use crate::knowledge::fold::clean_invisible;
+use std::borrow::Cow;
+
+use crate::knowledge::fold::{clean_invisible, is_invisible};
 
 /// One ingredient of a list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,11 +104,18 @@ const MAX_DEPTH: usize = 4;
 
 /// Splits a label's ingredient list. See the module documentation for the rules.
 pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
-    let cleaned = join_hyphenated_lines(
-        &clean_invisible(text)
-            .replace("\r\n", "\n")
-            .replace('\r', "\n"),
-    );
+    // Most lists have no invisible characters and no carriage returns: no copies then.
+    let visible = if text.chars().any(is_invisible) {
+        Cow::Owned(clean_invisible(text))
+    } else {
+        Cow::Borrowed(text)
+    };
+    let unix = if visible.contains('\r') {
+        Cow::Owned(visible.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        visible
+    };
+    let cleaned = join_hyphenated_lines(unix);
     let body = strip_header(&cleaned);
     let chars: Vec<char> = body.chars().collect();
     let (main, traces) = split_traces(&chars);
@@ -154,9 +163,9 @@ pub fn split_ingredients_with(text: &str, is_name: &dyn Fn(&str) -> bool) -> Vec
 
 /// Joins a word that a label or OCR broke across lines with a hyphen ("Sodium Lau-\nryl
 /// Sulfate"): a hyphen between a letter and a line break followed by a lower-case letter.
-fn join_hyphenated_lines(text: &str) -> String {
+fn join_hyphenated_lines(text: Cow<'_, str>) -> Cow<'_, str> {
     if !text.contains("-\n") {
-        return text.to_owned();
+        return text;
     }
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
@@ -174,7 +183,7 @@ fn join_hyphenated_lines(text: &str) -> String {
         out.push(chars[i]);
         i += 1;
     }
-    out
+    Cow::Owned(out)
 }
 
 fn strip_header(text: &str) -> &str {
@@ -233,10 +242,25 @@ fn is_open(c: char) -> Option<char> {
     }
 }
 
-/// For each position, the matching close of an opening bracket (or `None`). Unmatched
-/// brackets are ordinary characters.
-fn match_brackets(chars: &[char]) -> Vec<Option<usize>> {
-    let mut pairs = vec![None; chars.len()];
+/// For each position of a text, the matching close of an opening bracket there, if any.
+/// Stored as 4 bytes per character, 0 meaning none (a close is never at position 0): the
+/// list is scanned several times per request, and 16-byte `Option<usize>`s cost more to
+/// allocate and zero than the scan itself.
+struct Brackets(Vec<u32>);
+
+impl Brackets {
+    fn close(&self, i: usize) -> Option<usize> {
+        match self.0[i] {
+            0 => None,
+            close => Some(close as usize),
+        }
+    }
+}
+
+/// The matching close of each opening bracket. Unmatched brackets are ordinary characters
+/// (and so, in texts of more than 4 billion characters, are brackets closed beyond that).
+fn match_brackets(chars: &[char]) -> Brackets {
+    let mut pairs = vec![0u32; chars.len()];
     let mut stack: Vec<(usize, char)> = Vec::new();
     for (i, &c) in chars.iter().enumerate() {
         if let Some(close) = is_open(c) {
@@ -244,11 +268,13 @@ fn match_brackets(chars: &[char]) -> Vec<Option<usize>> {
         } else if let Some(pos) = stack.iter().rposition(|(_, close)| *close == c) {
             // Closes the nearest matching opener; openers above it stay unmatched.
             let (open, _) = stack[pos];
-            pairs[open] = Some(i);
+            if let Ok(close) = u32::try_from(i) {
+                pairs[open] = close;
+            }
             stack.truncate(pos);
         }
     }
-    pairs
+    Brackets(pairs)
 }
 
 fn is_separator(chars: &[char], i: usize) -> bool {
@@ -276,6 +302,23 @@ fn is_separator(chars: &[char], i: usize) -> bool {
 }
 
 fn ends_with_abbreviation(before: &[char]) -> bool {
+    // The usual case without allocating: an ASCII word, compared case-insensitively (every
+    // abbreviation is ASCII and at most 6 letters).
+    let letters = before
+        .iter()
+        .rev()
+        .take_while(|c| c.is_alphabetic())
+        .count();
+    let word = &before[before.len() - letters..];
+    if word.iter().all(char::is_ascii) {
+        return letters <= 6
+            && ABBREVIATIONS.iter().any(|a| {
+                a.len() == letters
+                    && a.bytes()
+                        .zip(word)
+                        .all(|(a, c)| c.to_ascii_lowercase() as u32 == u32::from(a))
+            });
+    }
     let word: String = before
         .iter()
         .rev()
@@ -295,7 +338,7 @@ fn split_top(chars: &[char]) -> Vec<(usize, usize)> {
     let mut start = 0;
     let mut i = 0;
     while i < chars.len() {
-        if let Some(close) = pairs[i] {
+        if let Some(close) = pairs.close(i) {
             i = close + 1;
             continue;
         }
@@ -313,14 +356,20 @@ fn split_top(chars: &[char]) -> Vec<(usize, usize)> {
 fn split_traces(chars: &[char]) -> (Vec<char>, Vec<Vec<char>>) {
     let lower: Vec<char> = chars
         .iter()
-        .map(|c| c.to_lowercase().next().unwrap_or(*c))
+        .map(|c| {
+            if c.is_ascii() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_lowercase().next().unwrap_or(*c)
+            }
+        })
         .collect();
     let pairs = match_brackets(chars);
     let mut main = Vec::with_capacity(chars.len());
     let mut traces = Vec::new();
     let mut i = 0;
     while i < chars.len() {
-        if let Some(close) = pairs[i] {
+        if let Some(close) = pairs.close(i) {
             main.extend_from_slice(&chars[i..=close]);
             i = close + 1;
             continue;
@@ -344,7 +393,7 @@ fn split_traces(chars: &[char]) -> (Vec<char>, Vec<Vec<char>>) {
         }
         let mut end = j;
         while end < chars.len() {
-            if let Some(close) = pairs[end] {
+            if let Some(close) = pairs.close(end) {
                 end = close + 1;
                 continue;
             }
@@ -458,7 +507,7 @@ fn parse_item(chars: &[char], depth: usize, trace: bool) -> Option<ParsedIngredi
     let mut sub = Vec::new();
     let mut i = 0;
     while i < tchars.len() {
-        if let Some(close) = pairs[i] {
+        if let Some(close) = pairs.close(i) {
             let inner = &tchars[i + 1..close];
             if depth + 1 < MAX_DEPTH {
                 for span in split_top(inner) {
@@ -533,8 +582,26 @@ fn clean_text(chars: &[char]) -> String {
     {
         s = &s[..s.len() - 1];
     }
-    let text: String = s.iter().collect();
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    collapse_whitespace(s.iter().copied(), s.len())
+}
+
+/// `chars` without leading and trailing whitespace, inner runs of whitespace made one space:
+/// `split_whitespace().join(" ")` in one pass.
+fn collapse_whitespace(chars: impl Iterator<Item = char>, capacity: usize) -> String {
+    let mut out = String::with_capacity(capacity);
+    let mut pending = false;
+    for c in chars {
+        if c.is_whitespace() {
+            pending = !out.is_empty();
+        } else {
+            if pending {
+                out.push(' ');
+                pending = false;
+            }
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The name to match: no percentages, footnote marks or stray punctuation at the ends.
@@ -573,7 +640,7 @@ fn clean_name(head: &str) -> String {
         .strip_suffix('.')
         .filter(|t| !ends_with_abbreviation(&t.chars().collect::<Vec<_>>()))
         .unwrap_or(trimmed);
-    trimmed.split_whitespace().collect::<Vec<_>>().join(" ")
+    collapse_whitespace(trimmed.chars(), trimmed.len())
 }
 
 #[cfg(test)]
@@ -729,7 +796,57 @@ mod tests {
         assert_eq!(names("Wa\u{200B}ter,\u{202E} Salt\u{0}"), ["Water", "Salt"]);
     }
 
+    /// The allocating definition that `ends_with_abbreviation` must keep agreeing with.
+    fn ends_with_abbreviation_reference(before: &[char]) -> bool {
+        let word: String = before
+            .iter()
+            .rev()
+            .take_while(|c| c.is_alphabetic())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .flat_map(|c| c.to_lowercase())
+            .collect();
+        ABBREVIATIONS.contains(&word.as_str())
+    }
+
+    #[test]
+    fn abbreviations_end_words_in_any_case() {
+        for (text, expected) in [
+            ("Alcohol Denat", true),
+            ("alcohol DENAT", true),
+            ("Vit", true),
+            ("Lavandula sp", true),
+            ("Water", false),
+            ("xdenat", false),
+            ("Denat1", false),
+            ("", false),
+        ] {
+            let chars: Vec<char> = text.chars().collect();
+            assert_eq!(ends_with_abbreviation(&chars), expected, "{text}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn collapsing_whitespace_is_split_and_join(s in "[ a\t\n\u{a0}\u{3000}é]{0,30}|\\PC{0,30}") {
+            prop_assert_eq!(
+                collapse_whitespace(s.chars(), s.len()),
+                s.split_whitespace().collect::<Vec<_>>().join(" ")
+            );
+        }
+
+        #[test]
+        fn abbreviation_test_matches_its_definition(
+            s in "[a-zA-Z ]{0,3}(denat|DeNaT|spp|approx|hydrogx|[a-zA-ZİKıß\u{212a}é]{0,8})"
+        ) {
+            let chars: Vec<char> = s.chars().collect();
+            prop_assert_eq!(
+                ends_with_abbreviation(&chars),
+                ends_with_abbreviation_reference(&chars)
+            );
+        }
+
         #[test]
         fn never_panics_and_never_yields_empty_items(s in "\\PC{0,200}") {
             for item in split_ingredients(&s) {

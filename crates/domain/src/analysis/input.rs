@@ -77,7 +77,8 @@ impl AnalysisInput {
         if chars > MAX_CHARS {
             return Err(InputError::TooLong(chars));
         }
-        let cleaned = clean_invisible(raw).replace('\u{0}', "");
+        // NUL is a control character: `clean_invisible` removes it with the others.
+        let cleaned = clean_invisible(raw);
         if cleaned.trim().is_empty() {
             return Err(InputError::Blank);
         }

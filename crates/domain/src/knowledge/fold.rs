@@ -10,6 +10,10 @@ use unicode_normalization::UnicodeNormalization;
 /// Characters removed before anything else: controls, zero-width and bidirectional marks.
 /// They are invisible on a label, so they must not change what a name means.
 pub fn is_invisible(c: char) -> bool {
+    if c.is_ascii() {
+        // The ASCII controls are 0x00-0x1F and 0x7F.
+        return (c < ' ' && !matches!(c, '\n' | '\t' | '\r')) || c == '\u{7f}';
+    }
     matches!(c,
         '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
         | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{00AD}' | '\u{061C}' | '\u{180E}')
@@ -18,7 +22,16 @@ pub fn is_invisible(c: char) -> bool {
 
 /// Removes invisible characters (see [`is_invisible`]); keeps newlines and tabs.
 pub fn clean_invisible(text: &str) -> String {
-    text.chars().filter(|c| !is_invisible(*c)).collect()
+    // Nearly every text has none: one copy then, rather than a push per character.
+    match text.char_indices().find(|(_, c)| is_invisible(*c)) {
+        None => text.to_owned(),
+        Some((first, _)) => {
+            let mut out = String::with_capacity(text.len());
+            out.push_str(&text[..first]);
+            out.extend(text[first..].chars().filter(|c| !is_invisible(*c)));
+            out
+        }
+    }
 }
 
 /// Whether `c` belongs to a script written without spaces between words (Han, kana, Hangul).
@@ -336,7 +349,24 @@ mod tests {
         assert_eq!(bounded_distance(&c("abc"), &c("abc"), 0), Some(0));
     }
 
+    #[test]
+    fn ascii_invisible_characters_are_the_controls_but_line_breaks_and_tabs() {
+        for b in 0u8..=0x7f {
+            let c = char::from(b);
+            let expected = c.is_control() && !matches!(c, '\n' | '\t' | '\r');
+            assert_eq!(is_invisible(c), expected, "{b:#x}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn clean_invisible_drops_exactly_the_invisible_characters(
+            s in "[a\u{0}\u{200B}\u{202E}\u{FEFF}\u{AD}\n\t\r\u{7f}é]{0,20}|\\PC{0,20}"
+        ) {
+            let expected: String = s.chars().filter(|c| !is_invisible(*c)).collect();
+            prop_assert_eq!(clean_invisible(&s), expected);
+        }
+
         #[test]
         fn fold_is_idempotent(s in "\\PC{0,40}") {
             let once = fold(&s);

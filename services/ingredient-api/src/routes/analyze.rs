@@ -6,6 +6,7 @@
 
 use std::time::{Duration, Instant};
 
+use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, web};
 use domain::analysis::supplement::unknown_names;
 use domain::analysis::{
@@ -158,5 +159,11 @@ pub async fn analyze(
         micros = (response.execution_time * 1e6) as u64,
         "analysed"
     );
-    Ok(HttpResponse::Ok().json(response))
+    // Written in one pass into a buffer sized up front (see `AnalysisResponse::to_json`).
+    let body = response
+        .to_json()
+        .map_err(|e| ApiError::internal(Endpoint::Analyze, "serialising the analysis", &e))?;
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(body))
 }
