@@ -3,7 +3,7 @@
 //! with 0 iterations, divided by the iteration count (`make bench-domain-cpu` does this).
 //! Modes: `analyze` (40-ingredient list, pre-parsed), `parse`, `build` (the index), and
 //! `respond`: what `POST /analyze` does besides HTTP (validate and parse, analyse, write the
-//! JSON answer); `respond-serde` the same with `serde_json::to_vec` for the JSON.
+//! JSON answer into a pre-sized buffer, as the handler does).
 
 use domain::analysis::{AnalysisInput, Expertise, SkinType, analyze};
 use domain::knowledge::{DATA_FILES, KnowledgeBase};
@@ -46,7 +46,7 @@ fn main() -> Result<(), String> {
         sink += match mode.as_str() {
             "analyze" => analyze(std::hint::black_box(&input)).ingredients.len(),
             "parse" => domain::parse::split_ingredients(std::hint::black_box(LIST)).len(),
-            "respond" | "respond-serde" => {
+            "respond" => {
                 let input = AnalysisInput::new(
                     Some("Bench cream"),
                     Some(std::hint::black_box(LIST)),
@@ -56,12 +56,9 @@ fn main() -> Result<(), String> {
                 )
                 .map_err(|e| e.to_string())?;
                 let response = analyze(&input);
-                let json = if mode == "respond" {
-                    response.to_json()
-                } else {
-                    serde_json::to_vec(&response)
-                };
-                json.map_err(|e| e.to_string())?.len()
+                let mut json = Vec::with_capacity(1024 + 1024 * response.ingredients.len());
+                serde_json::to_writer(&mut json, &response).map_err(|e| e.to_string())?;
+                json.len()
             }
             "build" => KnowledgeBase::from_files(DATA_FILES)
                 .map_err(|e| e.to_string())?

@@ -4,7 +4,6 @@ use serde::{Deserialize, Serialize};
 
 pub mod engine;
 pub mod input;
-mod json;
 pub mod supplement;
 
 pub use engine::{analyze, analyze_with, analyze_with_supplement};
