@@ -2,7 +2,9 @@
 //! no template directory), the data they show, and the server-side SVG charts.
 //!
 //! Tera autoescapes every `.html` template, so email subjects, senders and snippets are
-//! always shown as text.
+//! always shown as text. The digest's sections (up to hundreds of emails) are rendered once
+//! per digest by [`Templates::render_sections`], through the same autoescaping, and included
+//! in the page as finished HTML.
 
 use domain::email::{Category, Digest};
 use serde::Serialize;
@@ -21,6 +23,10 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     (
         "email_item.html",
         include_str!("../templates/email_item.html"),
+    ),
+    (
+        "digest_sections.html",
+        include_str!("../templates/digest_sections.html"),
     ),
 ];
 
@@ -41,6 +47,14 @@ impl Templates {
     /// Renders `name` with `context`.
     pub fn render(&self, name: &str, context: &Context) -> Result<String, tera::Error> {
         self.tera.render(name, context)
+    }
+
+    /// The digest's category sections and email rows, the part of the page that depends on
+    /// the digest alone (the page includes it as `sections_html`).
+    pub fn render_sections(&self, digest: &Digest) -> Result<String, tera::Error> {
+        let mut ctx = Context::new();
+        ctx.insert("sections", &sections(digest));
+        self.tera.render("digest_sections.html", &ctx)
     }
 }
 
@@ -177,10 +191,20 @@ pub fn history_chart(runs: &[RunSummary]) -> Vec<Bar> {
         .collect()
 }
 
+/// What the page header shows of the digest (its emails are in the pre-rendered sections).
+#[derive(Serialize)]
+struct DigestHead<'a> {
+    generated_at: &'a str,
+    stats: &'a domain::email::DigestStats,
+    engine: &'a Option<String>,
+}
+
 /// Everything the digest page shows.
 pub struct IndexPage<'a> {
     /// The digest (empty before the first refresh).
     pub digest: &'a Digest,
+    /// [`Templates::render_sections`] of `digest`.
+    pub sections_html: &'a str,
     /// Set when the digest file could not be read.
     pub digest_error: Option<String>,
     /// Refresh status.
@@ -201,16 +225,22 @@ impl IndexPage<'_> {
     /// The template context.
     pub fn context(&self) -> Context {
         let mut ctx = Context::new();
-        let sections = sections(self.digest);
-        let total: usize = sections.iter().map(|s| s.count).sum();
+        let total: usize = self.digest.categories.values().map(Vec::len).sum();
         ctx.insert("page", "digest");
-        ctx.insert("digest", self.digest);
+        ctx.insert(
+            "digest",
+            &DigestHead {
+                generated_at: &self.digest.generated_at,
+                stats: &self.digest.stats,
+                engine: &self.digest.engine,
+            },
+        );
         ctx.insert(
             "never_refreshed",
             &(self.digest.generated_at == crate::digest_file::NEVER),
         );
         ctx.insert("digest_error", &self.digest_error);
-        ctx.insert("sections", &sections);
+        ctx.insert("sections_html", self.sections_html);
         ctx.insert("total", &total);
         ctx.insert("status", self.status);
         ctx.insert("metrics", self.metrics);
@@ -336,8 +366,10 @@ mod tests {
             traceback: None,
         }];
         let metrics = report();
+        let sections_html = templates.render_sections(&digest).unwrap();
         let page = IndexPage {
             digest: &digest,
+            sections_html: &sections_html,
             digest_error: None,
             status: &status,
             metrics: &metrics,
