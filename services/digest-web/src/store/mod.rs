@@ -250,6 +250,47 @@ mod tests {
     }
 
     #[test]
+    fn a_pooled_connection_is_reused_and_sees_rows_another_process_commits() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = Pool::new(dir.path());
+        let runs = |conn: &Connection| -> i64 {
+            conn.query_row("SELECT count(*) FROM runs", [], |r| r.get(0))
+                .unwrap()
+        };
+        assert_eq!(runs(&pool.get().unwrap()), 0);
+        assert_eq!(pool.lock().len(), 1, "the connection was not kept");
+
+        // The refresh job writes through its own connection.
+        open(dir.path())
+            .unwrap()
+            .execute(
+                "INSERT INTO runs (started_at, status) VALUES ('2026-11-21T10:00:00', 'success')",
+                [],
+            )
+            .unwrap();
+        assert_eq!(runs(&pool.get().unwrap()), 1);
+        assert_eq!(pool.lock().len(), 1, "a second connection was opened");
+
+        // A connection dropped inside a transaction is closed, not pooled.
+        let conn = pool.get().unwrap();
+        conn.execute_batch("BEGIN").unwrap();
+        drop(conn);
+        assert_eq!(pool.lock().len(), 0);
+    }
+
+    #[test]
+    fn a_file_as_data_dir_is_a_data_dir_error_and_the_write_probe_works() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("not-a-dir");
+        std::fs::write(&file, "").unwrap();
+        // A plain file cannot hold the store: that is an I/O problem, not a read-only dir.
+        let err = open(&file).expect_err("a file is not a data dir");
+        assert!(matches!(err, StoreError::DataDir { .. }), "{err}");
+        assert!(not_writable(dir.path()).is_none());
+        assert!(not_writable(&dir.path().join("missing")).is_some());
+    }
+
+    #[test]
     fn a_schema_1_store_is_migrated_and_keeps_its_rows() {
         let dir = tempfile::tempdir().unwrap();
         {

@@ -68,6 +68,57 @@ impl Drop for Dovecot {
     }
 }
 
+/// Whether `pid` is a live process (not gone, not a zombie).
+fn alive(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(") ")
+            .is_some_and(|(_, rest)| !rest.starts_with('Z'))
+    })
+}
+
+/// A test process killed hard never runs `Dovecot::drop`: the server must not outlive it.
+#[test]
+fn dovecot_stops_when_the_process_that_started_it_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    // A stand-in for the test process: starts the server, then waits to be killed.
+    let mut parent = Command::new("bash")
+        .arg("-c")
+        .arg(r#"bash "$0" start "$1" "$2" u p >/dev/null && exec sleep 60"#)
+        .arg(repo("../../scripts/dovecot-test-server.sh"))
+        .arg(dir.path())
+        .arg(port.to_string())
+        .spawn()
+        .unwrap();
+    let server = Dovecot {
+        dir, // stopped on drop should an assertion fail
+        port,
+    };
+    let pid_file = server.dir.path().join("run/master.pid");
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !(pid_file.exists() && TcpStream::connect(("127.0.0.1", server.port)).is_ok()) {
+        assert!(Instant::now() < deadline, "dovecot did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let master = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .to_owned();
+    assert!(alive(&master));
+
+    parent.kill().unwrap(); // SIGKILL: nothing of the parent's runs any more
+    parent.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while alive(&master) {
+        assert!(
+            Instant::now() < deadline,
+            "dovecot {master} outlived its parent"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(TcpStream::connect(("127.0.0.1", server.port)).is_err());
+}
+
 /// A server whose refresh runs the real job on `source` with `password`.
 async fn app_on_imap(port: u16, password: &str) -> TestApp {
     let source = format!("imap://ops%40example.com@127.0.0.1:{port}/INBOX");
