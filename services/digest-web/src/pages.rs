@@ -3,8 +3,8 @@
 //!
 //! Tera autoescapes every `.html` template, so email subjects, senders and snippets are
 //! always shown as text. The digest's sections (up to hundreds of emails) are rendered once
-//! per digest by [`Templates::render_sections`], through the same autoescaping, and included
-//! in the page as finished HTML.
+//! per digest by [`Templates::render_sections`], through the same autoescaping, and spliced
+//! into the page as finished HTML by [`Templates::render_index`].
 
 use domain::email::{Category, Digest};
 use serde::Serialize;
@@ -49,14 +49,33 @@ impl Templates {
         self.tera.render(name, context)
     }
 
+    /// The digest page: `index.html` rendered with `page`'s context, with `page.sections_html`
+    /// in place of its [`SECTIONS_MARKER`]. Splicing rather than passing the sections through
+    /// the context spares Tera copying and re-checking a large string on every request. Safe:
+    /// everything Tera renders is escaped, so only the template itself can contain `<!--`.
+    pub fn render_index(&self, page: &IndexPage<'_>) -> Result<String, tera::Error> {
+        let rendered = self.tera.render("index.html", &page.context())?;
+        let at = rendered
+            .find(SECTIONS_MARKER)
+            .ok_or_else(|| tera::Error::msg("index.html lacks the digest sections marker"))?;
+        let mut body = String::with_capacity(rendered.len() + page.sections_html.len());
+        body.push_str(&rendered[..at]);
+        body.push_str(page.sections_html);
+        body.push_str(&rendered[at + SECTIONS_MARKER.len()..]);
+        Ok(body)
+    }
+
     /// The digest's category sections and email rows, the part of the page that depends on
-    /// the digest alone (the page includes it as `sections_html`).
+    /// the digest alone (see [`Templates::render_index`]).
     pub fn render_sections(&self, digest: &Digest) -> Result<String, tera::Error> {
         let mut ctx = Context::new();
         ctx.insert("sections", &sections(digest));
         self.tera.render("digest_sections.html", &ctx)
     }
 }
+
+/// Where `index.html` takes the digest's sections.
+pub const SECTIONS_MARKER: &str = "<!-- digest sections -->";
 
 /// Emails shown open in a category before the rest fold into a `<details>`.
 pub const SHOWN_OPEN: usize = 5;
@@ -240,7 +259,6 @@ impl IndexPage<'_> {
             &(self.digest.generated_at == crate::digest_file::NEVER),
         );
         ctx.insert("digest_error", &self.digest_error);
-        ctx.insert("sections_html", self.sections_html);
         ctx.insert("total", &total);
         ctx.insert("status", self.status);
         ctx.insert("metrics", self.metrics);
@@ -378,7 +396,8 @@ mod tests {
             timeout_secs: 120,
             notice: Some(("fail", "<b>n</b>")),
         };
-        let html = templates.render("index.html", &page.context()).unwrap();
+        let html = templates.render_index(&page).unwrap();
+        assert!(!html.contains(SECTIONS_MARKER));
         assert!(
             html.contains("&lt;script&gt;alert(1)&lt;&#x2F;script&gt;"),
             "subject not escaped"

@@ -67,10 +67,7 @@ pub async fn index(
             timeout_secs: state.settings.refresh_timeout_secs,
             notice,
         };
-        state
-            .templates
-            .render("index.html", &page.context())
-            .map_err(internal)
+        state.templates.render_index(&page).map_err(internal)
     })
     .await
     .map_err(internal)??;
