@@ -115,16 +115,28 @@ const POOL_IDLE: usize = 8;
 
 /// Connections to one data dir's store, opened on first use and reused. Every query here runs
 /// in autocommit mode, so a pooled connection holds no read transaction between requests and
-/// sees the rows the refresh job (another process) commits.
+/// sees the rows the refresh job (another process) commits. Should the store file be removed
+/// or replaced (an operator resetting it), the idle connections to the old file are dropped
+/// and a new one opened, as when every request opened its own.
 pub struct Pool {
     data_dir: PathBuf,
-    idle: Mutex<Vec<Connection>>,
+    idle: Mutex<Vec<(FileId, Connection)>>,
+}
+
+/// Device and inode of the store file a connection opened.
+type FileId = (u64, u64);
+
+fn file_id(data_dir: &Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path(data_dir))
+        .ok()
+        .map(|m| (m.dev(), m.ino()))
 }
 
 /// A connection taken from a [`Pool`]; it goes back when dropped.
 pub struct Pooled<'a> {
     pool: &'a Pool,
-    conn: Option<Connection>,
+    conn: Option<(FileId, Connection)>,
 }
 
 impl Pool {
@@ -138,10 +150,20 @@ impl Pool {
 
     /// An idle connection, or a new one from [`open`] (whose errors it returns).
     pub fn get(&self) -> Result<Pooled<'_>, StoreError> {
-        let idle = self.lock().pop();
+        let current = file_id(&self.data_dir);
+        let idle = {
+            let mut idle = self.lock();
+            idle.retain(|(id, _)| Some(*id) == current);
+            idle.pop()
+        };
         let conn = match idle {
             Some(conn) => conn,
-            None => open(&self.data_dir)?,
+            None => {
+                let conn = open(&self.data_dir)?;
+                // `open` made the file if it was missing; should it be gone again already,
+                // (0, 0) matches no file and the connection is dropped at the next `get`.
+                (file_id(&self.data_dir).unwrap_or((0, 0)), conn)
+            }
         };
         Ok(Pooled {
             pool: self,
@@ -149,7 +171,7 @@ impl Pool {
         })
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Connection>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(FileId, Connection)>> {
         // A panic while holding the lock leaves only a Vec of connections, still valid.
         self.idle
             .lock()
@@ -162,9 +184,11 @@ impl Deref for Pooled<'_> {
 
     fn deref(&self) -> &Connection {
         // Set in `Pool::get`, taken only in `drop`.
-        self.conn
+        &self
+            .conn
             .as_ref()
             .expect("a pooled connection until dropped")
+            .1
     }
 }
 
@@ -172,7 +196,7 @@ impl Drop for Pooled<'_> {
     fn drop(&mut self) {
         let Some(conn) = self.conn.take() else { return };
         // A connection left inside a transaction would pin an old snapshot: close it instead.
-        if !conn.is_autocommit() {
+        if !conn.1.is_autocommit() {
             return;
         }
         let mut idle = self.pool.lock();
@@ -276,6 +300,16 @@ mod tests {
         conn.execute_batch("BEGIN").unwrap();
         drop(conn);
         assert_eq!(pool.lock().len(), 0);
+
+        // A store removed under the server: the next request gets a new, empty one.
+        drop(pool.get().unwrap());
+        assert_eq!(pool.lock().len(), 1);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path(dir.path()).display()));
+        }
+        assert_eq!(runs(&pool.get().unwrap()), 0);
+        assert!(path(dir.path()).exists());
+        assert_eq!(pool.lock().len(), 1);
     }
 
     #[test]
