@@ -7,7 +7,8 @@
 # cur/ and new/. With IMAPS_PORT set, TLS is on: a throw-away CA and a server certificate for
 # localhost/127.0.0.1 are made with openssl (CA at DIR/ca.pem), imaps listens on IMAPS_PORT,
 # the plain port offers STARTTLS and refuses plain-text logins. Needs Debian's dovecot-imapd (scripts/install-deps.sh test). Prints the
-# master PID on success; on failure prints the log and exits non-zero.
+# master PID on success; on failure prints the log and exits non-zero. The server stops by
+# itself within a second or two of its caller's death (the parent PID, or DOVECOT_PARENT_PID).
 set -euo pipefail
 
 cmd=${1:-}
@@ -22,6 +23,13 @@ stop() {
   kill "$pid" 2>/dev/null || true
   for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || exit 0; sleep 0.1; done
   kill -9 "$pid" 2>/dev/null || true
+}
+
+# alive PID: the process exists and is not a zombie (a killed parent nobody reaped yet).
+alive() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  [ "$(echo "${stat##*) }" | cut -d' ' -f1)" != Z ]
 }
 
 start() {
@@ -111,9 +119,16 @@ CONF
     if [ -s "$dir/run/master.pid" ] && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       local master
       master=$(cat "$dir/run/master.pid")
-      # A watchdog stops the server after DOVECOT_MAX_SECONDS (600) even if the caller dies
-      # without calling stop (a killed test run); it holds none of the caller's streams.
-      (sleep "${DOVECOT_MAX_SECONDS:-600}"; kill "$master" 2>/dev/null) </dev/null >/dev/null 2>&1 &
+      # A watchdog stops the server once the caller is gone (a test process killed hard never
+      # runs its `stop`), checking every second, and after DOVECOT_MAX_SECONDS (600) at the
+      # latest; it holds none of the caller's streams. The caller is this script's parent, or
+      # DOVECOT_PARENT_PID.
+      local parent=${DOVECOT_PARENT_PID:-$PPID}
+      (
+        end=$((SECONDS + ${DOVECOT_MAX_SECONDS:-600}))
+        while [ "$SECONDS" -lt "$end" ] && alive "$parent" && alive "$master"; do sleep 1; done
+        kill "$master" 2>/dev/null
+      ) </dev/null >/dev/null 2>&1 &
       disown
       echo "$master"
       return 0

@@ -74,6 +74,7 @@ struct Inner {
     job_env: Vec<(String, String)>,
     timeout: Duration,
     running: AtomicBool,
+    store: Arc<store::Pool>,
 }
 
 /// Resets the in-process flag however the run ends (a panic included).
@@ -86,8 +87,9 @@ impl Drop for RunningFlag {
 }
 
 impl RefreshControl {
-    /// A controller for the settings' data dir, command and time-out.
-    pub fn new(settings: &Settings) -> Self {
+    /// A controller for the settings' data dir, command and time-out, reading and recording
+    /// runs through `store`.
+    pub fn new(settings: &Settings, store: Arc<store::Pool>) -> Self {
         Self {
             inner: Arc::new(Inner {
                 data_dir: settings.data_dir.clone(),
@@ -96,6 +98,7 @@ impl RefreshControl {
                 job_env: settings.job_env.0.clone(),
                 timeout: Duration::from_secs(settings.refresh_timeout_secs),
                 running: AtomicBool::new(false),
+                store,
             }),
         }
     }
@@ -137,7 +140,10 @@ impl RefreshControl {
 
     /// The `GET /api/status` answer.
     pub fn status(&self) -> ScriptStatus {
-        let last_run = store::open(&self.inner.data_dir)
+        let last_run = self
+            .inner
+            .store
+            .get()
             .ok()
             .and_then(|conn| queries::last_run(&conn).ok().flatten())
             .or_else(|| {
@@ -200,7 +206,9 @@ impl Inner {
                 ));
             }
         };
-        let before = store::open(&self.data_dir)
+        let before = self
+            .store
+            .get()
             .and_then(|conn| {
                 queries::max_run_id(&conn).map_err(|source| store::StoreError::Sqlite {
                     path: store::path(&self.data_dir),
@@ -216,9 +224,9 @@ impl Inner {
         let ran = self.execute().await;
         let execution_time = (start.elapsed().as_secs_f64() * 100.0).round() / 100.0;
         let (outcome, record) = self.judge(ran, &started_at, execution_time);
-        let data_dir = self.data_dir.clone();
+        let pool = self.store.clone();
         let recorded = tokio::task::spawn_blocking(move || {
-            let conn = store::open(&data_dir).map_err(|e| e.to_string())?;
+            let conn = pool.get().map_err(|e| e.to_string())?;
             queries::record_outcome(&conn, before, &record).map_err(|e| e.to_string())
         })
         .await;

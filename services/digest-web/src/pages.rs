@@ -2,7 +2,9 @@
 //! no template directory), the data they show, and the server-side SVG charts.
 //!
 //! Tera autoescapes every `.html` template, so email subjects, senders and snippets are
-//! always shown as text.
+//! always shown as text. The digest's sections (up to hundreds of emails) are rendered once
+//! per digest by [`Templates::render_sections`], through the same autoescaping, and spliced
+//! into the page as finished HTML by [`Templates::render_index`].
 
 use domain::email::{Category, Digest};
 use serde::Serialize;
@@ -21,6 +23,10 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     (
         "email_item.html",
         include_str!("../templates/email_item.html"),
+    ),
+    (
+        "digest_sections.html",
+        include_str!("../templates/digest_sections.html"),
     ),
 ];
 
@@ -42,7 +48,34 @@ impl Templates {
     pub fn render(&self, name: &str, context: &Context) -> Result<String, tera::Error> {
         self.tera.render(name, context)
     }
+
+    /// The digest page: `index.html` rendered with `page`'s context, with `page.sections_html`
+    /// in place of its [`SECTIONS_MARKER`]. Splicing rather than passing the sections through
+    /// the context spares Tera copying and re-checking a large string on every request. Safe:
+    /// everything Tera renders is escaped, so only the template itself can contain `<!--`.
+    pub fn render_index(&self, page: &IndexPage<'_>) -> Result<String, tera::Error> {
+        let rendered = self.tera.render("index.html", &page.context())?;
+        let at = rendered
+            .find(SECTIONS_MARKER)
+            .ok_or_else(|| tera::Error::msg("index.html lacks the digest sections marker"))?;
+        let mut body = String::with_capacity(rendered.len() + page.sections_html.len());
+        body.push_str(&rendered[..at]);
+        body.push_str(page.sections_html);
+        body.push_str(&rendered[at + SECTIONS_MARKER.len()..]);
+        Ok(body)
+    }
+
+    /// The digest's category sections and email rows, the part of the page that depends on
+    /// the digest alone (see [`Templates::render_index`]).
+    pub fn render_sections(&self, digest: &Digest) -> Result<String, tera::Error> {
+        let mut ctx = Context::new();
+        ctx.insert("sections", &sections(digest));
+        self.tera.render("digest_sections.html", &ctx)
+    }
 }
+
+/// Where `index.html` takes the digest's sections.
+pub const SECTIONS_MARKER: &str = "<!-- digest sections -->";
 
 /// Emails shown open in a category before the rest fold into a `<details>`.
 pub const SHOWN_OPEN: usize = 5;
@@ -177,10 +210,20 @@ pub fn history_chart(runs: &[RunSummary]) -> Vec<Bar> {
         .collect()
 }
 
+/// What the page header shows of the digest (its emails are in the pre-rendered sections).
+#[derive(Serialize)]
+struct DigestHead<'a> {
+    generated_at: &'a str,
+    stats: &'a domain::email::DigestStats,
+    engine: &'a Option<String>,
+}
+
 /// Everything the digest page shows.
 pub struct IndexPage<'a> {
     /// The digest (empty before the first refresh).
     pub digest: &'a Digest,
+    /// [`Templates::render_sections`] of `digest`.
+    pub sections_html: &'a str,
     /// Set when the digest file could not be read.
     pub digest_error: Option<String>,
     /// Refresh status.
@@ -201,16 +244,21 @@ impl IndexPage<'_> {
     /// The template context.
     pub fn context(&self) -> Context {
         let mut ctx = Context::new();
-        let sections = sections(self.digest);
-        let total: usize = sections.iter().map(|s| s.count).sum();
+        let total: usize = self.digest.categories.values().map(Vec::len).sum();
         ctx.insert("page", "digest");
-        ctx.insert("digest", self.digest);
+        ctx.insert(
+            "digest",
+            &DigestHead {
+                generated_at: &self.digest.generated_at,
+                stats: &self.digest.stats,
+                engine: &self.digest.engine,
+            },
+        );
         ctx.insert(
             "never_refreshed",
             &(self.digest.generated_at == crate::digest_file::NEVER),
         );
         ctx.insert("digest_error", &self.digest_error);
-        ctx.insert("sections", &sections);
         ctx.insert("total", &total);
         ctx.insert("status", self.status);
         ctx.insert("metrics", self.metrics);
@@ -336,8 +384,10 @@ mod tests {
             traceback: None,
         }];
         let metrics = report();
+        let sections_html = templates.render_sections(&digest).unwrap();
         let page = IndexPage {
             digest: &digest,
+            sections_html: &sections_html,
             digest_error: None,
             status: &status,
             metrics: &metrics,
@@ -346,7 +396,8 @@ mod tests {
             timeout_secs: 120,
             notice: Some(("fail", "<b>n</b>")),
         };
-        let html = templates.render("index.html", &page.context()).unwrap();
+        let html = templates.render_index(&page).unwrap();
+        assert!(!html.contains(SECTIONS_MARKER));
         assert!(
             html.contains("&lt;script&gt;alert(1)&lt;&#x2F;script&gt;"),
             "subject not escaped"

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::error::WebError;
 use crate::state::AppState;
-use crate::store::{self, queries};
+use crate::store::queries;
 
 /// Errors returned when `limit` is absent.
 pub const DEFAULT_LIMIT: u32 = 10;
@@ -60,9 +60,8 @@ pub async fn metrics(
     query: web::Query<HashMap<String, String>>,
 ) -> Result<HttpResponse, WebError> {
     let period = parse_period(&query)?;
-    let dir = state.settings.data_dir.clone();
     let report = web::block(move || {
-        let conn = store::open(&dir).map_err(internal)?;
+        let conn = state.store.get().map_err(internal)?;
         queries::metrics(&conn, period, queries::now()).map_err(internal)
     })
     .await
@@ -76,9 +75,8 @@ pub async fn errors(
     query: web::Query<HashMap<String, String>>,
 ) -> Result<HttpResponse, WebError> {
     let limit = parse_limit(&query)?;
-    let dir = state.settings.data_dir.clone();
     let errors = web::block(move || {
-        let conn = store::open(&dir).map_err(internal)?;
+        let conn = state.store.get().map_err(internal)?;
         queries::recent_errors(&conn, limit).map_err(internal)
     })
     .await

@@ -1,6 +1,7 @@
 //! `GET /` (the digest page), `GET /tests` and the static files.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use actix_web::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION};
@@ -8,11 +9,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::control::RefreshOutcome;
 use crate::diagnostics::Suite;
-use crate::digest_file;
+use crate::digest_file::CachedDigest;
 use crate::error::WebError;
 use crate::pages::{IndexPage, tests_context};
 use crate::state::AppState;
-use crate::store::{self, queries, test_runs};
+use crate::store::{queries, test_runs};
 
 /// Errors listed on the page.
 const PAGE_ERRORS: u32 = 10;
@@ -42,22 +43,22 @@ pub async fn index(
         .unwrap_or_default();
     let notice = refresh_notice(&query);
     let body = web::block(move || {
-        let dir = &state.settings.data_dir;
-        let (digest, digest_error) = match digest_file::load_or_empty(dir) {
+        let (digest, digest_error) = match state.digest.load_or_empty() {
             Ok(d) => (d, None),
-            Err(e) => (
-                domain::email::Digest::empty(digest_file::NEVER),
-                Some(e.to_string()),
-            ),
+            Err(e) => (Arc::new(CachedDigest::empty()), Some(e.to_string())),
         };
+        let sections_html = digest
+            .sections_html(|d| state.templates.render_sections(d))
+            .map_err(internal)?;
         let status = state.refresh.status();
-        let conn = store::open(dir).map_err(internal)?;
+        let conn = state.store.get().map_err(internal)?;
         let now = queries::now();
         let metrics = queries::metrics(&conn, period, now).map_err(internal)?;
         let runs = queries::run_history(&conn, period, now, PAGE_RUNS).map_err(internal)?;
         let errors = queries::recent_errors(&conn, PAGE_ERRORS).map_err(internal)?;
         let page = IndexPage {
-            digest: &digest,
+            digest: &digest.digest,
+            sections_html,
             digest_error,
             status: &status,
             metrics: &metrics,
@@ -66,10 +67,7 @@ pub async fn index(
             timeout_secs: state.settings.refresh_timeout_secs,
             notice,
         };
-        state
-            .templates
-            .render("index.html", &page.context())
-            .map_err(internal)
+        state.templates.render_index(&page).map_err(internal)
     })
     .await
     .map_err(internal)??;
@@ -83,7 +81,7 @@ pub async fn tests(
 ) -> Result<HttpResponse, WebError> {
     let busy = query.contains_key("busy");
     let body = web::block(move || {
-        let conn = store::open(&state.settings.data_dir).map_err(internal)?;
+        let conn = state.store.get().map_err(internal)?;
         let latest = test_runs::latest(&conn).map_err(internal)?;
         let running = state.tests_running.load(Ordering::SeqCst);
         state

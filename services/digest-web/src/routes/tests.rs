@@ -11,7 +11,7 @@ use serde_json::json;
 use crate::diagnostics::{self, Suite};
 use crate::error::WebError;
 use crate::state::AppState;
-use crate::store::{self, test_runs};
+use crate::store::test_runs;
 
 /// Reads the body up to `limit` bytes (413 beyond).
 async fn read_body(mut payload: web::Payload, limit: usize) -> Result<Vec<u8>, WebError> {
@@ -100,20 +100,19 @@ pub async fn run_suite(
     actix_web::rt::spawn(async move {
         let _flag = flag;
         let settings = state.settings.clone();
+        let pool = state.store.clone();
         tokio::task::spawn_blocking(move || {
             let report = diagnostics::run(suite, &settings);
-            let stored = store::open(&settings.data_dir)
+            let stored = pool.get().map_err(|e| e.to_string()).and_then(|conn| {
+                test_runs::insert(
+                    &conn,
+                    suite.as_str(),
+                    &report.started_at,
+                    &report.counts,
+                    &report.failures,
+                )
                 .map_err(|e| e.to_string())
-                .and_then(|conn| {
-                    test_runs::insert(
-                        &conn,
-                        suite.as_str(),
-                        &report.started_at,
-                        &report.counts,
-                        &report.failures,
-                    )
-                    .map_err(|e| e.to_string())
-                });
+            });
             if let Err(e) = stored {
                 tracing::error!(error = %e, "cannot store the test run");
             }
@@ -145,9 +144,10 @@ pub async fn run(
 
 /// `GET /api/tests/results`.
 pub async fn results(state: web::Data<AppState>) -> Result<HttpResponse, WebError> {
-    let dir = state.settings.data_dir.clone();
     let latest = web::block(move || {
-        store::open(&dir)
+        state
+            .store
+            .get()
             .map_err(|e| e.to_string())
             .and_then(|conn| test_runs::latest(&conn).map_err(|e| e.to_string()))
     })

@@ -1,8 +1,14 @@
 //! The run store: a SQLite file in the data dir (`runs.sqlite3`, WAL mode) shared by the
 //! refresh job (writer of runs, errors and caches) and the web service (reader, and writer of
 //! test runs). The schema is in `schema.sql` beside this file.
+//!
+//! The web service keeps its connections in a [`Pool`] rather than opening one per request:
+//! opening costs a directory check, the pragmas, a schema-version read and a fresh statement
+//! cache, which was a good part of a `GET /`.
 
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use rusqlite::Connection;
@@ -33,6 +39,15 @@ pub enum StoreError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// The data dir exists but this process cannot write in it (a read-only mount, or no
+    /// write permission): SQLite needs to create its WAL files there.
+    #[error("data dir {path} is not writable (read-only, or no write permission): {source}")]
+    ReadOnly {
+        /// The directory.
+        path: PathBuf,
+        /// Why a file could not be created in it.
+        source: std::io::Error,
+    },
     /// SQLite failed (open, migrate, query).
     #[error("run store {path}: {source}")]
     Sqlite {
@@ -56,20 +71,139 @@ pub fn open(data_dir: &Path) -> Result<Connection, StoreError> {
         source,
     })?;
     let file = path(data_dir);
-    let wrap = |source| StoreError::Sqlite {
-        path: file.clone(),
-        source,
-    };
-    let conn = Connection::open(&file).map_err(wrap)?;
-    conn.busy_timeout(Duration::from_secs(5)).map_err(wrap)?;
-    conn.pragma_update(None, "journal_mode", "WAL")
-        .map_err(wrap)?;
-    conn.pragma_update(None, "synchronous", "NORMAL")
-        .map_err(wrap)?;
-    conn.pragma_update(None, "foreign_keys", "ON")
-        .map_err(wrap)?;
-    migrate(&conn).map_err(wrap)?;
-    Ok(conn)
+    let opened = (|| {
+        let conn = Connection::open(&file)?;
+        conn.busy_timeout(Duration::from_secs(5))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        migrate(&conn)?;
+        Ok(conn)
+    })();
+    opened.map_err(|source| {
+        // SQLite only says "unable to open database file" when it cannot create its WAL
+        // files: name the real cause when the directory is not writable.
+        match not_writable(data_dir) {
+            Some(io) => StoreError::ReadOnly {
+                path: data_dir.to_owned(),
+                source: io,
+            },
+            None => StoreError::Sqlite { path: file, source },
+        }
+    })
+}
+
+/// Why nothing can be created in `dir`, or `None` if a probe file can be.
+fn not_writable(dir: &Path) -> Option<std::io::Error> {
+    let probe = dir.join(format!(".write-probe-{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            None
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => None,
+        Err(e) => Some(e),
+    }
+}
+
+/// Idle connections a [`Pool`] keeps; more are opened under load and closed after use.
+const POOL_IDLE: usize = 8;
+
+/// Connections to one data dir's store, opened on first use and reused. Every query here runs
+/// in autocommit mode, so a pooled connection holds no read transaction between requests and
+/// sees the rows the refresh job (another process) commits. Should the store file be removed
+/// or replaced (an operator resetting it), the idle connections to the old file are dropped
+/// and a new one opened, as when every request opened its own.
+pub struct Pool {
+    data_dir: PathBuf,
+    idle: Mutex<Vec<(FileId, Connection)>>,
+}
+
+/// Device and inode of the store file a connection opened.
+type FileId = (u64, u64);
+
+fn file_id(data_dir: &Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path(data_dir))
+        .ok()
+        .map(|m| (m.dev(), m.ino()))
+}
+
+/// A connection taken from a [`Pool`]; it goes back when dropped.
+pub struct Pooled<'a> {
+    pool: &'a Pool,
+    conn: Option<(FileId, Connection)>,
+}
+
+impl Pool {
+    /// An empty pool for the store in `data_dir` (nothing is opened yet).
+    pub fn new(data_dir: &Path) -> Self {
+        Self {
+            data_dir: data_dir.to_owned(),
+            idle: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// An idle connection, or a new one from [`open`] (whose errors it returns).
+    pub fn get(&self) -> Result<Pooled<'_>, StoreError> {
+        let current = file_id(&self.data_dir);
+        let idle = {
+            let mut idle = self.lock();
+            idle.retain(|(id, _)| Some(*id) == current);
+            idle.pop()
+        };
+        let conn = match idle {
+            Some(conn) => conn,
+            None => {
+                let conn = open(&self.data_dir)?;
+                // `open` made the file if it was missing; should it be gone again already,
+                // (0, 0) matches no file and the connection is dropped at the next `get`.
+                (file_id(&self.data_dir).unwrap_or((0, 0)), conn)
+            }
+        };
+        Ok(Pooled {
+            pool: self,
+            conn: Some(conn),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(FileId, Connection)>> {
+        // A panic while holding the lock leaves only a Vec of connections, still valid.
+        self.idle
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Deref for Pooled<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        // Set in `Pool::get`, taken only in `drop`.
+        &self
+            .conn
+            .as_ref()
+            .expect("a pooled connection until dropped")
+            .1
+    }
+}
+
+impl Drop for Pooled<'_> {
+    fn drop(&mut self) {
+        let Some(conn) = self.conn.take() else { return };
+        // A connection left inside a transaction would pin an old snapshot: close it instead.
+        if !conn.1.is_autocommit() {
+            return;
+        }
+        let mut idle = self.pool.lock();
+        if idle.len() < POOL_IDLE {
+            idle.push(conn);
+        }
+    }
 }
 
 /// Brings the store to [`SCHEMA_VERSION`]: a new store gets [`SCHEMA`], an older one each
@@ -137,6 +271,57 @@ mod tests {
         // Opening again is a no-op on an up-to-date store.
         drop(conn);
         open(dir.path()).unwrap();
+    }
+
+    #[test]
+    fn a_pooled_connection_is_reused_and_sees_rows_another_process_commits() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = Pool::new(dir.path());
+        let runs = |conn: &Connection| -> i64 {
+            conn.query_row("SELECT count(*) FROM runs", [], |r| r.get(0))
+                .unwrap()
+        };
+        assert_eq!(runs(&pool.get().unwrap()), 0);
+        assert_eq!(pool.lock().len(), 1, "the connection was not kept");
+
+        // The refresh job writes through its own connection.
+        open(dir.path())
+            .unwrap()
+            .execute(
+                "INSERT INTO runs (started_at, status) VALUES ('2026-11-21T10:00:00', 'success')",
+                [],
+            )
+            .unwrap();
+        assert_eq!(runs(&pool.get().unwrap()), 1);
+        assert_eq!(pool.lock().len(), 1, "a second connection was opened");
+
+        // A connection dropped inside a transaction is closed, not pooled.
+        let conn = pool.get().unwrap();
+        conn.execute_batch("BEGIN").unwrap();
+        drop(conn);
+        assert_eq!(pool.lock().len(), 0);
+
+        // A store removed under the server: the next request gets a new, empty one.
+        drop(pool.get().unwrap());
+        assert_eq!(pool.lock().len(), 1);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path(dir.path()).display()));
+        }
+        assert_eq!(runs(&pool.get().unwrap()), 0);
+        assert!(path(dir.path()).exists());
+        assert_eq!(pool.lock().len(), 1);
+    }
+
+    #[test]
+    fn a_file_as_data_dir_is_a_data_dir_error_and_the_write_probe_works() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("not-a-dir");
+        std::fs::write(&file, "").unwrap();
+        // A plain file cannot hold the store: that is an I/O problem, not a read-only dir.
+        let err = open(&file).expect_err("a file is not a data dir");
+        assert!(matches!(err, StoreError::DataDir { .. }), "{err}");
+        assert!(not_writable(dir.path()).is_none());
+        assert!(not_writable(&dir.path().join("missing")).is_some());
     }
 
     #[test]

@@ -68,6 +68,57 @@ impl Drop for Dovecot {
     }
 }
 
+/// Whether `pid` is a live process (not gone, not a zombie).
+fn alive(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(") ")
+            .is_some_and(|(_, rest)| !rest.starts_with('Z'))
+    })
+}
+
+/// A test process killed hard never runs `Dovecot::drop`: the server must not outlive it.
+#[test]
+fn dovecot_stops_when_the_process_that_started_it_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    // A stand-in for the test process: starts the server, then waits to be killed.
+    let mut parent = Command::new("bash")
+        .arg("-c")
+        .arg(r#"bash "$0" start "$1" "$2" u p >/dev/null && exec sleep 60"#)
+        .arg(repo("../../scripts/dovecot-test-server.sh"))
+        .arg(dir.path())
+        .arg(port.to_string())
+        .spawn()
+        .unwrap();
+    let server = Dovecot {
+        dir, // stopped on drop should an assertion fail
+        port,
+    };
+    let pid_file = server.dir.path().join("run/master.pid");
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !(pid_file.exists() && TcpStream::connect(("127.0.0.1", server.port)).is_ok()) {
+        assert!(Instant::now() < deadline, "dovecot did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let master = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .to_owned();
+    assert!(alive(&master));
+
+    parent.kill().unwrap(); // SIGKILL: nothing of the parent's runs any more
+    parent.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while alive(&master) {
+        assert!(
+            Instant::now() < deadline,
+            "dovecot {master} outlived its parent"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(TcpStream::connect(("127.0.0.1", server.port)).is_err());
+}
+
 /// A server whose refresh runs the real job on `source` with `password`.
 async fn app_on_imap(port: u16, password: &str) -> TestApp {
     let source = format!("imap://ops%40example.com@127.0.0.1:{port}/INBOX");
@@ -298,16 +349,19 @@ fn a_read_only_data_dir_is_a_clear_error_not_a_panic() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let dir = data.path().to_str().unwrap();
+    // Says what is wrong in the reader's terms (not SQLite's "unable to open database file").
     assert!(
-        stderr.contains(data.path().to_str().unwrap()),
-        "the error does not name the data dir: {stderr}"
+        stderr.starts_with(&format!("data dir {dir} is not writable (read-only")),
+        "the error does not say the data dir is not writable: {stderr}"
     );
+    assert!(!stderr.contains("unable to open database file"), "{stderr}");
     assert_eq!(
         std::fs::read(data.path().join("digest.json")).unwrap(),
         digest
     );
 
-    // The server: refuses to start, naming the run store in the data dir.
+    // The server: refuses to start with the same line.
     let mut server = read_only(data.path(), SERVER);
     clean_env(&mut server, data.path());
     server.env("HOST", "127.0.0.1").env("PORT", "0");
@@ -315,12 +369,12 @@ fn a_read_only_data_dir_is_a_clear_error_not_a_panic() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
-    let dir = data.path().to_str().unwrap();
+    assert!(!stderr.contains("unable to open database file"), "{stderr}");
     assert!(
-        stderr
-            .lines()
-            .any(|l| l.starts_with("Error: run store ") && l.contains(dir)),
-        "no error line naming the store in the data dir: {stderr}"
+        stderr.lines().any(|l| l.starts_with(&format!(
+            "Error: data dir {dir} is not writable (read-only, or no write permission): "
+        ))),
+        "no error line saying the data dir is not writable: {stderr}"
     );
 }
 

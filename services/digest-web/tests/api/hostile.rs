@@ -216,3 +216,40 @@ async fn script_in_a_real_email_is_escaped_from_mailbox_to_page() {
     assert!(!page.contains("<script>alert(2)"));
     assert!(!page.contains("<a href=\"javascript:"));
 }
+
+/// The page's email list is rendered once per digest and cached: a new digest written by a
+/// refresh (a file renamed into place) replaces it, and its hostile subject is escaped too.
+#[tokio::test]
+async fn a_new_digest_with_a_hostile_subject_is_escaped_after_the_cache_refreshes() {
+    let app = spawn_app().await;
+    app.write_digest(&sample_digest());
+    let before = app.get("/").await.text().await.unwrap();
+    assert!(before.contains("Approve the invoice"));
+    assert_eq!(before, app.get("/").await.text().await.unwrap());
+
+    let mut digest = sample_digest();
+    digest["generated_at"] = json!("2026-11-21T10:45:00");
+    digest["categories"]["FYI"][0]["subject"] = json!("<img src=x onerror=alert(9)>");
+    digest["categories"]["FYI"][0]["from"] = json!("\"<b>evil</b>\" <e@example.com>");
+    digest["summaries"]["FYI"] = json!("</p><script>alert(10)</script>");
+    let tmp = app.data_dir().join("digest.json.tmp");
+    std::fs::write(&tmp, serde_json::to_vec(&digest).unwrap()).unwrap();
+    std::fs::rename(&tmp, app.data_dir().join("digest.json")).unwrap();
+
+    let page = app.get("/").await.text().await.unwrap();
+    assert!(
+        !page.contains("Build passed"),
+        "the cached email list was served"
+    );
+    assert!(
+        page.contains("&lt;img src=x onerror=alert(9)&gt;"),
+        "{page}"
+    );
+    assert!(page.contains("&lt;b&gt;evil&lt;&#x2F;b&gt;"));
+    assert!(page.contains("&lt;&#x2F;p&gt;&lt;script&gt;alert(10)"));
+    assert!(!page.contains("<img src=x"));
+    assert!(!page.contains("<b>evil"));
+    assert!(!page.contains("<script>alert(10)"));
+    assert!(page.contains("2026-11-21 10:45:00"));
+    assert_eq!(json(app.get("/api/digest").await).await, digest);
+}
