@@ -2,18 +2,22 @@
 # `make soak`: ingredient-api (release build) under mixed /analyze and /ocr load for SOAK_SECS
 # (default 300), then a verdict; exits non-zero when any check fails. Not part of `make test`.
 #
-#   1. warm-up (SOAK_WARMUP_SECS, 15): both loads; the resident memory after it is the baseline;
+#   1. warm-up (SOAK_WARMUP_SECS, 15): both loads;
 #   2. /analyze alone (SOAK_PROBE_SECS, 15): its idle p99;
 #   3. the soak: /ocr saturated (2 connections per OCR slot: every slot busy, the queue never
 #      full) while /analyze runs at a steady pace; memory sampled every SOAK_SAMPLE_SECS (5).
 #
-# Checks: no errors (non-2xx responses, socket errors) in any phase; memory flat (final RSS
-# within 20% of the baseline, or 5 MB for a very small process); /analyze p99 during the soak
+# Checks: no errors (non-2xx responses, socket errors) in any phase; memory flat: the final RSS
+# within 20% (or 5 MB) of the baseline, the highest RSS sampled in the soak's first
+# SOAK_SETTLE_SECS (60) under the soak's own load (the RSS right after the 15 s warm-up was
+# measured at half the settled value: the OCR threads' buffers and malloc arenas were not all
+# there yet, so growth to the steady state read as a leak); /analyze p99 during the soak
 # under twice its idle value. The result also goes into docs/benchmarks.md (the `soak` block).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 soak_secs=${SOAK_SECS:-300}
 warmup_secs=${SOAK_WARMUP_SECS:-15}
+settle_secs=${SOAK_SETTLE_SECS:-60}
 probe_secs=${SOAK_PROBE_SECS:-15}
 sample_secs=${SOAK_SAMPLE_SECS:-5}
 # Steady /analyze load: 8 connections, each pausing 5 ms between requests.
@@ -61,7 +65,7 @@ warm_o=$!
 wait "$warm_a" "$warm_o"
 wrk_parse warm_analyze
 wrk_parse warm_ocr
-rss_base=$(vm "$pid" VmRSS)
+rss_warm=$(vm "$pid" VmRSS)
 
 say "/analyze alone ${probe_secs}s (idle p99)"
 WRK_DELAY_MS=$analyze_pause_ms wrk_run idle "$analyze_conns" 1 "$probe_secs" "$analyze_url" "$tmp/analyze.json"
@@ -84,6 +88,7 @@ wrk_parse soak_ocr
 wrk_parse soak_analyze
 rss_final=$(vm "$pid" VmRSS)
 rss_max=$(awk 'BEGIN {m = 0} $2 > m {m = $2} END {print m}' "$tmp/rss")
+rss_base=$(awk -v t="$settle_secs" 'BEGIN {m = 0} $1 <= t && $2 > m {m = $2} END {print m}' "$tmp/rss")
 tess_max=$(awk 'BEGIN {m = 0} $3 > m {m = $3} END {print m}' "$tmp/rss")
 alive=yes
 kill -0 "$pid" 2>/dev/null || alive=no
@@ -107,7 +112,7 @@ for c in "$c_errors" "$c_memory" "$c_latency"; do [ "$c" = pass ] || verdict=FAI
   echo "| check | figure | target | result |"
   echo "|---|---|---|---|"
   echo "| errors over $requests requests (/analyze ${REQS[soak_analyze]}, /ocr ${REQS[soak_ocr]} during the soak; server alive: $alive) | $errors | 0 | $c_errors |"
-  echo "| ingredient-api RSS: after warm-up → end (max during the soak) | $rss_base MB → $rss_final MB ($rss_max MB) | end within 20% of warm-up | $c_memory |"
+  echo "| ingredient-api RSS: after warm-up $rss_warm MB; settled (max of the soak's first ${settle_secs} s) → end (max during the soak) | $rss_base MB → $rss_final MB ($rss_max MB) | end within 20% of settled | $c_memory |"
   echo "| /analyze p99 idle → with /ocr saturated | ${P99[idle]} ms → ${P99[soak_analyze]} ms | < 2 × idle ($limit ms) | $c_latency |"
   echo "| /analyze p50 idle → with /ocr saturated | ${P50[idle]} ms → ${P50[soak_analyze]} ms | (recorded) | — |"
   echo "| /ocr throughput during the soak, median latency | ${RPS[soak_ocr]} images/s, ${P50[soak_ocr]} ms | (recorded) | — |"

@@ -5,11 +5,6 @@ use ingredient_api::startup::Application;
 use service_kit::config::EnvSource;
 use service_kit::telemetry;
 
-// mimalloc: glibc's malloc/free took about 30 % of the CPU time of `POST /analyze` (perf,
-// docs/benchmarks.md).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Some(Command::Analyze(args)) => {
