@@ -3,7 +3,7 @@
 //! with 0 iterations, divided by the iteration count (`make bench-domain-cpu` does this).
 //! Modes: `analyze` (40-ingredient list, pre-parsed), `parse`, `build` (the index), and
 //! `respond`: what `POST /analyze` does besides HTTP (validate and parse, analyse, write the
-//! JSON answer into a pre-sized buffer, as the handler does).
+//! JSON answer with `AnalysisResponse::to_json`, as the handler does).
 
 use domain::analysis::{AnalysisInput, Expertise, SkinType, analyze};
 use domain::knowledge::{DATA_FILES, KnowledgeBase};
@@ -56,9 +56,7 @@ fn main() -> Result<(), String> {
                 )
                 .map_err(|e| e.to_string())?;
                 let response = analyze(&input);
-                let mut json = Vec::with_capacity(1024 + 1024 * response.ingredients.len());
-                serde_json::to_writer(&mut json, &response).map_err(|e| e.to_string())?;
-                json.len()
+                response.to_json().map_err(|e| e.to_string())?.len()
             }
             "build" => KnowledgeBase::from_files(DATA_FILES)
                 .map_err(|e| e.to_string())?
