@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::shared::SharedStr;
+
 pub mod engine;
 pub mod input;
 pub mod supplement;
@@ -36,6 +38,14 @@ pub enum SkinType {
 impl SkinType {
     /// Every accepted value, in the spec's order.
     pub const ALL: [&'static str; 5] = ["normal", "dry", "oily", "combination", "sensitive"];
+    /// Every skin type, in the spec's order.
+    pub const EVERY: [SkinType; 5] = [
+        Self::Normal,
+        Self::Dry,
+        Self::Oily,
+        Self::Combination,
+        Self::Sensitive,
+    ];
 
     /// Parses the spec's lowercase value, tolerating surrounding whitespace and case.
     pub fn parse(value: &str) -> Result<Self, InvalidValue> {
@@ -209,15 +219,15 @@ pub struct IngredientDetail {
     /// The ingredient as given by the user.
     pub name: String,
     /// The knowledge-base English name, `null` when unknown.
-    pub canonical_name: Option<String>,
+    pub canonical_name: Option<SharedStr>,
     /// What the ingredient is for.
-    pub purpose: String,
+    pub purpose: SharedStr,
     /// 1 (worst) to 10 (safest).
     pub safety_score: u8,
     /// Derived from the score through [`grade`], raised to high on an allergen match.
     pub risk_level: RiskLevel,
     /// Why the score is what it is.
-    pub concerns: String,
+    pub concerns: SharedStr,
     /// Derived from the score through [`grade`], AVOID on an allergen match.
     pub recommendation: Recommendation,
     /// Natural, Synthetic or Semi-synthetic.
@@ -229,9 +239,9 @@ pub struct IngredientDetail {
     /// true when the ingredient matches a declared allergy.
     pub is_allergen_match: bool,
     /// Safer ingredients with the same purpose (may be empty).
-    pub alternatives: Vec<String>,
+    pub alternatives: Vec<SharedStr>,
     /// The sources behind the concerns.
-    pub references: Vec<String>,
+    pub references: Vec<SharedStr>,
     /// Extra field: where the facts come from (`knowledge_base`, `llm` or `unknown`).
     #[serde(default)]
     pub source: FactSource,

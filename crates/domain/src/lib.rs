@@ -10,6 +10,7 @@
 //!   embedded from `data/*.toml` and indexed once; allergy words ([`knowledge::allergy`]).
 //! - [`parse`]: splitting a label's ingredient list ([`parse::split_ingredients`]).
 //! - [`ocr`]: the `/ocr` response shape.
+//! - [`shared`]: [`shared::SharedStr`], knowledge-base text shared by responses.
 //! - [`email`]: the digest model of `digest-web` ([`email::Category`], [`email::EmailItem`],
 //!   [`email::Digest`]).
 //!
@@ -21,3 +22,4 @@ pub mod email;
 pub mod knowledge;
 pub mod ocr;
 pub mod parse;
+pub mod shared;

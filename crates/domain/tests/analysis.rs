@@ -26,7 +26,10 @@ fn item<'a>(r: &'a AnalysisResponse, name: &str) -> &'a IngredientDetail {
 }
 
 fn canonical(name: &str) -> Option<String> {
-    simple(name, &[]).ingredients[0].canonical_name.clone()
+    simple(name, &[]).ingredients[0]
+        .canonical_name
+        .as_deref()
+        .map(str::to_owned)
 }
 
 #[test]

@@ -23,6 +23,7 @@ use crate::knowledge::{
     Resolved, SkinFlag,
 };
 use crate::parse::ParsedIngredient;
+use crate::shared::SharedStr;
 
 /// The score of an ingredient that is not in the knowledge base: the middle of the scale,
 /// CAUTION, never guessed either way.
@@ -198,7 +199,7 @@ pub(crate) fn is_class_word(name: &str) -> bool {
 /// One analysed name (a top-level ingredient's head, or one of its sub-ingredients).
 struct Finding<'kb> {
     /// The name as written.
-    label: String,
+    label: &'kb str,
     resolved: Option<Resolved<'kb>>,
     /// Personal score after caps, skin type and allergy.
     score: u8,
@@ -209,6 +210,9 @@ struct Finding<'kb> {
     sources: Vec<&'kb str>,
     /// Allergen groups matched, with the declared allergy that matched.
     allergy: Vec<(String, usize)>,
+    /// `notes` joined, rendered at start-up ([`Prepared::plain`], or its skin-type variant),
+    /// while no allergy or spelling note is among them.
+    plain: Option<&'kb SharedStr>,
 }
 
 /// What the whole request shares while analysing.
@@ -371,7 +375,7 @@ impl<'a> Context<'a> {
             .or_else(|| self.extra.and_then(|e| e.prepared(index)))
     }
 
-    fn reference(&self, id: &str) -> Option<&'a str> {
+    fn reference(&self, id: &str) -> Option<&'a SharedStr> {
         self.kb
             .reference(id)
             .or_else(|| self.extra.and_then(|e| e.reference(id)))
@@ -475,7 +479,7 @@ fn overall_risk(details: &[IngredientDetail], items: &[ItemFacts]) -> (OverallRi
 
 fn analyze_item<'kb>(
     ctx: &Context<'kb>,
-    parsed: &ParsedIngredient,
+    parsed: &'kb ParsedIngredient,
     head: Option<Resolved<'kb>>,
 ) -> (IngredientDetail, ItemFacts) {
     let kb = ctx.kb;
@@ -496,7 +500,7 @@ fn analyze_item<'kb>(
     };
     let is_class = head.is_none() && is_class_word(&parsed.name);
     // A class word or unknown name with a single known sub-ingredient stands for it.
-    let (primary, subs) = match head {
+    let (mut primary, subs) = match head {
         Some(h) => (Some(finding(ctx, &parsed.name, Some(h))), subs),
         None if subs.len() == 1 && subs[0].resolved.is_some() => {
             let mut subs = subs;
@@ -510,31 +514,37 @@ fn analyze_item<'kb>(
     let mut sources: Vec<&str> = Vec::new();
     let mut allergy: Vec<(String, usize)> = Vec::new();
     let mut score;
-    let canonical;
-    let purpose;
+    let canonical: Option<SharedStr>;
+    let purpose: SharedStr;
+    // The entry's pre-joined concerns, while nothing personal has been added to them.
+    let mut plain: Option<&SharedStr> = None;
     let origin;
     let category;
     let known;
-    match (&primary, primary.as_ref().and_then(|p| p.resolved)) {
+    let primary_resolved = primary.as_ref().and_then(|p| p.resolved);
+    match (&mut primary, primary_resolved) {
         (Some(p), Some(r)) => {
             let ing = r.ingredient;
-            canonical = Some(ing.name.clone());
-            purpose = ing.purpose.clone();
+            let prepared = ctx.prepared(r.index);
+            canonical = Some(prepared.map_or_else(|| ing.name.as_str().into(), |t| t.name.clone()));
+            purpose = prepared.map_or_else(|| ing.purpose.as_str().into(), |t| t.purpose.clone());
+            plain = p.plain;
             origin = ing.origin;
             category = ing.category;
             score = p.score;
-            notes.extend(p.notes.iter().cloned());
-            sources.extend(p.sources.iter().copied());
+            // Moved, not copied: the primary finding is not read for its notes again.
+            notes = std::mem::take(&mut p.notes);
+            sources = std::mem::take(&mut p.sources);
             allergy.extend(p.allergy.iter().cloned());
             known = true;
         }
         _ if !subs.is_empty() => {
             canonical = None;
-            let made_of: Vec<&str> = subs.iter().map(|s| s.label.as_str()).collect();
+            let made_of: Vec<&str> = subs.iter().map(|s| s.label).collect();
             purpose = if is_class {
-                parsed.name.clone()
+                parsed.name.as_str().into()
             } else {
-                format!("Compound ingredient made of {}", made_of.join(", "))
+                format!("Compound ingredient made of {}", made_of.join(", ")).into()
             };
             origin = combined_origin(&subs);
             category = combined_category(&subs, ctx.product_category);
@@ -549,7 +559,7 @@ fn analyze_item<'kb>(
         }
         _ => {
             canonical = None;
-            purpose = "Unknown: not in the knowledge base".to_owned();
+            purpose = "Unknown: not in the knowledge base".into();
             origin = Origin::Synthetic;
             category = ctx.product_category;
             score = UNKNOWN_SCORE;
@@ -565,6 +575,9 @@ fn analyze_item<'kb>(
             )));
         }
     }
+    // The primary finding's own sentences; [`Prepared::plain`] stands for them while no more
+    // are added.
+    let own_notes = notes.len();
     // Sub-ingredients weigh on their parent: the worst one caps the parent's score.
     let mut worst_sub: Option<&Finding<'_>> = None;
     for sub in &subs {
@@ -635,12 +648,12 @@ fn analyze_item<'kb>(
         )
     });
     let groups = allergy_groups(&allergy);
-    let mut references: Vec<String> = Vec::new();
+    let mut references: Vec<SharedStr> = Vec::with_capacity(sources.len());
     for (i, id) in sources.iter().enumerate() {
         if !sources[..i].contains(id)
             && let Some(text) = ctx.reference(id)
         {
-            references.push(text.to_owned());
+            references.push(text.clone());
         }
     }
     let skin_affected = notes
@@ -669,10 +682,11 @@ fn analyze_item<'kb>(
     } else {
         FactSource::Unknown
     };
-    let concerns = if notes.is_empty() {
-        "No known concerns at normal use.".to_owned()
-    } else {
-        notes.join(" ")
+    let concerns: SharedStr = match plain {
+        // Nothing was added after the entry's own sentences (sub-ingredients, traces).
+        Some(text) if notes.len() == own_notes => text.clone(),
+        _ if notes.is_empty() => "No known concerns at normal use.".into(),
+        _ => notes.join(" ").into(),
     };
     let detail = IngredientDetail {
         name: parsed.text.clone(),
@@ -716,9 +730,9 @@ fn allergy_groups(allergy: &[(String, usize)]) -> Vec<AllergenGroup> {
 
 /// Allergen-free swaps for matched groups (`allergy-aliases.toml`), without any entry that
 /// carries one of the user's declared groups.
-fn substitutes_for(ctx: &Context<'_>, groups: &[AllergenGroup]) -> Vec<String> {
+fn substitutes_for(ctx: &Context<'_>, groups: &[AllergenGroup]) -> Vec<SharedStr> {
     let aliases = crate::knowledge::allergy::AllergyAliases::embedded();
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<SharedStr> = Vec::new();
     for g in groups {
         for name in aliases.substitutes(*g) {
             if out.len() >= MAX_ALTERNATIVES {
@@ -729,9 +743,9 @@ fn substitutes_for(ctx: &Context<'_>, groups: &[AllergenGroup]) -> Vec<String> {
                     .allergens
                     .iter()
                     .any(|a| ctx.allergies.iter().any(|d| d.groups.contains(a)))
-                && !out.contains(&cand.name)
+                && !out.iter().any(|o| *o == cand.name)
             {
-                out.push(cand.name.clone());
+                out.push(cand.name.as_str().into());
             }
         }
     }
@@ -781,10 +795,14 @@ fn combined_category(subs: &[Finding<'_>], fallback: ProductCategory) -> Product
 }
 
 /// Scores one resolved name for this user and writes its concern sentences.
-fn finding<'kb>(ctx: &Context<'kb>, label: &str, resolved: Option<Resolved<'kb>>) -> Finding<'kb> {
+fn finding<'kb>(
+    ctx: &Context<'kb>,
+    label: &'kb str,
+    resolved: Option<Resolved<'kb>>,
+) -> Finding<'kb> {
     let Some(r) = resolved else {
         return Finding {
-            label: label.to_owned(),
+            label,
             resolved: None,
             score: UNKNOWN_SCORE,
             notes: vec![Cow::Owned(format!(
@@ -792,10 +810,11 @@ fn finding<'kb>(ctx: &Context<'kb>, label: &str, resolved: Option<Resolved<'kb>>
             ))],
             sources: Vec::new(),
             allergy: allergy_matches(ctx, label, None),
+            plain: None,
         };
     };
     let ing = r.ingredient;
-    let (score, mut notes) = personal_score(ctx, ing, r.index);
+    let (score, mut notes, plain) = personal_score(ctx, ing, r.index);
     let mut sources: Vec<&str> = Vec::new();
     let allergy = allergy_matches(ctx, label, Some(r));
     if !allergy.is_empty() {
@@ -837,8 +856,10 @@ fn finding<'kb>(ctx: &Context<'kb>, label: &str, resolved: Option<Resolved<'kb>>
     if let Some(text) = ctx.prepared(r.index) {
         notes.push(Cow::Borrowed(&text.reason));
     }
+    let plain = plain.filter(|_| allergy.is_empty() && r.kind != MatchKind::Typo);
     Finding {
-        label: label.to_owned(),
+        label,
+        plain,
         resolved: Some(r),
         score: if allergy.is_empty() {
             score
@@ -861,39 +882,30 @@ fn dedup(v: Vec<&str>) -> Vec<&str> {
     out
 }
 
-/// The entry's score after regulatory caps and the user's skin type, with the reasons.
+/// The entry's score after regulatory caps and the user's skin type, with the reasons, and
+/// the reasons and the score's reason joined ([`Prepared::plain`] or its skin-type variant).
 fn personal_score<'kb>(
     ctx: &Context<'kb>,
     ing: &'kb Ingredient,
     index: usize,
-) -> (u8, Vec<Cow<'kb, str>>) {
+) -> (u8, Vec<Cow<'kb, str>>, Option<&'kb SharedStr>) {
     let score = personal_value(ctx, ing);
     let mut notes: Vec<Cow<'kb, str>> = Vec::with_capacity(6);
     let Some(text) = ctx.prepared(index) else {
-        return (score, notes);
+        return (score, notes, None);
     };
-    if let Some(n) = &text.annex_ii {
-        notes.push(Cow::Borrowed(n));
+    // Annex II, the concerns, the IARC group (named exactly once, in the words users and
+    // experts search for), a withdrawn additive.
+    notes.extend(text.sentences().map(Cow::Borrowed));
+    let mut plain = &text.plain;
+    if ctx.skin_applies
+        && ing.category != ProductCategory::Food
+        && let Some(skin) = text.skin_note(ctx.skin)
+    {
+        notes.push(Cow::Borrowed(&skin.note));
+        plain = &skin.plain;
     }
-    notes.extend(text.concerns.iter().map(|c| Cow::Borrowed(c.as_str())));
-    // Name the IARC group exactly once, in the words users and experts search for.
-    if let Some(n) = &text.iarc {
-        notes.push(Cow::Borrowed(n));
-    }
-    if let Some(n) = &text.withdrawn {
-        notes.push(Cow::Borrowed(n));
-    }
-    if ctx.skin_applies && ing.category != ProductCategory::Food {
-        let (penalty, reasons) = skin_penalty(ctx.skin, ing);
-        if penalty > 0 {
-            notes.push(Cow::Owned(format!(
-                "For {} skin: {} (score lowered by {penalty}).",
-                ctx.skin.as_str(),
-                reasons.join("; ")
-            )));
-        }
-    }
-    (score, notes)
+    (score, notes, Some(plain))
 }
 
 /// [`personal_score`] without the sentences (for ranking alternatives).
@@ -1060,7 +1072,7 @@ fn allergy_reason(
         .into_iter()
         .chain(subs)
         .filter(|f| !f.allergy.is_empty())
-        .map(|f| f.label.as_str())
+        .map(|f| f.label)
         .collect();
     let verb = if trace {
         "may contain traces of"
@@ -1084,7 +1096,7 @@ fn allergy_reason(
 /// Safer entries with the same purpose: the entry's own list first, then entries of the same
 /// function class (and, for basic foods, the same purpose) that score 7+ for this user and
 /// carry none of the user's allergen groups.
-fn alternatives_for(ctx: &Context<'_>, ing: &Ingredient) -> Vec<String> {
+fn alternatives_for(ctx: &Context<'_>, ing: &Ingredient) -> Vec<SharedStr> {
     let fits = |cand: &Ingredient| {
         !cand.trace_only
             && cand.eu_cosmetics != Some(EuCosmetics::AnnexIi)
@@ -1095,13 +1107,13 @@ fn alternatives_for(ctx: &Context<'_>, ing: &Ingredient) -> Vec<String> {
                 .any(|g| ctx.allergies.iter().any(|a| a.groups.contains(g)))
             && personal_value(ctx, cand) >= 7
     };
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<SharedStr> = Vec::new();
     for alt in &ing.alternatives {
         if let Some(cand) = ctx.kb.lookup(alt)
             && fits(cand)
-            && !out.contains(&cand.name)
+            && !out.iter().any(|o| *o == cand.name)
         {
-            out.push(cand.name.clone());
+            out.push(cand.name.as_str().into());
         }
     }
     if out.is_empty() && ing.function != "banned-substance" {
@@ -1119,7 +1131,7 @@ fn alternatives_for(ctx: &Context<'_>, ing: &Ingredient) -> Vec<String> {
                 || cand.category == ProductCategory::Both
                 || ing.category == ProductCategory::Both;
             if cand.name != ing.name && compatible_category && fits(cand) {
-                out.push(cand.name.clone());
+                out.push(cand.name.as_str().into());
             }
         }
     }
@@ -1349,5 +1361,57 @@ fn first_sentence(s: &str) -> String {
     match s.find(". ") {
         Some(i) => s[..=i].to_owned(),
         None => s.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn context<'a>(kb: &'a KnowledgeBase, skin: SkinType, allergies: &[&str]) -> Context<'a> {
+        Context {
+            kb,
+            extra: None,
+            allergies: allergies
+                .iter()
+                .map(|a| DeclaredAllergy::parse(a))
+                .collect(),
+            allergy_entries: Vec::new(),
+            skin,
+            skin_applies: true,
+            product_category: ProductCategory::Cosmetics,
+            expert: false,
+        }
+    }
+
+    /// The pre-joined `concerns` stand in for the notes only when they are the same text:
+    /// checked for every entry under every skin type, with and without an allergy.
+    #[test]
+    fn pre_joined_concerns_equal_the_notes_they_stand_for() {
+        let kb = KnowledgeBase::embedded();
+        let mut shortcuts = 0;
+        for allergies in [&[][..], &["milk", "fragrance", "tree nut"][..]] {
+            for skin in SkinType::EVERY {
+                let ctx = context(kb, skin, allergies);
+                for ing in kb.ingredients() {
+                    let resolved = kb.resolve(&ing.name);
+                    let f = finding(&ctx, &ing.name, resolved);
+                    match f.plain {
+                        Some(plain) => {
+                            assert_eq!(*plain, f.notes.join(" "), "{} ({skin:?})", ing.name);
+                            shortcuts += 1;
+                        }
+                        // Only a personal note (allergy, spelling) may turn the shortcut off.
+                        None => assert!(
+                            !f.allergy.is_empty()
+                                || resolved.is_none_or(|r| r.kind == MatchKind::Typo),
+                            "{} ({skin:?}) has no pre-joined concerns",
+                            ing.name
+                        ),
+                    }
+                }
+            }
+        }
+        assert!(shortcuts > kb.ingredients().len() * 5, "{shortcuts}");
     }
 }

@@ -16,6 +16,7 @@ use crate::knowledge::{
 use super::engine::{flatten_subs, is_class_word};
 use super::input::AnalysisInput;
 use super::{Origin, ProductCategory};
+use crate::shared::SharedStr;
 
 /// The names of `input` that the engine would look up in `kb` and not find, in list order,
 /// without repeats (by folded name): what a [`Supplement`] could explain.
@@ -87,7 +88,7 @@ pub struct Supplement {
     entries: Vec<Entry>,
     /// Who produced the facts (e.g. `llm:gpt-4o-mini`), for `references` and `engine`.
     label: String,
-    reference: String,
+    reference: SharedStr,
 }
 
 impl Supplement {
@@ -100,7 +101,8 @@ impl Supplement {
             entries: Vec::new(),
             reference: format!(
                 "Explained by a language model ({label}); not from the knowledge base and not reviewed"
-            ),
+            )
+            .into(),
             label,
         }
     }
@@ -160,20 +162,21 @@ impl Supplement {
             trace_only: false,
             names: Default::default(),
         };
-        let prepared = Prepared {
-            concerns: if concerns.is_empty() {
+        let prepared = Prepared::new(
+            &ingredient,
+            None,
+            if concerns.is_empty() {
                 Vec::new()
             } else {
                 vec![concerns]
             },
-            reason: format!(
+            None,
+            None,
+            format!(
                 "Not in the knowledge base: explained by a language model ({}), score {score}/10; not reviewed.",
                 self.label
             ),
-            annex_ii: None,
-            iarc: None,
-            withdrawn: None,
-        };
+        );
         self.entries.push(Entry {
             key,
             ingredient,
@@ -207,8 +210,8 @@ impl Supplement {
             .map(|e| &e.prepared)
     }
 
-    pub(crate) fn reference(&self, id: &str) -> Option<&str> {
-        (id == SUPPLEMENT_SOURCE_ID).then_some(self.reference.as_str())
+    pub(crate) fn reference(&self, id: &str) -> Option<&SharedStr> {
+        (id == SUPPLEMENT_SOURCE_ID).then_some(&self.reference)
     }
 }
 

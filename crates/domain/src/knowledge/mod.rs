@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use crate::analysis::{Origin, ProductCategory};
+use crate::analysis::engine::skin_penalty;
+use crate::analysis::{Origin, ProductCategory, SkinType};
+use crate::shared::SharedStr;
 use fold::{
     bounded_distance_ascii, byte_histogram, byte_mask, ci_number, e_number, fold,
     fold_keep_accents, histogram_distance, is_cjk,
@@ -468,13 +470,17 @@ pub struct KnowledgeBase {
     /// Sentences prepared once per entry (same order as `ingredients`).
     prepared: Vec<Prepared>,
     /// Source id → "Title (url)".
-    references: HashMap<String, String, Fnv>,
+    references: HashMap<String, SharedStr, Fnv>,
     build_time: Duration,
 }
 
 /// The sentences the analysis shows for one entry, rendered once at start-up.
 #[derive(Debug, Clone, Default)]
 pub struct Prepared {
+    /// The entry's name, shared by every response that names it.
+    pub name: SharedStr,
+    /// The entry's purpose, shared likewise.
+    pub purpose: SharedStr,
     /// Each documented concern as a sentence.
     pub concerns: Vec<String>,
     /// "Knowledge-base score 6/10: <score_reason>".
@@ -485,9 +491,98 @@ pub struct Prepared {
     pub iarc: Option<String>,
     /// "No longer authorised as an EU food additive." unless a concern says so.
     pub withdrawn: Option<String>,
+    /// The `concerns` text when nothing personal applies (no allergy, skin-type or spelling
+    /// note): the sentences above in the engine's order, joined once here rather than on
+    /// every request.
+    pub plain: SharedStr,
+    /// The skin types that lower this entry's score (at most four).
+    pub skin: Vec<SkinNote>,
+}
+
+/// How one skin type lowers an entry's score, rendered once at start-up.
+#[derive(Debug, Clone)]
+pub struct SkinNote {
+    /// The skin type.
+    pub skin: SkinType,
+    /// By how much the score is lowered (1 to 3).
+    pub penalty: u8,
+    /// "For sensitive skin: <reasons> (score lowered by 2)."
+    pub note: String,
+    /// [`Prepared::plain`] with `note` before the score's reason.
+    pub plain: SharedStr,
 }
 
 impl Prepared {
+    /// Assembles the sentences of `ing` and joins them into [`Prepared::plain`].
+    pub(crate) fn new(
+        ing: &Ingredient,
+        annex_ii: Option<String>,
+        concerns: Vec<String>,
+        iarc: Option<String>,
+        withdrawn: Option<String>,
+        reason: String,
+    ) -> Self {
+        let join = |skin_note: Option<&String>| -> SharedStr {
+            annex_ii
+                .iter()
+                .chain(&concerns)
+                .chain(&iarc)
+                .chain(&withdrawn)
+                .chain(skin_note)
+                .chain(std::iter::once(&reason))
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(" ")
+                .into()
+        };
+        let skin = SkinType::EVERY
+            .into_iter()
+            .filter_map(|skin| {
+                let (penalty, reasons) = skin_penalty(skin, ing);
+                (penalty > 0).then(|| {
+                    let note = format!(
+                        "For {} skin: {} (score lowered by {penalty}).",
+                        skin.as_str(),
+                        reasons.join("; ")
+                    );
+                    SkinNote {
+                        skin,
+                        penalty,
+                        plain: join(Some(&note)),
+                        note,
+                    }
+                })
+            })
+            .collect();
+        let plain = join(None);
+        Self {
+            name: ing.name.as_str().into(),
+            purpose: ing.purpose.as_str().into(),
+            concerns,
+            reason,
+            annex_ii,
+            iarc,
+            withdrawn,
+            plain,
+            skin,
+        }
+    }
+
+    /// How `skin` lowers this entry, if it does.
+    pub fn skin_note(&self, skin: SkinType) -> Option<&SkinNote> {
+        self.skin.iter().find(|n| n.skin == skin)
+    }
+
+    /// The default sentences in the order the analysis shows them, the score's reason last.
+    pub fn sentences(&self) -> impl Iterator<Item = &str> {
+        self.annex_ii
+            .iter()
+            .chain(&self.concerns)
+            .chain(&self.iarc)
+            .chain(&self.withdrawn)
+            .map(String::as_str)
+    }
+
     fn of(ing: &Ingredient) -> Self {
         let mentions = |needle: &str| {
             ing.concerns
@@ -502,25 +597,25 @@ impl Prepared {
                 format!("{t}.")
             }
         };
-        Self {
-            concerns: ing.concerns.iter().map(|c| sentence(&c.text)).collect(),
-            reason: format!(
-                "Knowledge-base score {}/10: {}",
-                ing.score,
-                ing.score_reason.trim()
-            ),
-            annex_ii: (ing.eu_cosmetics == Some(EuCosmetics::AnnexIi))
+        Self::new(
+            ing,
+            (ing.eu_cosmetics == Some(EuCosmetics::AnnexIi))
                 .then(|| format!("{}.", EuCosmetics::AnnexIi.note())),
-            iarc: ing
-                .iarc
+            ing.concerns.iter().map(|c| sentence(&c.text)).collect(),
+            ing.iarc
                 .filter(|g| !mentions(&g.label().to_lowercase()))
                 .map(|g| format!("{}: {}.", g.label(), g.meaning())),
-            withdrawn: (ing.eu_food == Some(EuFood::Withdrawn)
+            (ing.eu_food == Some(EuFood::Withdrawn)
                 && !mentions("union list")
                 && !mentions("authorised")
                 && !mentions("banned"))
             .then(|| "No longer authorised as an EU food additive.".to_owned()),
-        }
+            format!(
+                "Knowledge-base score {}/10: {}",
+                ing.score,
+                ing.score_reason.trim()
+            ),
+        )
     }
 }
 
@@ -717,7 +812,7 @@ impl KnowledgeBase {
                     Some(url) => format!("{} ({url})", src.title),
                     None => src.title.clone(),
                 };
-                (id.clone(), text)
+                (id.clone(), SharedStr::from(text))
             })
             .collect();
     }
@@ -948,8 +1043,8 @@ impl KnowledgeBase {
     }
 
     /// A source as shown in `references`: "Title (url)".
-    pub fn reference(&self, id: &str) -> Option<&str> {
-        self.references.get(id).map(String::as_str)
+    pub fn reference(&self, id: &str) -> Option<&SharedStr> {
+        self.references.get(id)
     }
 
     /// Entries with the same purpose text (case-insensitive), safest first.
