@@ -627,9 +627,7 @@ fn analyze_item<'kb>(
             (None, Some(s)) => s.resolved,
             (None, None) => None,
         };
-        let mut alts = driver
-            .map(|r| alternatives_for(ctx, r.ingredient))
-            .unwrap_or_default();
+        let mut alts = driver.map(|r| alternatives_for(ctx, r)).unwrap_or_default();
         // An allergen match with no allergen-free peer: the group's usual swaps.
         if alts.is_empty() {
             alts = substitutes_for(ctx, &allergy_groups(&allergy));
@@ -1096,7 +1094,8 @@ fn allergy_reason(
 /// Safer entries with the same purpose: the entry's own list first, then entries of the same
 /// function class (and, for basic foods, the same purpose) that score 7+ for this user and
 /// carry none of the user's allergen groups.
-fn alternatives_for(ctx: &Context<'_>, ing: &Ingredient) -> Vec<SharedStr> {
+fn alternatives_for(ctx: &Context<'_>, r: Resolved<'_>) -> Vec<SharedStr> {
+    let ing = r.ingredient;
     let fits = |cand: &Ingredient| {
         !cand.trace_only
             && cand.eu_cosmetics != Some(EuCosmetics::AnnexIi)
@@ -1107,36 +1106,49 @@ fn alternatives_for(ctx: &Context<'_>, ing: &Ingredient) -> Vec<SharedStr> {
                 .any(|g| ctx.allergies.iter().any(|a| a.groups.contains(g)))
             && personal_value(ctx, cand) >= 7
     };
-    let mut out: Vec<SharedStr> = Vec::new();
-    for alt in &ing.alternatives {
-        if let Some(cand) = ctx.kb.lookup(alt)
+    // Names are unique across entries, so an index stands for its entry's name.
+    let mut picked: Vec<usize> = Vec::with_capacity(MAX_ALTERNATIVES);
+    let own: Vec<usize> = match ctx.kb.alternatives_of(r.index) {
+        Some(ids) => ids.iter().map(|i| *i as usize).collect(),
+        // A supplement entry (indexed past the knowledge base): its names are looked up now.
+        None => ing
+            .alternatives
+            .iter()
+            .filter_map(|alt| ctx.kb.lookup_index(alt))
+            .collect(),
+    };
+    for i in own {
+        if let Some(cand) = ctx.kb.get(i)
             && fits(cand)
-            && !out.iter().any(|o| *o == cand.name)
+            && !picked.contains(&i)
         {
-            out.push(cand.name.as_str().into());
+            picked.push(i);
         }
     }
-    if out.is_empty() && ing.function != "banned-substance" {
+    if picked.is_empty() && ing.function != "banned-substance" {
         // Basic foods are alternatives only for foods with the same purpose ("Vegetable oil").
-        let candidates: Box<dyn Iterator<Item = &Ingredient>> = if ing.function == "food" {
+        let candidates: Box<dyn Iterator<Item = (usize, &Ingredient)>> = if ing.function == "food" {
             Box::new(ctx.kb.with_purpose(&ing.purpose))
         } else {
             Box::new(ctx.kb.with_function(&ing.function))
         };
-        for cand in candidates {
-            if out.len() >= MAX_ALTERNATIVES || cand.score < 8 {
+        for (i, cand) in candidates {
+            if picked.len() >= MAX_ALTERNATIVES || cand.score < 8 {
                 break;
             }
             let compatible_category = cand.category == ing.category
                 || cand.category == ProductCategory::Both
                 || ing.category == ProductCategory::Both;
             if cand.name != ing.name && compatible_category && fits(cand) {
-                out.push(cand.name.as_str().into());
+                picked.push(i);
             }
         }
     }
-    out.truncate(MAX_ALTERNATIVES);
-    out
+    picked.truncate(MAX_ALTERNATIVES);
+    picked
+        .into_iter()
+        .filter_map(|i| ctx.kb.prepared(i).map(|p| p.name.clone()))
+        .collect()
 }
 
 fn names_list(names: &[&str]) -> String {

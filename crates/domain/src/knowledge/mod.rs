@@ -471,6 +471,8 @@ pub struct KnowledgeBase {
     prepared: Vec<Prepared>,
     /// Source id → "Title (url)".
     references: HashMap<String, SharedStr, Fnv>,
+    /// Each entry's `alternatives` resolved to entry indices (names no entry has are left out).
+    alternatives: Vec<Vec<u32>>,
     build_time: Duration,
 }
 
@@ -666,6 +668,7 @@ impl KnowledgeBase {
             comma_names: std::collections::HashSet::new(),
             prepared: Vec::new(),
             references: HashMap::default(),
+            alternatives: Vec::new(),
             build_time: Duration::ZERO,
         };
         kb.build_index();
@@ -815,16 +818,38 @@ impl KnowledgeBase {
                 (id.clone(), SharedStr::from(text))
             })
             .collect();
+        // Every entry's own alternatives, resolved once (the analysis filters them per user).
+        self.alternatives = self
+            .ingredients
+            .iter()
+            .map(|ing| {
+                ing.alternatives
+                    .iter()
+                    .filter_map(|alt| self.lookup_index(alt))
+                    .map(|i| i as u32)
+                    .collect()
+            })
+            .collect();
     }
 
     /// Finds an entry by any name it is known by: canonical, synonym, INCI, E-number (any
     /// spelling), CI number, or a translated name in fr/es/de/it/pt/ko/ja/zh; folds case,
     /// accents, width, whitespace and hyphens.
     pub fn lookup(&self, name: &str) -> Option<&Ingredient> {
+        self.lookup_index(name).map(|i| &self.ingredients[i])
+    }
+
+    /// [`KnowledgeBase::lookup`], giving the entry's index.
+    pub fn lookup_index(&self, name: &str) -> Option<usize> {
         let key = fold(name);
         self.lookup_folded(&key)
             .map(|hit| self.disambiguate(&key, name, hit))
-            .map(|(i, _)| &self.ingredients[i as usize])
+            .map(|(i, _)| i as usize)
+    }
+
+    /// The entry's own alternatives (its `alternatives` names), as entry indices.
+    pub fn alternatives_of(&self, index: usize) -> Option<&[u32]> {
+        self.alternatives.get(index).map(Vec::as_slice)
     }
 
     /// When several entries share a folded name, the one whose accented name is exactly the
@@ -1022,13 +1047,13 @@ impl KnowledgeBase {
     }
 
     /// Entries of one function class, safest first.
-    pub fn with_function(&self, function: &str) -> impl Iterator<Item = &Ingredient> {
+    pub fn with_function(&self, function: &str) -> impl Iterator<Item = (usize, &Ingredient)> {
         self.by_function
             .get(function)
             .map(|v| v.as_slice())
             .unwrap_or_default()
             .iter()
-            .map(|i| &self.ingredients[*i as usize])
+            .map(|i| (*i as usize, &self.ingredients[*i as usize]))
     }
 
     /// Whether `text` is a known name written with a comma (see `parse::split_ingredients_with`):
@@ -1048,13 +1073,13 @@ impl KnowledgeBase {
     }
 
     /// Entries with the same purpose text (case-insensitive), safest first.
-    pub fn with_purpose(&self, purpose: &str) -> impl Iterator<Item = &Ingredient> {
+    pub fn with_purpose(&self, purpose: &str) -> impl Iterator<Item = (usize, &Ingredient)> {
         self.by_purpose
             .get(&purpose.trim().to_lowercase())
             .map(|v| v.as_slice())
             .unwrap_or_default()
             .iter()
-            .map(|i| &self.ingredients[*i as usize])
+            .map(|i| (*i as usize, &self.ingredients[*i as usize]))
     }
 
     /// The entry at `index`.
