@@ -9,10 +9,11 @@ FROM rust:1.95-bookworm AS stubs
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 WORKDIR /src
 COPY . .
-# Keep only what decides the dependency graph: every manifest, the lock file, and each .rs file
-# replaced by an empty stub at the same path (so explicit [[bin]]/[[test]]/[[bench]] paths
-# resolve). The result changes only when a manifest changes or a source file is added.
-RUN find . -type f ! -name Cargo.toml ! -name Cargo.lock ! -name '*.rs' -delete \
+# Keep only what decides the dependency graph: every manifest, the lock file, .cargo/config.toml
+# (jemalloc's compiled-in settings) and each .rs file replaced by an empty stub at the same path
+# (so explicit [[bin]]/[[test]]/[[bench]] paths resolve). The result changes only when a
+# manifest changes or a source file is added.
+RUN find . -type f ! -name Cargo.toml ! -name Cargo.lock ! -path ./.cargo/config.toml ! -name '*.rs' -delete \
  && find . -type f -name '*.rs' -print0 | while IFS= read -r -d '' f; do echo 'fn main() {}' > "$f"; done \
  && find . -type d -empty -delete
 

@@ -5,6 +5,13 @@ use ingredient_api::startup::Application;
 use service_kit::config::EnvSource;
 use service_kit::telemetry;
 
+/// jemalloc rather than glibc's malloc: `/analyze` allocates many small short-lived objects on
+/// two worker threads, where jemalloc's thread caches cut the server's CPU per request by a
+/// quarter, and under concurrent OCR its peak resident size was lower (83 vs 100 MB). Its
+/// settings are compiled in from `.cargo/config.toml`.
+#[global_allocator]
+static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Some(Command::Analyze(args)) => {
