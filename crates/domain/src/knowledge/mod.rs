@@ -22,8 +22,8 @@ use crate::analysis::engine::skin_penalty;
 use crate::analysis::{Origin, ProductCategory, SkinType};
 use crate::shared::SharedStr;
 use fold::{
-    bounded_distance_ascii, byte_histogram, byte_mask, ci_number, e_number, fold,
-    fold_keep_accents, histogram_distance, is_cjk,
+    bounded_distance, byte_histogram, byte_mask, ci_number, e_number, fold, fold_keep_accents,
+    histogram_distance, is_cjk,
 };
 
 /// The data files, embedded so that the binary needs nothing at run time.
@@ -975,7 +975,7 @@ impl KnowledgeBase {
                 {
                     continue;
                 }
-                let Some(d) = bounded_distance_ascii(bytes, cand.key.as_bytes(), limit) else {
+                let Some(d) = bounded_distance(bytes, cand.key.as_bytes(), limit) else {
                     continue;
                 };
                 match best {
