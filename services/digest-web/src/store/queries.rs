@@ -116,16 +116,7 @@ pub fn metrics(
                     coalesce(sum(estimated_cost), 0.0), count(*)
              FROM runs WHERE started_at >= ?1",
             [&since],
-            |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                ))
-            },
+            |r| r.try_into(),
         )?;
     let (llm_hits, llm_lookups): (i64, i64) = conn.query_row(
         "SELECT coalesce(sum(llm_cache_hits), 0), coalesce(sum(llm_cache_lookups), 0)

@@ -77,16 +77,7 @@ pub fn last_run(data_dir: &Path) -> RunRow {
         "SELECT status, emails_processed, api_calls, cache_hits, cache_lookups, message
          FROM runs ORDER BY id DESC LIMIT 1",
         [],
-        |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-            ))
-        },
+        |r| r.try_into(),
     )
     .unwrap()
 }

@@ -86,16 +86,7 @@ fn llm_figures(data: &Path) -> (i64, i64, f64, i64, i64, String) {
         "SELECT api_calls, llm_tokens, estimated_cost, llm_cache_hits, llm_cache_lookups, engine
          FROM runs ORDER BY id DESC LIMIT 1",
         [],
-        |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-            ))
-        },
+        |r| r.try_into(),
     )
     .unwrap()
 }
