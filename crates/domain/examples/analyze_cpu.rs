@@ -1,8 +1,9 @@
 //! CPU time per analysis, for machines too busy for criterion's wall clock:
 //! `perf stat -e task-clock target/release/examples/analyze_cpu analyze 20000`, minus the same
 //! with 0 iterations, divided by the iteration count (`make bench-domain-cpu` does this).
-//! Modes: `analyze` (40-ingredient list, pre-parsed), `parse`, `build` (the index), and
-//! `respond`: what `POST /analyze` does besides HTTP (validate and parse, analyse, write the
+//! Modes: `analyze` (40-ingredient list, pre-parsed), `parse` (`split_ingredients` only),
+//! `input` (`AnalysisInput::new` as the handler calls it: limits, cleaning, parsing with the
+//! knowledge base's names with commas), `build` (the index), and `respond`: what `POST /analyze` does besides HTTP (validate and parse, analyse, write the
 //! JSON answer into a pre-sized buffer, as the handler does).
 
 use domain::analysis::{AnalysisInput, Expertise, SkinType, analyze};
@@ -46,6 +47,16 @@ fn main() -> Result<(), String> {
         sink += match mode.as_str() {
             "analyze" => analyze(std::hint::black_box(&input)).ingredients.len(),
             "parse" => domain::parse::split_ingredients(std::hint::black_box(LIST)).len(),
+            "input" => AnalysisInput::new(
+                Some("Bench cream"),
+                Some(std::hint::black_box(LIST)),
+                &allergies,
+                SkinType::Sensitive,
+                Expertise::Expert,
+            )
+            .map_err(|e| e.to_string())?
+            .parsed
+            .len(),
             "respond" => {
                 let input = AnalysisInput::new(
                     Some("Bench cream"),

@@ -21,3 +21,5 @@ pub mod email;
 pub mod knowledge;
 pub mod ocr;
 pub mod parse;
+#[cfg(test)]
+mod parse_old;

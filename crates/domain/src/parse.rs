@@ -16,10 +16,15 @@
 //!   the like become ingredients flagged as traces.
 //!
 //! Invisible characters (zero-width, bidirectional marks, controls, NUL) are removed first.
+//!
+//! Every list passes through here once per `/analyze` request, so the parser works on `&str`
+//! slices with byte offsets (every separator, bracket and marker is a known character) and
+//! allocates only the `text` and `name` of each ingredient; brackets are matched only in texts
+//! that have an opening bracket.
 
 use std::borrow::Cow;
 
-use crate::knowledge::fold::{clean_invisible, is_invisible};
+use crate::knowledge::fold::{clean_invisible, is_cjk, is_invisible};
 
 /// One ingredient of a list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,6 +104,12 @@ const ABBREVIATIONS: &[&str] = &[
 /// Words trimmed from the end of a trace list ("kann Spuren von Milch enthalten").
 const TRACE_TAILS: &[&str] = &["enthalten", "enthalten sein", "包含", "を含む", "포함"];
 
+/// Words that join the items of a trace list ("nuts and milk"), in the order they are split.
+const CONJUNCTIONS: &[&str] = &[
+    " and ", " or ", " & ", " et ", " ou ", " y ", " o ", " und ", " oder ", " e ", " ou ", "和",
+    "及",
+];
+
 /// How deep brackets are split into sub-ingredients; deeper text stays one name.
 const MAX_DEPTH: usize = 4;
 
@@ -117,29 +128,27 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
     };
     let cleaned = join_hyphenated_lines(unix);
     let body = strip_header(&cleaned);
-    let chars: Vec<char> = body.chars().collect();
-    let (main, traces) = split_traces(&chars);
+    let (main, traces) = split_traces(body);
     let mut out = Vec::new();
-    for span in split_top(&main) {
-        if let Some(item) = parse_item(&main[span.0..span.1], 0, false) {
-            out.push(item);
-        }
-    }
+    out.extend(TopLevel::new(&main).filter_map(|item| parse_item(item, 0, false)));
     for t in traces {
-        for span in split_top(&t) {
-            for piece in split_conjunctions(&t[span.0..span.1]) {
-                if let Some(item) = parse_item(&piece, 0, true) {
-                    out.push(item);
-                }
+        for item in TopLevel::new(t) {
+            for piece in split_conjunctions(item) {
+                out.extend(parse_item(piece, 0, true));
             }
         }
     }
     out
 }
 
-/// [`split_ingredients`], then joins two neighbours again when `is_name` says that "first,
-/// second" is one name ("Sodium, Potassium and Calcium Salts of Fatty Acids", E470a).
-pub fn split_ingredients_with(text: &str, is_name: &dyn Fn(&str) -> bool) -> Vec<ParsedIngredient> {
+/// [`split_ingredients`], then joins two neighbours again when `is_name(first, second)` says
+/// that "first, second" is one name ("Sodium, Potassium and Calcium Salts of Fatty Acids",
+/// E470a). The texts are passed apart so that the check can reject most pairs without
+/// building the joined text.
+pub fn split_ingredients_with(
+    text: &str,
+    is_name: &dyn Fn(&str, &str) -> bool,
+) -> Vec<ParsedIngredient> {
     let items = split_ingredients(text);
     let mut out: Vec<ParsedIngredient> = Vec::with_capacity(items.len());
     for item in items {
@@ -147,14 +156,12 @@ pub fn split_ingredients_with(text: &str, is_name: &dyn Fn(&str) -> bool) -> Vec
             && !prev.trace
             && !item.trace
             && prev.sub.is_empty()
+            && is_name(&prev.text, &item.text)
         {
-            let joined = format!("{}, {}", prev.text, item.text);
-            if is_name(&joined) {
-                prev.name = format!("{}, {}", prev.name, item.name);
-                prev.text = joined;
-                prev.sub = item.sub;
-                continue;
-            }
+            prev.text = format!("{}, {}", prev.text, item.text);
+            prev.name = format!("{}, {}", prev.name, item.name);
+            prev.sub = item.sub;
+            continue;
         }
         out.push(item);
     }
@@ -167,21 +174,22 @@ fn join_hyphenated_lines(text: Cow<'_, str>) -> Cow<'_, str> {
     if !text.contains("-\n") {
         return text;
     }
-    let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i] == '-'
-            && i > 0
-            && chars[i - 1].is_alphabetic()
-            && chars.get(i + 1) == Some(&'\n')
-            && chars.get(i + 2).is_some_and(|c| c.is_lowercase())
+    let mut prev: Option<char> = None;
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        let mut next = text[i + c.len_utf8()..].chars();
+        if c == '-'
+            && prev.is_some_and(char::is_alphabetic)
+            && next.next() == Some('\n')
+            && next.next().is_some_and(char::is_lowercase)
         {
-            i += 2;
+            chars.next(); // the line break
+            prev = Some('\n');
             continue;
         }
-        out.push(chars[i]);
-        i += 1;
+        out.push(c);
+        prev = Some(c);
     }
     Cow::Owned(out)
 }
@@ -229,7 +237,8 @@ fn header_end(s: &str) -> Option<usize> {
     None
 }
 
-fn is_open(c: char) -> Option<char> {
+/// The closing bracket of `c` when `c` opens a bracket.
+fn closer_of(c: char) -> Option<char> {
     match c {
         '(' => Some(')'),
         '[' => Some(']'),
@@ -242,236 +251,320 @@ fn is_open(c: char) -> Option<char> {
     }
 }
 
-/// For each position of a text, the matching close of an opening bracket there, if any.
-/// Stored as 4 bytes per character, 0 meaning none (a close is never at position 0): the
-/// list is scanned several times per request, and 16-byte `Option<usize>`s cost more to
-/// allocate and zero than the scan itself.
-struct Brackets(Vec<u32>);
+fn is_opener(c: char) -> bool {
+    closer_of(c).is_some()
+}
 
-impl Brackets {
-    fn close(&self, i: usize) -> Option<usize> {
-        match self.0[i] {
-            0 => None,
-            close => Some(close as usize),
-        }
+/// The matched bracket pairs of one text, as byte offsets of the opening and closing bracket,
+/// found on first use: most items have no brackets, and then cost no matching at all.
+struct Brackets<'a> {
+    text: &'a str,
+    pairs: Option<Vec<(usize, usize)>>,
+}
+
+impl<'a> Brackets<'a> {
+    fn new(text: &'a str) -> Self {
+        Self { text, pairs: None }
+    }
+
+    /// The offset of the bracket closing the one that opens at `open`, if it is matched.
+    fn close(&mut self, open: usize) -> Option<usize> {
+        let pairs = self.pairs.get_or_insert_with(|| match_brackets(self.text));
+        let i = pairs.binary_search_by_key(&open, |p| p.0).ok()?;
+        Some(pairs[i].1)
     }
 }
 
-/// The matching close of each opening bracket. Unmatched brackets are ordinary characters
-/// (and so, in texts of more than 4 billion characters, are brackets closed beyond that).
-fn match_brackets(chars: &[char]) -> Brackets {
-    let mut pairs = vec![0u32; chars.len()];
+/// The matching close of each opening bracket, ordered by the opening bracket. Unmatched
+/// brackets are ordinary characters. Matching a part of a text that cuts no pair gives the
+/// same pairs as matching the whole text, so sub-lists are matched on their own.
+fn match_brackets(text: &str) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
     let mut stack: Vec<(usize, char)> = Vec::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if let Some(close) = is_open(c) {
+    for (i, c) in text.char_indices() {
+        if let Some(close) = closer_of(c) {
             stack.push((i, close));
         } else if let Some(pos) = stack.iter().rposition(|(_, close)| *close == c) {
             // Closes the nearest matching opener; openers above it stay unmatched.
-            let (open, _) = stack[pos];
-            if let Ok(close) = u32::try_from(i) {
-                pairs[open] = close;
-            }
+            pairs.push((stack[pos].0, i));
             stack.truncate(pos);
         }
     }
-    Brackets(pairs)
+    pairs.sort_unstable();
+    pairs
 }
 
-fn is_separator(chars: &[char], i: usize) -> bool {
-    let c = chars[i];
+/// Whether `c` may end an item: the characters [`is_separator`] can accept.
+fn may_separate(c: char) -> bool {
+    matches!(
+        c,
+        ';' | '\n' | '、' | '，' | '；' | '•' | '·' | ',' | '.' | '。'
+    )
+}
+
+/// Whether the character `c` at byte `at` of `text` ends an item of `text`.
+fn is_separator(text: &str, at: usize, c: char) -> bool {
+    let prev = text[..at].chars().next_back();
+    let next = text[at + c.len_utf8()..].chars().next();
     match c {
         ';' | '\n' | '、' | '，' | '；' | '•' | '·' => true,
         ',' => {
-            let prev = i.checked_sub(1).map(|p| chars[p]);
-            let next = chars.get(i + 1).copied();
             !(prev.is_some_and(|p| p.is_ascii_digit()) && next.is_some_and(|n| n.is_ascii_digit()))
         }
         '.' | '。' => {
-            let next = chars.get(i + 1).copied();
             if c == '.' && !next.is_none_or(char::is_whitespace) {
                 return false;
             }
             // "1. Water": list numbering, not the end of a sentence.
-            if c == '.' && i > 0 && chars[i - 1].is_ascii_digit() {
+            if c == '.' && prev.is_some_and(|p| p.is_ascii_digit()) {
                 return false;
             }
-            !ends_with_abbreviation(&chars[..i])
+            !ends_with_abbreviation(&text[..at])
         }
         _ => false,
     }
 }
 
-fn ends_with_abbreviation(before: &[char]) -> bool {
-    // The usual case without allocating: an ASCII word, compared case-insensitively (every
-    // abbreviation is ASCII and at most 6 letters).
-    let letters = before
-        .iter()
+/// Whether the word (run of letters) at the end of `before` is one of [`ABBREVIATIONS`].
+fn ends_with_abbreviation(before: &str) -> bool {
+    let start = before
+        .char_indices()
         .rev()
-        .take_while(|c| c.is_alphabetic())
-        .count();
-    let word = &before[before.len() - letters..];
-    if word.iter().all(char::is_ascii) {
-        return letters <= 6
-            && ABBREVIATIONS.iter().any(|a| {
-                a.len() == letters
-                    && a.bytes()
-                        .zip(word)
-                        .all(|(a, c)| c.to_ascii_lowercase() as u32 == u32::from(a))
-            });
+        .take_while(|(_, c)| c.is_alphabetic())
+        .last()
+        .map_or(before.len(), |(i, _)| i);
+    let word = &before[start..];
+    // The usual case without allocating: every abbreviation is lower-case ASCII.
+    if word.is_ascii() {
+        return ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word));
     }
-    let word: String = before
-        .iter()
-        .rev()
-        .take_while(|c| c.is_alphabetic())
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .flat_map(|c| c.to_lowercase())
-        .collect();
-    ABBREVIATIONS.contains(&word.as_str())
+    let lower: String = word.chars().flat_map(char::to_lowercase).collect();
+    ABBREVIATIONS.contains(&lower.as_str())
 }
 
-/// Spans of the top-level items of `chars`.
-fn split_top(chars: &[char]) -> Vec<(usize, usize)> {
-    let pairs = match_brackets(chars);
-    let mut spans = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    while i < chars.len() {
-        if let Some(close) = pairs.close(i) {
-            i = close + 1;
-            continue;
-        }
-        if is_separator(chars, i) {
-            spans.push((start, i));
-            start = i + 1;
-        }
-        i += 1;
-    }
-    spans.push((start, chars.len()));
-    spans
+/// The top-level items of a list: the text between separators outside matched brackets. A
+/// list of n separators has n + 1 items, empty ones included.
+struct TopLevel<'a> {
+    text: &'a str,
+    brackets: Brackets<'a>,
+    /// Where the current item starts; `None` once the last item is returned.
+    start: Option<usize>,
+    /// Where scanning goes on.
+    pos: usize,
 }
 
-/// Splits `chars` into the main list and the trace lists of "may contain" statements.
-fn split_traces(chars: &[char]) -> (Vec<char>, Vec<Vec<char>>) {
-    let lower: Vec<char> = chars
-        .iter()
-        .map(|c| {
-            if c.is_ascii() {
-                c.to_ascii_lowercase()
-            } else {
-                c.to_lowercase().next().unwrap_or(*c)
-            }
-        })
-        .collect();
-    let pairs = match_brackets(chars);
-    let mut main = Vec::with_capacity(chars.len());
-    let mut traces = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if let Some(close) = pairs.close(i) {
-            main.extend_from_slice(&chars[i..=close]);
-            i = close + 1;
-            continue;
+impl<'a> TopLevel<'a> {
+    fn new(text: &'a str) -> Self {
+        Self {
+            text,
+            brackets: Brackets::new(text),
+            start: Some(0),
+            pos: 0,
         }
-        // Cheap test first: every marker starts with one of these characters.
-        let may_start = matches!(lower[i], 'm' | 'c' | 'p' | 't' | 'k' | 's' | '可' | '含');
-        let at_word_start =
-            may_start && (i == 0 || !lower[i - 1].is_alphanumeric() || is_cjk_char(lower[i]));
-        let marker = at_word_start
-            .then(|| TRACE_MARKERS.iter().find(|m| starts_with(&lower[i..], m)))
-            .flatten();
-        let Some(marker) = marker else {
-            main.push(chars[i]);
-            i += 1;
-            continue;
-        };
-        let mut j = i + marker.chars().count();
-        // Skip a colon after the marker ("may contain: nuts").
-        while j < chars.len() && matches!(chars[j], ':' | '：' | ' ') {
-            j += 1;
-        }
-        let mut end = j;
-        while end < chars.len() {
-            if let Some(close) = pairs.close(end) {
-                end = close + 1;
+    }
+}
+
+impl<'a> Iterator for TopLevel<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let start = self.start?;
+        let text = self.text;
+        while let Some(found) = text[self.pos..].find(|c| is_opener(c) || may_separate(c)) {
+            let at = self.pos + found;
+            let c = text[at..].chars().next()?;
+            if let Some(closer) = closer_of(c)
+                && let Some(close) = self.brackets.close(at)
+            {
+                self.pos = close + closer.len_utf8();
                 continue;
             }
-            let c = chars[end];
-            if c == '\n' || ((c == '.' || c == '。') && is_separator(chars, end)) {
-                break;
+            self.pos = at + c.len_utf8();
+            if is_separator(text, at, c) {
+                self.start = Some(self.pos);
+                return Some(&text[start..at]);
             }
-            end += 1;
         }
-        let mut trace: Vec<char> = chars[j..end].to_vec();
-        trim_tail(&mut trace);
-        traces.push(trace);
-        // The marker ends the main list's current item.
+        self.start = None;
+        Some(&text[start..])
+    }
+}
+
+/// The first character of `c` in lower case: one character for one, so that positions in a
+/// text and in its lower-cased reading agree.
+fn lower_first(c: char) -> char {
+    if c.is_ascii() {
+        c.to_ascii_lowercase()
+    } else {
+        c.to_lowercase().next().unwrap_or(c)
+    }
+}
+
+/// The byte length of the start of `text` that reads `marker` in lower case (see
+/// [`lower_first`]), if it does.
+fn marker_len(text: &str, marker: &str) -> Option<usize> {
+    let mut chars = text.chars();
+    for m in marker.chars() {
+        if chars.next().map(lower_first) != Some(m) {
+            return None;
+        }
+    }
+    Some(text.len() - chars.as_str().len())
+}
+
+/// The trace marker starting at byte `at` of `body`, with its length in `body`.
+fn trace_marker_at(body: &str, at: usize) -> Option<usize> {
+    let rest = &body[at..];
+    let c = lower_first(rest.chars().next()?);
+    // Cheap test first: every marker starts with one of these characters.
+    if !matches!(c, 'm' | 'c' | 'p' | 't' | 'k' | 's' | '可' | '含') {
+        return None;
+    }
+    let at_word_start = body[..at]
+        .chars()
+        .next_back()
+        .is_none_or(|p| !lower_first(p).is_alphanumeric())
+        || is_cjk(c);
+    if !at_word_start {
+        return None;
+    }
+    TRACE_MARKERS.iter().find_map(|m| marker_len(rest, m))
+}
+
+/// Splits `body` into the main list and the trace lists of "may contain" statements. In the
+/// main list each statement becomes a line break, which ends the item before it.
+fn split_traces(body: &str) -> (Cow<'_, str>, Vec<&str>) {
+    let mut brackets = Brackets::new(body);
+    let mut main = String::new();
+    // `body[copied..]` is not yet in `main`.
+    let mut copied = 0;
+    let mut traces = Vec::new();
+    let mut pos = 0;
+    while let Some(c) = body[pos..].chars().next() {
+        if let Some(closer) = closer_of(c)
+            && let Some(close) = brackets.close(pos)
+        {
+            pos = close + closer.len_utf8();
+            continue;
+        }
+        let Some(marker) = trace_marker_at(body, pos) else {
+            pos += c.len_utf8();
+            continue;
+        };
+        // Skip a colon after the marker ("may contain: nuts").
+        let rest = &body[pos + marker..];
+        let start = body.len() - rest.trim_start_matches([':', '：', ' ']).len();
+        let end = trace_end(body, start, &mut brackets);
+        traces.push(trim_tail(&body[start..end]));
+        main.push_str(&body[copied..pos]);
         main.push('\n');
-        i = end;
+        copied = end;
+        pos = end;
     }
-    (main, traces)
+    if traces.is_empty() {
+        return (Cow::Borrowed(body), traces);
+    }
+    main.push_str(&body[copied..]);
+    (Cow::Owned(main), traces)
 }
 
-fn is_cjk_char(c: char) -> bool {
-    crate::knowledge::fold::is_cjk(c)
-}
-
-fn starts_with(haystack: &[char], needle: &str) -> bool {
-    let mut n = 0;
-    for (h, c) in haystack.iter().zip(needle.chars()) {
-        if *h != c {
-            return false;
+/// Where a trace list starting at byte `start` of `body` ends: at the end of its line or
+/// sentence, outside brackets.
+fn trace_end(body: &str, start: usize, brackets: &mut Brackets<'_>) -> usize {
+    let mut end = start;
+    while let Some(c) = body[end..].chars().next() {
+        if let Some(closer) = closer_of(c)
+            && let Some(close) = brackets.close(end)
+        {
+            end = close + closer.len_utf8();
+            continue;
         }
-        n += 1;
-    }
-    n == needle.chars().count()
-}
-
-fn trim_tail(trace: &mut Vec<char>) {
-    while trace
-        .last()
-        .is_some_and(|c| c.is_whitespace() || matches!(c, '.' | '。'))
-    {
-        trace.pop();
-    }
-    let text: String = trace.iter().collect::<String>().to_lowercase();
-    for tail in TRACE_TAILS {
-        if text.ends_with(tail) {
-            let keep = trace.len() - tail.chars().count();
-            trace.truncate(keep);
+        if c == '\n' || ((c == '.' || c == '。') && is_separator(body, end, c)) {
             break;
         }
+        end += c.len_utf8();
     }
+    end
+}
+
+/// A trace list without its closing full stop and a closing word such as "enthalten".
+fn trim_tail(trace: &str) -> &str {
+    let trace = trace.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '.' | '。'));
+    for tail in TRACE_TAILS {
+        if let Some(len) = lower_suffix_len(trace, tail) {
+            return &trace[..trace.len() - len];
+        }
+    }
+    trace
+}
+
+/// The byte length of the end of `text` that reads `suffix` in lower case, if it does. A
+/// character whose lower case has several characters ("İ") never reads as one of them.
+fn lower_suffix_len(text: &str, suffix: &str) -> Option<usize> {
+    let mut chars = text.chars();
+    for s in suffix.chars().rev() {
+        let mut lower = chars.next_back()?.to_lowercase();
+        if lower.next() != Some(s) || lower.next().is_some() {
+            return None;
+        }
+    }
+    Some(text.len() - chars.as_str().len())
 }
 
 /// Splits a trace item on "and"/"or" in the label languages ("nuts and milk").
-fn split_conjunctions(chars: &[char]) -> Vec<Vec<char>> {
-    let text: String = chars.iter().collect();
-    let mut parts = vec![text];
-    for conj in [
-        " and ", " or ", " & ", " et ", " ou ", " y ", " o ", " und ", " oder ", " e ", " ou ",
-        "和", "及",
-    ] {
+fn split_conjunctions(item: &str) -> Vec<&str> {
+    let mut parts = vec![item];
+    for conj in CONJUNCTIONS {
+        if parts.iter().all(|p| p.is_ascii()) && !conj.is_ascii() {
+            continue;
+        }
         parts = parts
             .into_iter()
-            .flat_map(|p| {
-                let lower = p.to_lowercase();
-                if lower.len() != p.len() || !lower.contains(conj) {
-                    return vec![p];
-                }
-                let mut out = Vec::new();
-                let mut last = 0;
-                for (idx, _) in lower.match_indices(conj) {
-                    out.push(p[last..idx].to_owned());
-                    last = idx + conj.len();
-                }
-                out.push(p[last..].to_owned());
-                out
-            })
+            .flat_map(|p| split_on_conjunction(p, conj))
             .collect();
     }
-    parts.into_iter().map(|p| p.chars().collect()).collect()
+    parts
+}
+
+/// `part` split on `conj`, compared in lower case.
+fn split_on_conjunction<'a>(part: &'a str, conj: &str) -> Vec<&'a str> {
+    if part.is_ascii() {
+        // Lower-casing ASCII keeps every offset: match in place.
+        let mut out = Vec::new();
+        let mut last = 0;
+        let mut at = 0;
+        while at + conj.len() <= part.len() {
+            if part.as_bytes()[at..at + conj.len()].eq_ignore_ascii_case(conj.as_bytes()) {
+                out.push(&part[last..at]);
+                last = at + conj.len();
+                at = last;
+            } else {
+                at += 1;
+            }
+        }
+        out.push(&part[last..]);
+        return out;
+    }
+    // Offsets in the lower-cased copy are used in `part`, which is right only when lower-casing
+    // kept the length; a list whose offsets fall inside a character stays whole.
+    let lower = part.to_lowercase();
+    if lower.len() != part.len() || !lower.contains(conj) {
+        return vec![part];
+    }
+    let mut out = Vec::new();
+    let mut last = 0;
+    for (idx, _) in lower.match_indices(conj) {
+        let Some(piece) = part.get(last..idx) else {
+            return vec![part];
+        };
+        out.push(piece);
+        last = idx + conj.len();
+    }
+    match part.get(last..) {
+        Some(piece) => out.push(piece),
+        None => return vec![part],
+    }
+    out
 }
 
 fn is_bullet(c: char) -> bool {
@@ -496,46 +589,31 @@ fn is_bullet(c: char) -> bool {
 }
 
 /// Parses one item (already split off its list).
-fn parse_item(chars: &[char], depth: usize, trace: bool) -> Option<ParsedIngredient> {
-    let text = clean_text(chars);
+fn parse_item(item: &str, depth: usize, trace: bool) -> Option<ParsedIngredient> {
+    let text = clean_text(item);
     if text.is_empty() {
         return None;
     }
-    let tchars: Vec<char> = text.chars().collect();
-    let pairs = match_brackets(&tchars);
-    let mut head = String::new();
     let mut sub = Vec::new();
-    let mut i = 0;
-    while i < tchars.len() {
-        if let Some(close) = pairs.close(i) {
-            let inner = &tchars[i + 1..close];
-            if depth + 1 < MAX_DEPTH {
-                for span in split_top(inner) {
-                    if let Some(item) = parse_item(&inner[span.0..span.1], depth + 1, trace) {
-                        sub.push(item);
-                    }
-                }
-            }
-            head.push(' ');
-            i = close + 1;
-            continue;
-        }
-        head.push(tchars[i]);
-        i += 1;
-    }
+    let mut head = cut_brackets(&text, depth, trace, &mut sub);
     // "Emulsifier: soy lecithin" names a class, then the ingredient.
     if let Some(pos) = head.find([':', '：']) {
-        let after: Vec<char> = head[pos..].chars().skip(1).collect();
-        let mut subs_after = Vec::new();
+        let colon = head[pos..].chars().next().map_or(1, char::len_utf8);
+        let mut subs_after: Vec<ParsedIngredient> = Vec::new();
         if depth + 1 < MAX_DEPTH {
-            for span in split_top(&after) {
-                if let Some(item) = parse_item(&after[span.0..span.1], depth + 1, trace) {
-                    subs_after.push(item);
-                }
-            }
+            let after = &head[pos + colon..];
+            subs_after.extend(
+                TopLevel::new(after).filter_map(|piece| parse_item(piece, depth + 1, trace)),
+            );
         }
-        head.truncate(pos);
-        subs_after.extend(sub);
+        head = match head {
+            Cow::Borrowed(h) => Cow::Borrowed(&h[..pos]),
+            Cow::Owned(mut h) => {
+                h.truncate(pos);
+                Cow::Owned(h)
+            }
+        };
+        subs_after.append(&mut sub);
         sub = subs_after;
     }
     let name = clean_name(&head);
@@ -550,23 +628,64 @@ fn parse_item(chars: &[char], depth: usize, trace: bool) -> Option<ParsedIngredi
     })
 }
 
+/// `text` with each top-level bracketed part replaced by a space; the parts' items go to
+/// `sub`. Borrowed when `text` has no matched brackets.
+fn cut_brackets<'t>(
+    text: &'t str,
+    depth: usize,
+    trace: bool,
+    sub: &mut Vec<ParsedIngredient>,
+) -> Cow<'t, str> {
+    let mut brackets = Brackets::new(text);
+    let mut head: Option<String> = None;
+    // `text[copied..]` is not yet in `head`.
+    let mut copied = 0;
+    let mut pos = 0;
+    while let Some(found) = text[pos..].find(is_opener) {
+        let at = pos + found;
+        let Some(open) = text[at..].chars().next() else {
+            break;
+        };
+        let (Some(closer), Some(close)) = (closer_of(open), brackets.close(at)) else {
+            pos = at + open.len_utf8();
+            continue;
+        };
+        if depth + 1 < MAX_DEPTH {
+            let inner = &text[at + open.len_utf8()..close];
+            sub.extend(
+                TopLevel::new(inner).filter_map(|piece| parse_item(piece, depth + 1, trace)),
+            );
+        }
+        let head = head.get_or_insert_with(|| String::with_capacity(text.len()));
+        head.push_str(&text[copied..at]);
+        head.push(' ');
+        pos = close + closer.len_utf8();
+        copied = pos;
+    }
+    match head {
+        None => Cow::Borrowed(text),
+        Some(mut head) => {
+            head.push_str(&text[copied..]);
+            Cow::Owned(head)
+        }
+    }
+}
+
 /// The item as given, without bullets, numbering and a trailing full stop.
-fn clean_text(chars: &[char]) -> String {
-    let mut s: &[char] = chars;
+fn clean_text(item: &str) -> String {
+    let mut s = item;
     loop {
         let before = s.len();
-        while s
-            .first()
-            .is_some_and(|c| c.is_whitespace() || is_bullet(*c))
-        {
-            s = &s[1..];
-        }
+        s = s.trim_start_matches(|c: char| c.is_whitespace() || is_bullet(c));
         // "1. Water" / "2) Glycerin" numbering, but not "1,2-Hexanediol" or "2-Propanol".
-        let digits = s.iter().take_while(|c| c.is_ascii_digit()).count();
+        let digits = s.bytes().take_while(u8::is_ascii_digit).count();
         if digits > 0
             && digits <= 2
-            && matches!(s.get(digits), Some('.' | ')'))
-            && s.get(digits + 1).is_some_and(|c| c.is_whitespace())
+            && matches!(s.as_bytes().get(digits), Some(b'.' | b')'))
+            && s[digits + 1..]
+                .chars()
+                .next()
+                .is_some_and(char::is_whitespace)
         {
             s = &s[digits + 1..];
         }
@@ -574,15 +693,12 @@ fn clean_text(chars: &[char]) -> String {
             break;
         }
     }
-    while s.last().is_some_and(|c| c.is_whitespace()) {
-        s = &s[..s.len() - 1];
-    }
-    if s.last().is_some_and(|c| matches!(c, '.' | '。'))
-        && !ends_with_abbreviation(&s[..s.len() - 1])
-    {
-        s = &s[..s.len() - 1];
-    }
-    collapse_whitespace(s.iter().copied(), s.len())
+    let s = s.trim_end();
+    let s = match s.strip_suffix(['.', '。']) {
+        Some(rest) if !ends_with_abbreviation(rest) => rest,
+        _ => s,
+    };
+    collapse_whitespace(s.chars(), s.len())
 }
 
 /// `chars` without leading and trailing whitespace, inner runs of whitespace made one space:
@@ -606,41 +722,50 @@ fn collapse_whitespace(chars: impl Iterator<Item = char>, capacity: usize) -> St
 
 /// The name to match: no percentages, footnote marks or stray punctuation at the ends.
 fn clean_name(head: &str) -> String {
-    let chars: Vec<char> = head.chars().collect();
-    let mut out = String::with_capacity(head.len());
-    let mut i = 0;
-    while i < chars.len() {
-        // A percentage: optional "<"/"≤"/"min"/"max", digits with one decimal separator, "%".
-        if chars[i].is_ascii_digit() {
-            let mut j = i;
-            while j < chars.len() && (chars[j].is_ascii_digit() || matches!(chars[j], '.' | ',')) {
-                j += 1;
-            }
-            let mut k = j;
-            while k < chars.len() && chars[k] == ' ' {
-                k += 1;
-            }
-            if k < chars.len() && matches!(chars[k], '%' | '％') {
-                while out.ends_with([' ', '<', '>', '≤', '≥', '~']) {
-                    out.pop();
-                }
-                i = k + 1;
-                continue;
-            }
-        }
-        out.push(chars[i]);
-        i += 1;
-    }
-    let trimmed = out.trim_matches(|c: char| {
+    let without = if head.bytes().any(|b| b.is_ascii_digit()) {
+        Cow::Owned(strip_percentages(head))
+    } else {
+        Cow::Borrowed(head)
+    };
+    let trimmed = without.trim_matches(|c: char| {
         c.is_whitespace()
             || is_bullet(c)
             || matches!(c, '†' | '‡' | '¹' | '²' | '³' | ',' | ';' | ':')
     });
     let trimmed = trimmed
         .strip_suffix('.')
-        .filter(|t| !ends_with_abbreviation(&t.chars().collect::<Vec<_>>()))
+        .filter(|t| !ends_with_abbreviation(t))
         .unwrap_or(trimmed);
     collapse_whitespace(trimmed.chars(), trimmed.len())
+}
+
+/// `head` without percentages: an optional "<"/"≤"/"~" before, digits with decimal
+/// separators, optional spaces, "%".
+fn strip_percentages(head: &str) -> String {
+    let mut out = String::with_capacity(head.len());
+    let mut rest = head;
+    while let Some(c) = rest.chars().next() {
+        if !c.is_ascii_digit() {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        let number = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_digit() || matches!(b, b'.' | b','))
+            .count();
+        let after = rest[number..].trim_start_matches(' ');
+        if let Some(after) = after.strip_prefix(['%', '％']) {
+            while out.ends_with([' ', '<', '>', '≤', '≥', '~']) {
+                out.pop();
+            }
+            rest = after;
+        } else {
+            out.push_str(&rest[..number]);
+            rest = &rest[number..];
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -765,8 +890,10 @@ mod tests {
 
     #[test]
     fn known_names_with_commas_are_joined_again() {
-        let known =
-            |s: &str| s.eq_ignore_ascii_case("sodium, potassium and calcium salts of fatty acids");
+        let known = |first: &str, second: &str| {
+            format!("{first}, {second}")
+                .eq_ignore_ascii_case("sodium, potassium and calcium salts of fatty acids")
+        };
         let items = split_ingredients_with(
             "Sugar, Sodium, Potassium and Calcium Salts of Fatty Acids, Salt",
             &known,
@@ -822,8 +949,7 @@ mod tests {
             ("Denat1", false),
             ("", false),
         ] {
-            let chars: Vec<char> = text.chars().collect();
-            assert_eq!(ends_with_abbreviation(&chars), expected, "{text}");
+            assert_eq!(ends_with_abbreviation(text), expected, "{text}");
         }
     }
 
@@ -842,7 +968,7 @@ mod tests {
         ) {
             let chars: Vec<char> = s.chars().collect();
             prop_assert_eq!(
-                ends_with_abbreviation(&chars),
+                ends_with_abbreviation(&s),
                 ends_with_abbreviation_reference(&chars)
             );
         }

@@ -93,7 +93,9 @@ impl AnalysisInput {
         }
         // A knowledge-base name with a comma in it is one ingredient, not two.
         let kb = KnowledgeBase::embedded();
-        let parsed = split_ingredients_with(&cleaned, &|name| kb.is_name_with_comma(name));
+        let parsed = split_ingredients_with(&cleaned, &|first, second| {
+            kb.joins_with_comma(first, second)
+        });
         if parsed.is_empty() {
             return Err(InputError::NoIngredients);
         }

@@ -465,6 +465,10 @@ pub struct KnowledgeBase {
     /// Folded names that contain a comma in the data ("Sodium, Potassium and Calcium Salts of
     /// Fatty Acids"): the parser joins such names again after splitting on commas.
     comma_names: std::collections::HashSet<String>,
+    /// The leading ASCII word of each of `comma_names` (those that start with one): a folded
+    /// name with a comma begins with the first word of its first part, so a neighbour whose
+    /// first word is not here cannot begin one.
+    comma_name_starts: Vec<String>,
     /// Sentences prepared once per entry (same order as `ingredients`).
     prepared: Vec<Prepared>,
     /// Source id → "Title (url)".
@@ -569,6 +573,7 @@ impl KnowledgeBase {
             by_purpose: HashMap::default(),
             accents: HashMap::default(),
             comma_names: std::collections::HashSet::new(),
+            comma_name_starts: Vec::new(),
             prepared: Vec::new(),
             references: HashMap::default(),
             build_time: Duration::ZERO,
@@ -709,6 +714,15 @@ impl KnowledgeBase {
                     .map(fold)
             })
             .collect();
+        let mut starts: Vec<String> = self
+            .comma_names
+            .iter()
+            .filter_map(|name| leading_ascii_word(name))
+            .map(str::to_owned)
+            .collect();
+        starts.sort_unstable();
+        starts.dedup();
+        self.comma_name_starts = starts;
         self.references = self
             .sources
             .iter()
@@ -942,6 +956,26 @@ impl KnowledgeBase {
         self.comma_names.contains(&fold(text))
     }
 
+    /// Whether "first, second" is a known name written with a comma: the check
+    /// `parse::split_ingredients_with` makes for every pair of neighbours in a list. Most pairs
+    /// are told apart by the first word of `first` alone, without building the joined text.
+    pub fn joins_with_comma(&self, first: &str, second: &str) -> bool {
+        // For a plain ASCII `first`, `fold("first, second")` starts with `fold(first)`, whose
+        // first word ends at a space, at a CJK character or at the end.
+        if first.is_ascii()
+            && !first.chars().any(fold::is_invisible)
+            && let Some(word) =
+                leading_ascii_word(first.trim_start_matches(|c: char| !c.is_ascii_alphanumeric()))
+            && !self
+                .comma_name_starts
+                .iter()
+                .any(|start| start.eq_ignore_ascii_case(word))
+        {
+            return false;
+        }
+        self.is_name_with_comma(&format!("{first}, {second}"))
+    }
+
     /// The prepared sentences of the entry at `index`.
     pub fn prepared(&self, index: usize) -> Option<&Prepared> {
         self.prepared.get(index)
@@ -976,6 +1010,12 @@ impl KnowledgeBase {
     pub fn indexed_names(&self) -> usize {
         self.index.len()
     }
+}
+
+/// The run of ASCII letters and digits that `text` starts with, if any.
+fn leading_ascii_word(text: &str) -> Option<&str> {
+    let len = text.bytes().take_while(u8::is_ascii_alphanumeric).count();
+    (len > 0).then(|| &text[..len])
 }
 
 /// Singular and plural forms of the last word of a folded Latin name ("tomatoes" →
