@@ -116,7 +116,7 @@ const MAX_DEPTH: usize = 4;
 /// Splits a label's ingredient list. See the module documentation for the rules.
 pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
     // Most lists have no invisible characters and no carriage returns: no copies then.
-    let visible = if text.chars().any(is_invisible) {
+    let visible = if has_invisible(text) {
         Cow::Owned(clean_invisible(text))
     } else {
         Cow::Borrowed(text)
@@ -139,6 +139,16 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
         }
     }
     out
+}
+
+/// Whether `text` has a character that [`clean_invisible`] removes; for ASCII, without
+/// decoding characters.
+fn has_invisible(text: &str) -> bool {
+    if text.is_ascii() {
+        text.bytes().any(|b| is_invisible(char::from(b)))
+    } else {
+        text.chars().any(is_invisible)
+    }
 }
 
 /// [`split_ingredients`], then joins two neighbours again when `is_name(first, second)` says
@@ -255,6 +265,98 @@ fn is_opener(c: char) -> bool {
     closer_of(c).is_some()
 }
 
+fn is_closer(c: char) -> bool {
+    matches!(c, ')' | ']' | '}' | '）' | '】' | '〉' | '」')
+}
+
+/// A set of characters the parser looks for, with a table of the bytes that start them in
+/// UTF-8: scanning reads bytes and decodes a character only where one may start. The table
+/// holds the first byte of every character of the set (see the test
+/// `char_sets_know_the_first_byte_of_their_characters`).
+struct CharSet {
+    first_bytes: [bool; 256],
+    contains: fn(char) -> bool,
+}
+
+impl CharSet {
+    const fn new(chars: &[char], contains: fn(char) -> bool) -> Self {
+        let mut first_bytes = [false; 256];
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i] as u32;
+            let first = match c {
+                0..0x80 => c,
+                0x80..0x800 => 0xC0 | (c >> 6),
+                0x800..0x1_0000 => 0xE0 | (c >> 12),
+                _ => 0xF0 | (c >> 18),
+            };
+            first_bytes[first as usize] = true;
+            i += 1;
+        }
+        Self {
+            first_bytes,
+            contains,
+        }
+    }
+
+    /// The first character of the set in `text` at or after byte `from`, with its offset.
+    fn find(&self, text: &str, from: usize) -> Option<(usize, char)> {
+        let mut at = from;
+        while let Some(skip) = text.as_bytes()[at..]
+            .iter()
+            .position(|b| self.first_bytes[usize::from(*b)])
+        {
+            at += skip;
+            // A byte of the table starts a character: continuation bytes are never in it.
+            let c = text[at..].chars().next()?;
+            if (self.contains)(c) {
+                return Some((at, c));
+            }
+            at += c.len_utf8();
+        }
+        None
+    }
+}
+
+/// Opening brackets: where a bracketed part may start.
+static OPENING: CharSet = CharSet::new(&['(', '[', '{', '（', '【', '〈', '「'], is_opener);
+
+/// Opening and closing brackets, for matching them.
+static BRACKETS: CharSet = CharSet::new(
+    &[
+        '(', '[', '{', '（', '【', '〈', '「', ')', ']', '}', '）', '】', '〉', '」',
+    ],
+    |c| is_opener(c) || is_closer(c),
+);
+
+/// Where an item may end or a bracketed part start.
+static ITEM_ENDS: CharSet = CharSet::new(
+    &[
+        '(', '[', '{', '（', '【', '〈', '「', ';', '\n', '、', '，', '；', '•', '·', ',', '.',
+        '。',
+    ],
+    |c| is_opener(c) || may_separate(c),
+);
+
+/// Where a trace marker or a bracketed part may start: the characters whose lower case
+/// ([`lower_first`]) starts a marker, among them the Kelvin sign, which lower-cases to "k".
+static MARKER_STARTS: CharSet = CharSet::new(
+    &[
+        '(', '[', '{', '（', '【', '〈', '「', 'm', 'M', 'c', 'C', 'p', 'P', 't', 'T', 'k', 'K',
+        's', 'S', '可', '含', '\u{212A}',
+    ],
+    |c| is_opener(c) || may_start_marker(c),
+);
+
+/// Where a trace list may end or a bracketed part start.
+static TRACE_ENDS: CharSet = CharSet::new(
+    &['(', '[', '{', '（', '【', '〈', '「', '\n', '.', '。'],
+    |c| is_opener(c) || matches!(c, '\n' | '.' | '。'),
+);
+
+/// The colons that introduce sub-ingredients.
+static COLONS: CharSet = CharSet::new(&[':', '：'], |c| matches!(c, ':' | '：'));
+
 /// The matched bracket pairs of one text, as byte offsets of the opening and closing bracket,
 /// found on first use: most items have no brackets, and then cost no matching at all.
 struct Brackets<'a> {
@@ -281,7 +383,9 @@ impl<'a> Brackets<'a> {
 fn match_brackets(text: &str) -> Vec<(usize, usize)> {
     let mut pairs = Vec::new();
     let mut stack: Vec<(usize, char)> = Vec::new();
-    for (i, c) in text.char_indices() {
+    let mut from = 0;
+    while let Some((i, c)) = BRACKETS.find(text, from) {
+        from = i + c.len_utf8();
         if let Some(close) = closer_of(c) {
             stack.push((i, close));
         } else if let Some(pos) = stack.iter().rposition(|(_, close)| *close == c) {
@@ -370,9 +474,7 @@ impl<'a> Iterator for TopLevel<'a> {
     fn next(&mut self) -> Option<&'a str> {
         let start = self.start?;
         let text = self.text;
-        while let Some(found) = text[self.pos..].find(|c| is_opener(c) || may_separate(c)) {
-            let at = self.pos + found;
-            let c = text[at..].chars().next()?;
+        while let Some((at, c)) = ITEM_ENDS.find(text, self.pos) {
             if let Some(closer) = closer_of(c)
                 && let Some(close) = self.brackets.close(at)
             {
@@ -412,14 +514,23 @@ fn marker_len(text: &str, marker: &str) -> Option<usize> {
     Some(text.len() - chars.as_str().len())
 }
 
+/// Whether a trace marker may start with `c`: every marker starts with one of these
+/// characters in lower case.
+fn may_start_marker(c: char) -> bool {
+    matches!(
+        lower_first(c),
+        'm' | 'c' | 'p' | 't' | 'k' | 's' | '可' | '含'
+    )
+}
+
 /// The trace marker starting at byte `at` of `body`, with its length in `body`.
 fn trace_marker_at(body: &str, at: usize) -> Option<usize> {
     let rest = &body[at..];
-    let c = lower_first(rest.chars().next()?);
-    // Cheap test first: every marker starts with one of these characters.
-    if !matches!(c, 'm' | 'c' | 'p' | 't' | 'k' | 's' | '可' | '含') {
+    let first = rest.chars().next()?;
+    if !may_start_marker(first) {
         return None;
     }
+    let c = lower_first(first);
     let at_word_start = body[..at]
         .chars()
         .next_back()
@@ -440,7 +551,8 @@ fn split_traces(body: &str) -> (Cow<'_, str>, Vec<&str>) {
     let mut copied = 0;
     let mut traces = Vec::new();
     let mut pos = 0;
-    while let Some(c) = body[pos..].chars().next() {
+    while let Some((at, c)) = MARKER_STARTS.find(body, pos) {
+        pos = at;
         if let Some(closer) = closer_of(c)
             && let Some(close) = brackets.close(pos)
         {
@@ -456,6 +568,9 @@ fn split_traces(body: &str) -> (Cow<'_, str>, Vec<&str>) {
         let start = body.len() - rest.trim_start_matches([':', '：', ' ']).len();
         let end = trace_end(body, start, &mut brackets);
         traces.push(trim_tail(&body[start..end]));
+        if main.is_empty() {
+            main.reserve(body.len());
+        }
         main.push_str(&body[copied..pos]);
         main.push('\n');
         copied = end;
@@ -471,20 +586,20 @@ fn split_traces(body: &str) -> (Cow<'_, str>, Vec<&str>) {
 /// Where a trace list starting at byte `start` of `body` ends: at the end of its line or
 /// sentence, outside brackets.
 fn trace_end(body: &str, start: usize, brackets: &mut Brackets<'_>) -> usize {
-    let mut end = start;
-    while let Some(c) = body[end..].chars().next() {
+    let mut from = start;
+    while let Some((at, c)) = TRACE_ENDS.find(body, from) {
         if let Some(closer) = closer_of(c)
-            && let Some(close) = brackets.close(end)
+            && let Some(close) = brackets.close(at)
         {
-            end = close + closer.len_utf8();
+            from = close + closer.len_utf8();
             continue;
         }
-        if c == '\n' || ((c == '.' || c == '。') && is_separator(body, end, c)) {
-            break;
+        if c == '\n' || is_separator(body, at, c) {
+            return at;
         }
-        end += c.len_utf8();
+        from = at + c.len_utf8();
     }
-    end
+    body.len()
 }
 
 /// A trace list without its closing full stop and a closing word such as "enthalten".
@@ -597,8 +712,8 @@ fn parse_item(item: &str, depth: usize, trace: bool) -> Option<ParsedIngredient>
     let mut sub = Vec::new();
     let mut head = cut_brackets(&text, depth, trace, &mut sub);
     // "Emulsifier: soy lecithin" names a class, then the ingredient.
-    if let Some(pos) = head.find([':', '：']) {
-        let colon = head[pos..].chars().next().map_or(1, char::len_utf8);
+    if let Some((pos, colon)) = COLONS.find(&head, 0) {
+        let colon = colon.len_utf8();
         let mut subs_after: Vec<ParsedIngredient> = Vec::new();
         if depth + 1 < MAX_DEPTH {
             let after = &head[pos + colon..];
@@ -641,11 +756,7 @@ fn cut_brackets<'t>(
     // `text[copied..]` is not yet in `head`.
     let mut copied = 0;
     let mut pos = 0;
-    while let Some(found) = text[pos..].find(is_opener) {
-        let at = pos + found;
-        let Some(open) = text[at..].chars().next() else {
-            break;
-        };
+    while let Some((at, open)) = OPENING.find(text, pos) {
         let (Some(closer), Some(close)) = (closer_of(open), brackets.close(at)) else {
             pos = at + open.len_utf8();
             continue;
@@ -698,24 +809,36 @@ fn clean_text(item: &str) -> String {
         Some(rest) if !ends_with_abbreviation(rest) => rest,
         _ => s,
     };
-    collapse_whitespace(s.chars(), s.len())
+    collapse_whitespace(s)
 }
 
-/// `chars` without leading and trailing whitespace, inner runs of whitespace made one space:
-/// `split_whitespace().join(" ")` in one pass.
-fn collapse_whitespace(chars: impl Iterator<Item = char>, capacity: usize) -> String {
-    let mut out = String::with_capacity(capacity);
-    let mut pending = false;
-    for c in chars {
-        if c.is_whitespace() {
-            pending = !out.is_empty();
-        } else {
-            if pending {
-                out.push(' ');
-                pending = false;
-            }
-            out.push(c);
+/// `s` without leading and trailing whitespace, inner runs of whitespace made one space:
+/// `split_whitespace().join(" ")` in one pass, reading bytes when `s` is ASCII.
+fn collapse_whitespace(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut push = |word: &str| {
+        if !out.is_empty() {
+            out.push(' ');
         }
+        out.push_str(word);
+    };
+    if s.is_ascii() {
+        let mut start = None;
+        for (i, b) in s.bytes().enumerate() {
+            // The ASCII characters of `char::is_whitespace`: space, \t, \n, \x0B, \x0C, \r.
+            if matches!(b, b' ' | b'\t'..=b'\r') {
+                if let Some(start) = start.take() {
+                    push(&s[start..i]);
+                }
+            } else if start.is_none() {
+                start = Some(i);
+            }
+        }
+        if let Some(start) = start {
+            push(&s[start..]);
+        }
+    } else {
+        s.split_whitespace().for_each(push);
     }
     out
 }
@@ -736,7 +859,7 @@ fn clean_name(head: &str) -> String {
         .strip_suffix('.')
         .filter(|t| !ends_with_abbreviation(t))
         .unwrap_or(trimmed);
-    collapse_whitespace(trimmed.chars(), trimmed.len())
+    collapse_whitespace(trimmed)
 }
 
 /// `head` without percentages: an optional "<"/"≤"/"~" before, digits with decimal
@@ -953,11 +1076,33 @@ mod tests {
         }
     }
 
+    #[test]
+    fn char_sets_know_the_first_byte_of_their_characters() {
+        for (name, set) in [
+            ("OPENING", &OPENING),
+            ("BRACKETS", &BRACKETS),
+            ("ITEM_ENDS", &ITEM_ENDS),
+            ("MARKER_STARTS", &MARKER_STARTS),
+            ("TRACE_ENDS", &TRACE_ENDS),
+            ("COLONS", &COLONS),
+        ] {
+            for c in (0..=u32::from(char::MAX)).filter_map(char::from_u32) {
+                if (set.contains)(c) {
+                    let mut buf = [0; 4];
+                    let first = c.encode_utf8(&mut buf).as_bytes()[0];
+                    assert!(set.first_bytes[usize::from(first)], "{name} misses {c:?}");
+                    let text = format!("ab{c}");
+                    assert_eq!(set.find(&text, 0), Some((2, c)), "{name} {c:?}");
+                }
+            }
+        }
+    }
+
     proptest! {
         #[test]
         fn collapsing_whitespace_is_split_and_join(s in "[ a\t\n\u{a0}\u{3000}é]{0,30}|\\PC{0,30}") {
             prop_assert_eq!(
-                collapse_whitespace(s.chars(), s.len()),
+                collapse_whitespace(&s),
                 s.split_whitespace().collect::<Vec<_>>().join(" ")
             );
         }
