@@ -145,7 +145,9 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
 /// decoding characters.
 fn has_invisible(text: &str) -> bool {
     if text.is_ascii() {
-        text.bytes().any(|b| is_invisible(char::from(b)))
+        // `is_invisible` on ASCII: the controls but line breaks and tabs.
+        text.bytes()
+            .any(|b| (b < b' ' && !matches!(b, b'\n' | b'\t' | b'\r')) || b == 0x7f)
     } else {
         text.chars().any(is_invisible)
     }
@@ -539,7 +541,13 @@ fn trace_marker_at(body: &str, at: usize) -> Option<usize> {
     if !at_word_start {
         return None;
     }
-    TRACE_MARKERS.iter().find_map(|m| marker_len(rest, m))
+    // Markers are lower case: the first byte of `c` in UTF-8 is a cheap first test.
+    let mut buf = [0; 4];
+    let first = c.encode_utf8(&mut buf).as_bytes()[0];
+    TRACE_MARKERS
+        .iter()
+        .filter(|m| m.as_bytes()[0] == first)
+        .find_map(|m| marker_len(rest, m))
 }
 
 /// Splits `body` into the main list and the trace lists of "may contain" statements. In the
@@ -628,58 +636,61 @@ fn lower_suffix_len(text: &str, suffix: &str) -> Option<usize> {
 
 /// Splits a trace item on "and"/"or" in the label languages ("nuts and milk").
 fn split_conjunctions(item: &str) -> Vec<&str> {
-    let mut parts = vec![item];
-    for conj in CONJUNCTIONS {
-        if parts.iter().all(|p| p.is_ascii()) && !conj.is_ascii() {
-            continue;
-        }
-        parts = parts
-            .into_iter()
-            .flat_map(|p| split_on_conjunction(p, conj))
-            .collect();
-    }
-    parts
+    let mut out = Vec::new();
+    split_on_conjunctions(item, CONJUNCTIONS, &mut out);
+    out
 }
 
-/// `part` split on `conj`, compared in lower case.
-fn split_on_conjunction<'a>(part: &'a str, conj: &str) -> Vec<&'a str> {
-    if part.is_ascii() {
-        // Lower-casing ASCII keeps every offset: match in place.
-        let mut out = Vec::new();
-        let mut last = 0;
-        let mut at = 0;
-        while at + conj.len() <= part.len() {
-            if part.as_bytes()[at..at + conj.len()].eq_ignore_ascii_case(conj.as_bytes()) {
-                out.push(&part[last..at]);
-                last = at + conj.len();
-                at = last;
-            } else {
-                at += 1;
+/// Splits `part` on the first of `conjunctions`, then each piece on the others, in order.
+fn split_on_conjunctions<'a>(part: &'a str, conjunctions: &[&str], out: &mut Vec<&'a str>) {
+    let Some((conj, others)) = conjunctions.split_first() else {
+        out.push(part);
+        return;
+    };
+    if !part.is_ascii() {
+        match split_lowercased(part, conj) {
+            Some(pieces) => {
+                for piece in pieces {
+                    split_on_conjunctions(piece, others, out);
+                }
             }
+            None => split_on_conjunctions(part, others, out),
         }
-        out.push(&part[last..]);
-        return out;
+        return;
     }
-    // Offsets in the lower-cased copy are used in `part`, which is right only when lower-casing
-    // kept the length; a list whose offsets fall inside a character stays whole.
+    // Lower-casing ASCII keeps every offset: match in place. Every ASCII conjunction starts
+    // with a space, which has no case.
+    let (bytes, needle) = (part.as_bytes(), conj.as_bytes());
+    let mut last = 0;
+    let mut at = 0;
+    while conj.is_ascii() && at + needle.len() <= bytes.len() {
+        if bytes[at] == needle[0] && bytes[at..at + needle.len()].eq_ignore_ascii_case(needle) {
+            split_on_conjunctions(&part[last..at], others, out);
+            last = at + needle.len();
+            at = last;
+        } else {
+            at += 1;
+        }
+    }
+    split_on_conjunctions(&part[last..], others, out);
+}
+
+/// `part` split on `conj` in its lower-cased copy, or `None` when there is none. Offsets in
+/// the copy are used in `part`, which is right only when lower-casing kept the length; a part
+/// whose offsets fall inside a character stays whole.
+fn split_lowercased<'a>(part: &'a str, conj: &str) -> Option<Vec<&'a str>> {
     let lower = part.to_lowercase();
     if lower.len() != part.len() || !lower.contains(conj) {
-        return vec![part];
+        return None;
     }
     let mut out = Vec::new();
     let mut last = 0;
     for (idx, _) in lower.match_indices(conj) {
-        let Some(piece) = part.get(last..idx) else {
-            return vec![part];
-        };
-        out.push(piece);
+        out.push(part.get(last..idx)?);
         last = idx + conj.len();
     }
-    match part.get(last..) {
-        Some(piece) => out.push(piece),
-        None => return vec![part],
-    }
-    out
+    out.push(part.get(last..)?);
+    Some(out)
 }
 
 fn is_bullet(c: char) -> bool {
@@ -813,34 +824,33 @@ fn clean_text(item: &str) -> String {
 }
 
 /// `s` without leading and trailing whitespace, inner runs of whitespace made one space:
-/// `split_whitespace().join(" ")` in one pass, reading bytes when `s` is ASCII.
+/// `split_whitespace().join(" ")`.
 fn collapse_whitespace(s: &str) -> String {
+    if is_collapsed_ascii(s) {
+        return s.to_owned();
+    }
     let mut out = String::with_capacity(s.len());
-    let mut push = |word: &str| {
+    for word in s.split_whitespace() {
         if !out.is_empty() {
             out.push(' ');
         }
         out.push_str(word);
-    };
-    if s.is_ascii() {
-        let mut start = None;
-        for (i, b) in s.bytes().enumerate() {
-            // The ASCII characters of `char::is_whitespace`: space, \t, \n, \x0B, \x0C, \r.
-            if matches!(b, b' ' | b'\t'..=b'\r') {
-                if let Some(start) = start.take() {
-                    push(&s[start..i]);
-                }
-            } else if start.is_none() {
-                start = Some(i);
-            }
-        }
-        if let Some(start) = start {
-            push(&s[start..]);
-        }
-    } else {
-        s.split_whitespace().for_each(push);
     }
     out
+}
+
+/// Whether `s` is non-empty ASCII with single spaces between words and none at the ends:
+/// nothing to collapse, as in most items. Reads bytes, not characters.
+fn is_collapsed_ascii(s: &str) -> bool {
+    let mut prev = b' ';
+    for &b in s.as_bytes() {
+        // The ASCII characters of `char::is_whitespace` are space and \t, \n, \x0B, \x0C, \r.
+        if !b.is_ascii() || matches!(b, b'\t'..=b'\r') || (b == b' ' && prev == b' ') {
+            return false;
+        }
+        prev = b;
+    }
+    prev != b' '
 }
 
 /// The name to match: no percentages, footnote marks or stray punctuation at the ends.
@@ -1095,6 +1105,13 @@ mod tests {
                     assert_eq!(set.find(&text, 0), Some((2, c)), "{name} {c:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn invisible_ascii_is_found_without_decoding() {
+        for c in (0..128u8).map(char::from) {
+            assert_eq!(has_invisible(&format!("a{c}b")), is_invisible(c), "{c:?}");
         }
     }
 
