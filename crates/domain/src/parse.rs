@@ -143,7 +143,7 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
 
 /// Whether `text` has a character that [`clean_invisible`] removes; for ASCII, without
 /// decoding characters.
-fn has_invisible(text: &str) -> bool {
+pub(crate) fn has_invisible(text: &str) -> bool {
     if text.is_ascii() {
         // `is_invisible` on ASCII: the controls but line breaks and tabs.
         text.bytes()

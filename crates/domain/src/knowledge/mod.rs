@@ -465,7 +465,7 @@ pub struct KnowledgeBase {
     /// Folded names that contain a comma in the data ("Sodium, Potassium and Calcium Salts of
     /// Fatty Acids"): the parser joins such names again after splitting on commas.
     comma_names: std::collections::HashSet<String>,
-    /// The leading ASCII word of each of `comma_names` (those that start with one): a folded
+    /// The leading ASCII word of each of `comma_names` (those that start with one), sorted: a folded
     /// name with a comma begins with the first word of its first part, so a neighbour whose
     /// first word is not here cannot begin one.
     comma_name_starts: Vec<String>,
@@ -966,10 +966,14 @@ impl KnowledgeBase {
             && !first.chars().any(fold::is_invisible)
             && let Some(word) =
                 leading_ascii_word(first.trim_start_matches(|c: char| !c.is_ascii_alphanumeric()))
-            && !self
+            && self
                 .comma_name_starts
-                .iter()
-                .any(|start| start.eq_ignore_ascii_case(word))
+                .binary_search_by(|start| {
+                    // The starts are folded (lower case); `word` may not be.
+                    let word = word.bytes().map(|b| b.to_ascii_lowercase());
+                    start.bytes().cmp(word)
+                })
+                .is_err()
         {
             return false;
         }
@@ -1188,6 +1192,54 @@ mod tests {
         );
         assert_eq!(kb().english_name("Molke"), Some("Whey"));
         assert_eq!(kb().english_name("no such thing"), None);
+    }
+
+    /// The names with a comma in the data, split at every comma.
+    fn comma_name_pairs() -> Vec<(String, String)> {
+        let names: Vec<&str> = kb()
+            .ingredients()
+            .iter()
+            .flat_map(|i| {
+                i.primary_names()
+                    .chain(i.names.values().flat_map(Names::iter))
+            })
+            .filter(|n| n.contains([',', '，']))
+            .collect();
+        assert!(!names.is_empty());
+        names
+            .iter()
+            .flat_map(|n| {
+                n.match_indices([',', '，'])
+                    .map(|(at, c)| (*n, at, c.len()))
+            })
+            .map(|(n, at, len)| (n[..at].to_owned(), n[at + len..].trim().to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn pairs_join_exactly_when_the_joined_text_is_a_comma_name() {
+        let pairs = comma_name_pairs();
+        for (first, second) in &pairs {
+            let joined = format!("{first}, {second}");
+            assert_eq!(
+                kb().joins_with_comma(first, second),
+                kb().is_name_with_comma(&joined),
+                "{joined}"
+            );
+        }
+        assert!(kb().joins_with_comma("SODIUM", "Potassium and Calcium Salts of Fatty Acids"));
+        // Every first part against every second part: mostly not names, told apart early.
+        for (first, _) in pairs.iter().take(40) {
+            for (_, second) in pairs.iter().take(40) {
+                let joined = format!("{first}, {second}");
+                assert_eq!(
+                    kb().joins_with_comma(first, second),
+                    kb().is_name_with_comma(&joined),
+                    "{joined}"
+                );
+            }
+        }
+        assert!(!kb().joins_with_comma("Peanut", "Butter"));
     }
 
     #[test]
