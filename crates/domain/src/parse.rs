@@ -63,37 +63,63 @@ const HEADERS: &[&str] = &[
     "配料",
 ];
 
-/// Phrases that introduce possible traces, lowercase. Longer phrases first.
+/// Phrases that introduce possible traces, lowercase, grouped by their first byte (checked
+/// when compiling [`MARKERS_BY_FIRST_BYTE`]). Longer phrases first.
 const TRACE_MARKERS: &[&str] = &[
     "may contain traces of",
     "may contain traces",
     "may also contain",
     "may contain",
-    "contains traces of",
-    "produced in a factory that also handles",
     "made in a factory that also handles",
+    "contains traces of",
+    "contiene trazas de",
+    "produced in a factory that also handles",
     "peut contenir des traces de",
     "peut contenir des traces d'",
     "peut contenir des traces",
     "peut contenir",
-    "traces éventuelles de",
-    "traces possibles de",
     "puede contener trazas de",
     "puede contener",
-    "contiene trazas de",
-    "kann spuren von",
-    "kann spuren",
-    "kann enthalten",
-    "spuren von",
     "può contenere tracce di",
     "può contenere",
     "pode conter traços de",
     "pode conter vestígios de",
     "pode conter",
+    "traces éventuelles de",
+    "traces possibles de",
+    "kann spuren von",
+    "kann spuren",
+    "kann enthalten",
+    "spuren von",
     "可能含有",
     "可能含",
     "含む可能性があります",
 ];
+
+/// For each byte, the range of [`TRACE_MARKERS`] that start with it: a position is compared
+/// with a few markers only. Two markers that start with different bytes never match at the
+/// same position, so grouping them keeps which marker is found.
+static MARKERS_BY_FIRST_BYTE: [(usize, usize); 256] = group_by_first_byte(TRACE_MARKERS);
+
+const fn group_by_first_byte(markers: &[&str]) -> [(usize, usize); 256] {
+    let mut ranges = [(0, 0); 256];
+    let mut i = 0;
+    while i < markers.len() {
+        let first = markers[i].as_bytes()[0] as usize;
+        let (start, end) = ranges[first];
+        assert!(
+            start == end || end == i,
+            "TRACE_MARKERS must be grouped by first byte"
+        );
+        ranges[first] = if start == end {
+            (i, i + 1)
+        } else {
+            (start, i + 1)
+        };
+        i += 1;
+    }
+    ranges
+}
 
 /// Words after which a full stop is part of the name.
 const ABBREVIATIONS: &[&str] = &[
@@ -128,9 +154,20 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
     };
     let cleaned = join_hyphenated_lines(unix);
     let body = strip_header(&cleaned);
-    let (main, traces) = split_traces(body);
+    let Split {
+        main,
+        main_pairs,
+        traces,
+    } = split_traces(body);
     let mut out = Vec::new();
-    out.extend(TopLevel::new(&main).filter_map(|item| parse_item(item, 0, false)));
+    let items = TopLevel {
+        brackets: Brackets {
+            text: &main,
+            pairs: main_pairs,
+        },
+        ..TopLevel::new(&main)
+    };
+    out.extend(items.filter_map(|item| parse_item(item, 0, false)));
     for t in traces {
         for item in TopLevel::new(t) {
             for piece in split_conjunctions(item) {
@@ -144,7 +181,10 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
 /// Whether `text` has a character that [`clean_invisible`] removes; for ASCII, without
 /// decoding characters.
 pub(crate) fn has_invisible(text: &str) -> bool {
-    if text.is_ascii() {
+    // Printable ASCII, the usual list, in a loop the compiler vectorises.
+    if text.bytes().all(|b| (b' '..0x7f).contains(&b)) {
+        false
+    } else if text.is_ascii() {
         // `is_invisible` on ASCII: the controls but line breaks and tabs.
         text.bytes()
             .any(|b| (b < b' ' && !matches!(b, b'\n' | b'\t' | b'\r')) || b == 0x7f)
@@ -541,19 +581,30 @@ fn trace_marker_at(body: &str, at: usize) -> Option<usize> {
     if !at_word_start {
         return None;
     }
-    // Markers are lower case: the first byte of `c` in UTF-8 is a cheap first test.
     let mut buf = [0; 4];
     let first = c.encode_utf8(&mut buf).as_bytes()[0];
-    TRACE_MARKERS
+    let (start, end) = MARKERS_BY_FIRST_BYTE[usize::from(first)];
+    TRACE_MARKERS[start..end]
         .iter()
-        .filter(|m| m.as_bytes()[0] == first)
         .find_map(|m| marker_len(rest, m))
+}
+
+/// A list split by [`split_traces`].
+struct Split<'a> {
+    /// The list without its "may contain" statements.
+    main: Cow<'a, str>,
+    /// The bracket pairs of `main`, when they were matched on the way.
+    main_pairs: Option<Vec<(usize, usize)>>,
+    /// What each statement lists.
+    traces: Vec<&'a str>,
 }
 
 /// Splits `body` into the main list and the trace lists of "may contain" statements. In the
 /// main list each statement becomes a line break, which ends the item before it.
-fn split_traces(body: &str) -> (Cow<'_, str>, Vec<&str>) {
+fn split_traces(body: &str) -> Split<'_> {
     let mut brackets = Brackets::new(body);
+    // The spans of `body` that are statements, each a line break in `main`.
+    let mut statements: Vec<(usize, usize)> = Vec::new();
     let mut main = String::new();
     // `body[copied..]` is not yet in `main`.
     let mut copied = 0;
@@ -581,14 +632,43 @@ fn split_traces(body: &str) -> (Cow<'_, str>, Vec<&str>) {
         }
         main.push_str(&body[copied..pos]);
         main.push('\n');
+        statements.push((pos, end));
         copied = end;
         pos = end;
     }
     if traces.is_empty() {
-        return (Cow::Borrowed(body), traces);
+        return Split {
+            main: Cow::Borrowed(body),
+            main_pairs: brackets.pairs,
+            traces,
+        };
     }
     main.push_str(&body[copied..]);
-    (Cow::Owned(main), traces)
+    Split {
+        main: Cow::Owned(main),
+        main_pairs: brackets
+            .pairs
+            .map(|pairs| pairs_outside(&pairs, &statements)),
+        traces,
+    }
+}
+
+/// The bracket `pairs` of a text, moved to where they are once each of the `statements`
+/// (sorted spans, never inside a pair) is replaced by one line break. Pairs inside a statement
+/// go with it; what remains is what matching the shorter text finds.
+fn pairs_outside(pairs: &[(usize, usize)], statements: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    pairs
+        .iter()
+        .filter(|(open, _)| !statements.iter().any(|(s, e)| (s..e).contains(&open)))
+        .map(|&(open, close)| {
+            let removed: usize = statements
+                .iter()
+                .filter(|(_, end)| *end <= open)
+                .map(|(start, end)| end - start - 1)
+                .sum();
+            (open - removed, close - removed)
+        })
+        .collect()
 }
 
 /// Where a trace list starting at byte `start` of `body` ends: at the end of its line or
@@ -662,14 +742,20 @@ fn split_on_conjunctions<'a>(part: &'a str, conjunctions: &[&str], out: &mut Vec
     // with a space, which has no case.
     let (bytes, needle) = (part.as_bytes(), conj.as_bytes());
     let mut last = 0;
-    let mut at = 0;
-    while conj.is_ascii() && at + needle.len() <= bytes.len() {
-        if bytes[at] == needle[0] && bytes[at..at + needle.len()].eq_ignore_ascii_case(needle) {
+    let mut from = 0;
+    while conj.is_ascii()
+        && let Some(skip) = bytes[from..].iter().position(|b| *b == needle[0])
+    {
+        let at = from + skip;
+        let Some(candidate) = bytes.get(at..at + needle.len()) else {
+            break;
+        };
+        if candidate.eq_ignore_ascii_case(needle) {
             split_on_conjunctions(&part[last..at], others, out);
             last = at + needle.len();
-            at = last;
+            from = last;
         } else {
-            at += 1;
+            from = at + 1;
         }
     }
     split_on_conjunctions(&part[last..], others, out);
@@ -742,7 +828,7 @@ fn parse_item(item: &str, depth: usize, trace: bool) -> Option<ParsedIngredient>
         subs_after.append(&mut sub);
         sub = subs_after;
     }
-    let name = clean_name(&head);
+    let name = clean_name(&head, matches!(head, Cow::Borrowed(_)));
     if name.is_empty() && sub.is_empty() {
         return None;
     }
@@ -796,7 +882,8 @@ fn cut_brackets<'t>(
 /// The item as given, without bullets, numbering and a trailing full stop.
 fn clean_text(item: &str) -> String {
     let mut s = item;
-    loop {
+    // A letter first is neither whitespace, bullet nor numbering: nothing more to remove.
+    while !s.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
         let before = s.len();
         s = s.trim_start_matches(|c: char| c.is_whitespace() || is_bullet(c));
         // "1. Water" / "2) Glycerin" numbering, but not "1,2-Hexanediol" or "2-Propanol".
@@ -854,22 +941,36 @@ fn is_collapsed_ascii(s: &str) -> bool {
 }
 
 /// The name to match: no percentages, footnote marks or stray punctuation at the ends.
-fn clean_name(head: &str) -> String {
+/// `collapsed` says that `head` is a part of an item's collapsed text.
+fn clean_name(head: &str, collapsed: bool) -> String {
     let without = if head.bytes().any(|b| b.is_ascii_digit()) {
         Cow::Owned(strip_percentages(head))
     } else {
         Cow::Borrowed(head)
     };
-    let trimmed = without.trim_matches(|c: char| {
-        c.is_whitespace()
-            || is_bullet(c)
-            || matches!(c, '†' | '‡' | '¹' | '²' | '³' | ',' | ';' | ':')
-    });
+    let trimmed = trim_name(&without);
     let trimmed = trimmed
         .strip_suffix('.')
         .filter(|t| !ends_with_abbreviation(t))
         .unwrap_or(trimmed);
+    if collapsed && matches!(without, Cow::Borrowed(_)) {
+        // A part of collapsed text has single spaces only; its start is trimmed already.
+        return trimmed.trim_end().to_owned();
+    }
     collapse_whitespace(trimmed)
+}
+
+/// `name` without whitespace, bullets, footnote marks and list punctuation at its ends.
+fn trim_name(name: &str) -> &str {
+    let plain = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphanumeric);
+    if plain(name.as_bytes().first()) && plain(name.as_bytes().last()) {
+        return name;
+    }
+    name.trim_matches(|c: char| {
+        c.is_whitespace()
+            || is_bullet(c)
+            || matches!(c, '†' | '‡' | '¹' | '²' | '³' | ',' | ';' | ':')
+    })
 }
 
 /// `head` without percentages: an optional "<"/"≤"/"~" before, digits with decimal
