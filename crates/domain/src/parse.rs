@@ -181,8 +181,7 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
 /// Whether `text` has a character that [`clean_invisible`] removes; for ASCII, without
 /// decoding characters.
 pub(crate) fn has_invisible(text: &str) -> bool {
-    // Printable ASCII, the usual list, in a loop the compiler vectorises.
-    if text.bytes().all(|b| (b' '..0x7f).contains(&b)) {
+    if is_printable_ascii(text) {
         false
     } else if text.is_ascii() {
         // `is_invisible` on ASCII: the controls but line breaks and tabs.
@@ -193,6 +192,13 @@ pub(crate) fn has_invisible(text: &str) -> bool {
     }
 }
 
+/// Whether `text` has only printable ASCII characters (space included), as most lists: in a
+/// loop without early exit, which the compiler vectorises.
+fn is_printable_ascii(text: &str) -> bool {
+    text.bytes()
+        .fold(true, |printable, b| printable & (b' '..0x7f).contains(&b))
+}
+
 /// [`split_ingredients`], then joins two neighbours again when `is_name(first, second)` says
 /// that "first, second" is one name ("Sodium, Potassium and Calcium Salts of Fatty Acids",
 /// E470a). The texts are passed apart so that the check can reject most pairs without
@@ -201,23 +207,19 @@ pub fn split_ingredients_with(
     text: &str,
     is_name: &dyn Fn(&str, &str) -> bool,
 ) -> Vec<ParsedIngredient> {
-    let items = split_ingredients(text);
-    let mut out: Vec<ParsedIngredient> = Vec::with_capacity(items.len());
-    for item in items {
-        if let Some(prev) = out.last_mut()
-            && !prev.trace
-            && !item.trace
-            && prev.sub.is_empty()
-            && is_name(&prev.text, &item.text)
-        {
+    let mut items = split_ingredients(text);
+    // `dedup_by` offers each item with the last one kept: joining removes the item.
+    items.dedup_by(|item, prev| {
+        let join =
+            !prev.trace && !item.trace && prev.sub.is_empty() && is_name(&prev.text, &item.text);
+        if join {
             prev.text = format!("{}, {}", prev.text, item.text);
             prev.name = format!("{}, {}", prev.name, item.name);
-            prev.sub = item.sub;
-            continue;
+            prev.sub = std::mem::take(&mut item.sub);
         }
-        out.push(item);
-    }
-    out
+        join
+    });
+    items
 }
 
 /// Joins a word that a label or OCR broke across lines with a hyphen ("Sodium Lau-\nryl
@@ -360,9 +362,6 @@ impl CharSet {
     }
 }
 
-/// Opening brackets: where a bracketed part may start.
-static OPENING: CharSet = CharSet::new(&['(', '[', '{', '（', '【', '〈', '「'], is_opener);
-
 /// Opening and closing brackets, for matching them.
 static BRACKETS: CharSet = CharSet::new(
     &[
@@ -396,8 +395,11 @@ static TRACE_ENDS: CharSet = CharSet::new(
     |c| is_opener(c) || matches!(c, '\n' | '.' | '。'),
 );
 
-/// The colons that introduce sub-ingredients.
-static COLONS: CharSet = CharSet::new(&[':', '：'], |c| matches!(c, ':' | '：'));
+/// Where a bracketed part or sub-ingredients after a colon may start.
+static HEAD_MARKS: CharSet = CharSet::new(
+    &['(', '[', '{', '（', '【', '〈', '「', ':', '：'],
+    |c| is_opener(c) || matches!(c, ':' | '：'),
+);
 
 /// The matched bracket pairs of one text, as byte offsets of the opening and closing bracket,
 /// found on first use: most items have no brackets, and then cost no matching at all.
@@ -807,10 +809,9 @@ fn parse_item(item: &str, depth: usize, trace: bool) -> Option<ParsedIngredient>
         return None;
     }
     let mut sub = Vec::new();
-    let mut head = cut_brackets(&text, depth, trace, &mut sub);
+    let (mut head, colon) = cut_brackets(&text, depth, trace, &mut sub);
     // "Emulsifier: soy lecithin" names a class, then the ingredient.
-    if let Some((pos, colon)) = COLONS.find(&head, 0) {
-        let colon = colon.len_utf8();
+    if let Some((pos, colon)) = colon {
         let mut subs_after: Vec<ParsedIngredient> = Vec::new();
         if depth + 1 < MAX_DEPTH {
             let after = &head[pos + colon..];
@@ -840,22 +841,28 @@ fn parse_item(item: &str, depth: usize, trace: bool) -> Option<ParsedIngredient>
     })
 }
 
-/// `text` with each top-level bracketed part replaced by a space; the parts' items go to
-/// `sub`. Borrowed when `text` has no matched brackets.
+/// `text` with each top-level bracketed part replaced by a space (borrowed when `text` has
+/// no matched brackets), and the offset and length of its first colon; the parts' items go
+/// to `sub`.
 fn cut_brackets<'t>(
     text: &'t str,
     depth: usize,
     trace: bool,
     sub: &mut Vec<ParsedIngredient>,
-) -> Cow<'t, str> {
+) -> (Cow<'t, str>, Option<(usize, usize)>) {
     let mut brackets = Brackets::new(text);
     let mut head: Option<String> = None;
+    let mut colon = None;
     // `text[copied..]` is not yet in `head`.
     let mut copied = 0;
     let mut pos = 0;
-    while let Some((at, open)) = OPENING.find(text, pos) {
+    while let Some((at, open)) = HEAD_MARKS.find(text, pos) {
+        pos = at + open.len_utf8();
         let (Some(closer), Some(close)) = (closer_of(open), brackets.close(at)) else {
-            pos = at + open.len_utf8();
+            if colon.is_none() && matches!(open, ':' | '：') {
+                let in_head = head.as_ref().map_or(0, String::len) + at - copied;
+                colon = Some((in_head, open.len_utf8()));
+            }
             continue;
         };
         if depth + 1 < MAX_DEPTH {
@@ -870,13 +877,14 @@ fn cut_brackets<'t>(
         pos = close + closer.len_utf8();
         copied = pos;
     }
-    match head {
+    let head = match head {
         None => Cow::Borrowed(text),
         Some(mut head) => {
             head.push_str(&text[copied..]);
             Cow::Owned(head)
         }
-    }
+    };
+    (head, colon)
 }
 
 /// The item as given, without bullets, numbering and a trailing full stop.
@@ -926,18 +934,22 @@ fn collapse_whitespace(s: &str) -> String {
     out
 }
 
-/// Whether `s` is non-empty ASCII with single spaces between words and none at the ends:
-/// nothing to collapse, as in most items. Reads bytes, not characters.
+/// Whether `s` is non-empty printable ASCII with single spaces between words and none at
+/// the ends: nothing to collapse, as in most items.
 fn is_collapsed_ascii(s: &str) -> bool {
-    let mut prev = b' ';
-    for &b in s.as_bytes() {
-        // The ASCII characters of `char::is_whitespace` are space and \t, \n, \x0B, \x0C, \r.
-        if !b.is_ascii() || matches!(b, b'\t'..=b'\r') || (b == b' ' && prev == b' ') {
-            return false;
-        }
-        prev = b;
-    }
-    prev != b' '
+    let bytes = s.as_bytes();
+    matches!((bytes.first(), bytes.last()), (Some(first), Some(last)) if *first != b' ' && *last != b' ')
+        && is_printable_ascii(s)
+        && !has_double_space(bytes)
+}
+
+/// Whether two spaces follow each other in `bytes`, without early exit (vectorised): items
+/// are short, and `str::contains` costs more to set up than this scan.
+fn has_double_space(bytes: &[u8]) -> bool {
+    let next = bytes.get(1..).unwrap_or_default();
+    bytes.iter().zip(next).fold(false, |double, (a, b)| {
+        double | ((*a == b' ') & (*b == b' '))
+    })
 }
 
 /// The name to match: no percentages, footnote marks or stray punctuation at the ends.
@@ -1190,12 +1202,11 @@ mod tests {
     #[test]
     fn char_sets_know_the_first_byte_of_their_characters() {
         for (name, set) in [
-            ("OPENING", &OPENING),
             ("BRACKETS", &BRACKETS),
             ("ITEM_ENDS", &ITEM_ENDS),
             ("MARKER_STARTS", &MARKER_STARTS),
             ("TRACE_ENDS", &TRACE_ENDS),
-            ("COLONS", &COLONS),
+            ("HEAD_MARKS", &HEAD_MARKS),
         ] {
             for c in (0..=u32::from(char::MAX)).filter_map(char::from_u32) {
                 if (set.contains)(c) {
