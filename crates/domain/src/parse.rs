@@ -452,19 +452,20 @@ fn may_separate(c: char) -> bool {
 
 /// Whether the character `c` at byte `at` of `text` ends an item of `text`.
 fn is_separator(text: &str, at: usize, c: char) -> bool {
-    let prev = text[..at].chars().next_back();
-    let next = text[at + c.len_utf8()..].chars().next();
+    // Digits are ASCII, and no byte of another character is an ASCII digit: the bytes next
+    // to `c` tell whether the characters next to it are digits.
+    let bytes = text.as_bytes();
+    let after = at + c.len_utf8();
+    let digit_before = at > 0 && bytes[at - 1].is_ascii_digit();
     match c {
         ';' | '\n' | '、' | '，' | '；' | '•' | '·' => true,
-        ',' => {
-            !(prev.is_some_and(|p| p.is_ascii_digit()) && next.is_some_and(|n| n.is_ascii_digit()))
-        }
+        ',' => !(digit_before && bytes.get(after).is_some_and(u8::is_ascii_digit)),
         '.' | '。' => {
-            if c == '.' && !next.is_none_or(char::is_whitespace) {
+            if c == '.' && !text[after..].chars().next().is_none_or(char::is_whitespace) {
                 return false;
             }
             // "1. Water": list numbering, not the end of a sentence.
-            if c == '.' && prev.is_some_and(|p| p.is_ascii_digit()) {
+            if c == '.' && digit_before {
                 return false;
             }
             !ends_with_abbreviation(&text[..at])
@@ -725,42 +726,57 @@ fn split_conjunctions(item: &str) -> Vec<&str> {
 
 /// Splits `part` on the first of `conjunctions`, then each piece on the others, in order.
 fn split_on_conjunctions<'a>(part: &'a str, conjunctions: &[&str], out: &mut Vec<&'a str>) {
-    let Some((conj, others)) = conjunctions.split_first() else {
-        out.push(part);
-        return;
-    };
-    if !part.is_ascii() {
-        match split_lowercased(part, conj) {
-            Some(pieces) => {
+    let ascii = part.is_ascii();
+    for (i, conj) in conjunctions.iter().enumerate() {
+        let others = &conjunctions[i + 1..];
+        if !ascii {
+            if let Some(pieces) = split_lowercased(part, conj) {
                 for piece in pieces {
                     split_on_conjunctions(piece, others, out);
                 }
+                return;
             }
-            None => split_on_conjunctions(part, others, out),
+            continue;
         }
+        // Lower-casing ASCII keeps every offset: match in place.
+        let Some(mut at) = find_ignoring_ascii_case(part, conj) else {
+            continue;
+        };
+        let mut last = 0;
+        loop {
+            split_on_conjunctions(&part[last..at], others, out);
+            last = at + conj.len();
+            match find_ignoring_ascii_case(&part[last..], conj) {
+                Some(next) => at = last + next,
+                None => break,
+            }
+        }
+        split_on_conjunctions(&part[last..], others, out);
         return;
     }
-    // Lower-casing ASCII keeps every offset: match in place. Every ASCII conjunction starts
-    // with a space, which has no case.
-    let (bytes, needle) = (part.as_bytes(), conj.as_bytes());
-    let mut last = 0;
+    out.push(part);
+}
+
+/// Where the ASCII `haystack` has `needle` (lower case) in any case; never for a non-ASCII
+/// needle.
+fn find_ignoring_ascii_case(haystack: &str, needle: &str) -> Option<usize> {
+    let (bytes, needle) = (haystack.as_bytes(), needle.as_bytes());
+    let first = needle.first()?;
     let mut from = 0;
-    while conj.is_ascii()
-        && let Some(skip) = bytes[from..].iter().position(|b| *b == needle[0])
+    while let Some(skip) = bytes[from..]
+        .iter()
+        .position(|b| b.to_ascii_lowercase() == *first)
     {
         let at = from + skip;
-        let Some(candidate) = bytes.get(at..at + needle.len()) else {
-            break;
-        };
-        if candidate.eq_ignore_ascii_case(needle) {
-            split_on_conjunctions(&part[last..at], others, out);
-            last = at + needle.len();
-            from = last;
-        } else {
-            from = at + 1;
+        if bytes
+            .get(at..at + needle.len())?
+            .eq_ignore_ascii_case(needle)
+        {
+            return Some(at);
         }
+        from = at + 1;
     }
-    split_on_conjunctions(&part[last..], others, out);
+    None
 }
 
 /// `part` split on `conj` in its lower-cased copy, or `None` when there is none. Offsets in
@@ -889,7 +905,8 @@ fn cut_brackets<'t>(
 
 /// The item as given, without bullets, numbering and a trailing full stop.
 fn clean_text(item: &str) -> String {
-    let mut s = item;
+    // Items usually start with the space after a comma.
+    let mut s = item.strip_prefix(' ').unwrap_or(item);
     // A letter first is neither whitespace, bullet nor numbering: nothing more to remove.
     while !s.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
         let before = s.len();

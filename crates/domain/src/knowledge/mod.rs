@@ -465,10 +465,10 @@ pub struct KnowledgeBase {
     /// Folded names that contain a comma in the data ("Sodium, Potassium and Calcium Salts of
     /// Fatty Acids"): the parser joins such names again after splitting on commas.
     comma_names: std::collections::HashSet<String>,
-    /// The leading ASCII word of each of `comma_names` (those that start with one), sorted: a folded
+    /// The leading ASCII word of each of `comma_names` (those that start with one): a folded
     /// name with a comma begins with the first word of its first part, so a neighbour whose
     /// first word is not here cannot begin one.
-    comma_name_starts: Vec<String>,
+    comma_name_starts: std::collections::HashSet<Vec<u8>, Fnv>,
     /// Sentences prepared once per entry (same order as `ingredients`).
     prepared: Vec<Prepared>,
     /// Source id → "Title (url)".
@@ -573,7 +573,7 @@ impl KnowledgeBase {
             by_purpose: HashMap::default(),
             accents: HashMap::default(),
             comma_names: std::collections::HashSet::new(),
-            comma_name_starts: Vec::new(),
+            comma_name_starts: std::collections::HashSet::default(),
             prepared: Vec::new(),
             references: HashMap::default(),
             build_time: Duration::ZERO,
@@ -714,15 +714,12 @@ impl KnowledgeBase {
                     .map(fold)
             })
             .collect();
-        let mut starts: Vec<String> = self
+        self.comma_name_starts = self
             .comma_names
             .iter()
             .filter_map(|name| leading_ascii_word(name))
-            .map(str::to_owned)
+            .map(|word| word.as_bytes().to_vec())
             .collect();
-        starts.sort_unstable();
-        starts.dedup();
-        self.comma_name_starts = starts;
         self.references = self
             .sources
             .iter()
@@ -960,22 +957,21 @@ impl KnowledgeBase {
     /// `parse::split_ingredients_with` makes for every pair of neighbours in a list. Most pairs
     /// are told apart by the first word of `first` alone, without building the joined text.
     pub fn joins_with_comma(&self, first: &str, second: &str) -> bool {
-        // For a plain ASCII `first`, `fold("first, second")` starts with `fold(first)`, whose
-        // first word ends at a space, at a CJK character or at the end.
-        if first.is_ascii()
-            && !first.chars().any(fold::is_invisible)
-            && let Some(word) =
-                leading_ascii_word(first.trim_start_matches(|c: char| !c.is_ascii_alphanumeric()))
-            && self
-                .comma_name_starts
-                .binary_search_by(|start| {
-                    // The starts are folded (lower case); `word` may not be.
-                    let word = word.bytes().map(|b| b.to_ascii_lowercase());
-                    start.bytes().cmp(word)
-                })
-                .is_err()
-        {
-            return false;
+        if let Some(word) = first_folded_word(first) {
+            let mut lower = [0; 32];
+            let starts_one = match lower.get_mut(..word.len()) {
+                Some(lower) => {
+                    lower.copy_from_slice(word.as_bytes());
+                    lower.make_ascii_lowercase();
+                    self.comma_name_starts.contains(&*lower)
+                }
+                None => self
+                    .comma_name_starts
+                    .contains(&word.to_ascii_lowercase().into_bytes()),
+            };
+            if !starts_one {
+                return false;
+            }
         }
         self.is_name_with_comma(&format!("{first}, {second}"))
     }
@@ -1014,6 +1010,22 @@ impl KnowledgeBase {
     pub fn indexed_names(&self) -> usize {
         self.index.len()
     }
+}
+
+/// The first word of `fold(first, ...)` when `first` is ASCII without control characters:
+/// its first run of ASCII letters and digits, which ends at a space, at a CJK character or at
+/// the end of the folded text. `None` when that cannot be told without folding.
+fn first_folded_word(first: &str) -> Option<&str> {
+    let bytes = first.as_bytes();
+    // `fold` drops controls without leaving a space: a word around one is not a slice.
+    let plain = bytes.iter().fold(true, |plain, b| {
+        plain & ((b' '..0x7f).contains(b) || matches!(b, b'\t' | b'\n' | b'\r'))
+    });
+    if !plain {
+        return None;
+    }
+    let start = bytes.iter().position(u8::is_ascii_alphanumeric)?;
+    leading_ascii_word(&first[start..])
 }
 
 /// The run of ASCII letters and digits that `text` starts with, if any.
