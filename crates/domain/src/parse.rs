@@ -170,7 +170,11 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
     out.extend(items.filter_map(|item| parse_item(item, 0, false)));
     for t in traces {
         for item in TopLevel::new(t) {
-            for piece in split_conjunctions(item) {
+            for piece in split_conjunctions(item.text) {
+                let piece = Item {
+                    text: piece,
+                    plain: item.plain,
+                };
                 out.extend(parse_item(piece, 0, true));
             }
         }
@@ -370,13 +374,13 @@ static BRACKETS: CharSet = CharSet::new(
     |c| is_opener(c) || is_closer(c),
 );
 
-/// Where an item may end or a bracketed part start.
+/// Where an item may end, or a bracketed part or sub-ingredients after a colon start.
 static ITEM_ENDS: CharSet = CharSet::new(
     &[
         '(', '[', '{', '（', '【', '〈', '「', ';', '\n', '、', '，', '；', '•', '·', ',', '.',
-        '。',
+        '。', ':', '：',
     ],
-    |c| is_opener(c) || may_separate(c),
+    |c| is_opener(c) || may_separate(c) || matches!(c, ':' | '：'),
 );
 
 /// Where a trace marker or a bracketed part may start: the characters whose lower case
@@ -403,6 +407,10 @@ static HEAD_MARKS: CharSet = CharSet::new(
 
 /// The matched bracket pairs of one text, as byte offsets of the opening and closing bracket,
 /// found on first use: most items have no brackets, and then cost no matching at all.
+///
+/// Every user scans its text from the start and asks about each opening bracket it meets, so
+/// the first question is about the first opening bracket, and matching starts there: the
+/// closing brackets before it close nothing.
 struct Brackets<'a> {
     text: &'a str,
     pairs: Option<Vec<(usize, usize)>>,
@@ -415,19 +423,26 @@ impl<'a> Brackets<'a> {
 
     /// The offset of the bracket closing the one that opens at `open`, if it is matched.
     fn close(&mut self, open: usize) -> Option<usize> {
-        let pairs = self.pairs.get_or_insert_with(|| match_brackets(self.text));
+        let pairs = self.pairs.get_or_insert_with(|| {
+            debug_assert!(
+                !self.text[..open].contains(is_opener),
+                "asked after the first"
+            );
+            match_brackets(self.text, open)
+        });
         let i = pairs.binary_search_by_key(&open, |p| p.0).ok()?;
         Some(pairs[i].1)
     }
 }
 
-/// The matching close of each opening bracket, ordered by the opening bracket. Unmatched
+/// The matching close of each opening bracket from byte `from` on (where the first opening
+/// bracket is), ordered by the opening bracket. Unmatched
 /// brackets are ordinary characters. Matching a part of a text that cuts no pair gives the
 /// same pairs as matching the whole text, so sub-lists are matched on their own.
-fn match_brackets(text: &str) -> Vec<(usize, usize)> {
+fn match_brackets(text: &str, from: usize) -> Vec<(usize, usize)> {
     let mut pairs = Vec::new();
     let mut stack: Vec<(usize, char)> = Vec::new();
-    let mut from = 0;
+    let mut from = from;
     while let Some((i, c)) = BRACKETS.find(text, from) {
         from = i + c.len_utf8();
         if let Some(close) = closer_of(c) {
@@ -513,27 +528,44 @@ impl<'a> TopLevel<'a> {
     }
 }
 
-impl<'a> Iterator for TopLevel<'a> {
-    type Item = &'a str;
+/// One item of a list, as [`TopLevel`] found it.
+#[derive(Clone, Copy)]
+struct Item<'a> {
+    text: &'a str,
+    /// No bracket and no colon in `text`: nothing to cut off its name.
+    plain: bool,
+}
 
-    fn next(&mut self) -> Option<&'a str> {
+impl<'a> Iterator for TopLevel<'a> {
+    type Item = Item<'a>;
+
+    fn next(&mut self) -> Option<Item<'a>> {
         let start = self.start?;
         let text = self.text;
+        let mut plain = true;
         while let Some((at, c)) = ITEM_ENDS.find(text, self.pos) {
-            if let Some(closer) = closer_of(c)
-                && let Some(close) = self.brackets.close(at)
-            {
-                self.pos = close + closer.len_utf8();
-                continue;
+            if let Some(closer) = closer_of(c) {
+                plain = false;
+                if let Some(close) = self.brackets.close(at) {
+                    self.pos = close + closer.len_utf8();
+                    continue;
+                }
             }
+            plain &= !matches!(c, ':' | '：');
             self.pos = at + c.len_utf8();
             if is_separator(text, at, c) {
                 self.start = Some(self.pos);
-                return Some(&text[start..at]);
+                return Some(Item {
+                    text: &text[start..at],
+                    plain,
+                });
             }
         }
         self.start = None;
-        Some(&text[start..])
+        Some(Item {
+            text: &text[start..],
+            plain,
+        })
     }
 }
 
@@ -819,13 +851,18 @@ fn is_bullet(c: char) -> bool {
 }
 
 /// Parses one item (already split off its list).
-fn parse_item(item: &str, depth: usize, trace: bool) -> Option<ParsedIngredient> {
-    let text = clean_text(item);
+fn parse_item(item: Item<'_>, depth: usize, trace: bool) -> Option<ParsedIngredient> {
+    let text = clean_text(item.text);
     if text.is_empty() {
         return None;
     }
     let mut sub = Vec::new();
-    let (mut head, colon) = cut_brackets(&text, depth, trace, &mut sub);
+    // Cleaning removes characters and adds none: a plain item gives a plain text.
+    let (mut head, colon) = if item.plain {
+        (Cow::Borrowed(text.as_str()), None)
+    } else {
+        cut_brackets(&text, depth, trace, &mut sub)
+    };
     // "Emulsifier: soy lecithin" names a class, then the ingredient.
     if let Some((pos, colon)) = colon {
         let mut subs_after: Vec<ParsedIngredient> = Vec::new();
