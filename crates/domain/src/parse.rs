@@ -152,7 +152,11 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
     } else {
         visible
     };
-    let cleaned = join_hyphenated_lines(unix);
+    let cleaned = if unix.contains('\n') {
+        join_hyphenated_lines(unix)
+    } else {
+        unix
+    };
     let body = strip_header(&cleaned);
     let Split {
         main,
@@ -345,6 +349,24 @@ impl CharSet {
             first_bytes,
             contains,
         }
+    }
+
+    /// The first character of the set in `text` at or after byte `from` that does not continue
+    /// an ASCII word (an ASCII letter after an ASCII letter or digit), with its offset.
+    fn find_word_start(&self, text: &str, from: usize) -> Option<(usize, char)> {
+        let bytes = text.as_bytes();
+        let mut after_word = from > 0 && bytes[from - 1].is_ascii_alphanumeric();
+        for (at, &b) in bytes.iter().enumerate().skip(from) {
+            if self.first_bytes[usize::from(b)] && !(after_word && b.is_ascii_alphabetic()) {
+                // A byte of the table starts a character: continuation bytes are never in it.
+                let c = text[at..].chars().next()?;
+                if (self.contains)(c) {
+                    return Some((at, c));
+                }
+            }
+            after_word = b.is_ascii_alphanumeric();
+        }
+        None
     }
 
     /// The first character of the set in `text` at or after byte `from`, with its offset.
@@ -645,7 +667,8 @@ fn split_traces(body: &str) -> Split<'_> {
     let mut copied = 0;
     let mut traces = Vec::new();
     let mut pos = 0;
-    while let Some((at, c)) = MARKER_STARTS.find(body, pos) {
+    // A marker starts a word, or with a CJK character.
+    while let Some((at, c)) = MARKER_STARTS.find_word_start(body, pos) {
         pos = at;
         if let Some(closer) = closer_of(c)
             && let Some(close) = brackets.close(pos)
