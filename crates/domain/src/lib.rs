@@ -21,5 +21,3 @@ pub mod email;
 pub mod knowledge;
 pub mod ocr;
 pub mod parse;
-#[cfg(test)]
-mod parse_old;
