@@ -141,19 +141,21 @@ const MAX_DEPTH: usize = 4;
 
 /// Splits a label's ingredient list. See the module documentation for the rules.
 pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
-    // Most lists have no invisible characters and no carriage returns: no copies then.
-    let visible = if has_invisible(text) {
+    // Most lists have no invisible characters and no carriage returns: no copies then. A
+    // printable ASCII list has no control characters at all, line breaks included.
+    let printable = is_printable_ascii(text);
+    let visible = if !printable && has_invisible(text) {
         Cow::Owned(clean_invisible(text))
     } else {
         Cow::Borrowed(text)
     };
-    let unix = if visible.contains('\r') {
+    let unix = if !printable && visible.contains('\r') {
         Cow::Owned(visible.replace("\r\n", "\n").replace('\r', "\n"))
     } else {
         visible
     };
     // A hyphenated word is broken across lines: no line break, nothing to join.
-    let cleaned = if unix.contains('\n') {
+    let cleaned = if !printable && unix.contains('\n') {
         join_hyphenated_lines(unix)
     } else {
         unix
@@ -631,11 +633,15 @@ fn trace_marker_at(body: &str, at: usize) -> Option<usize> {
         return None;
     }
     let c = lower_first(first);
-    let at_word_start = body[..at]
-        .chars()
-        .next_back()
-        .is_none_or(|p| !lower_first(p).is_alphanumeric())
-        || is_cjk(c);
+    let at_word_start = match body.as_bytes()[..at].last() {
+        None => true,
+        // An ASCII character is a letter or digit in either case.
+        Some(b) if b.is_ascii() => !b.is_ascii_alphanumeric(),
+        Some(_) => body[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|p| !lower_first(p).is_alphanumeric()),
+    } || is_cjk(c);
     if !at_word_start {
         return None;
     }
