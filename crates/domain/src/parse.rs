@@ -358,7 +358,7 @@ impl CharSet {
     /// an ASCII word (an ASCII letter after an ASCII letter or digit), with its offset.
     fn find_word_start(&self, text: &str, from: usize) -> Option<(usize, char)> {
         let bytes = text.as_bytes();
-        let mut after_word = from > 0 && bytes[from - 1].is_ascii_alphanumeric();
+        let mut after_word = from > 0 && ASCII_WORD[usize::from(bytes[from - 1])];
         for (at, &b) in bytes.iter().enumerate().skip(from) {
             if self.first_bytes[usize::from(b)] && !(after_word && b.is_ascii_alphabetic()) {
                 // A byte of the table starts a character: continuation bytes are never in it.
@@ -367,7 +367,7 @@ impl CharSet {
                     return Some((at, c));
                 }
             }
-            after_word = b.is_ascii_alphanumeric();
+            after_word = ASCII_WORD[usize::from(b)];
         }
         None
     }
@@ -390,6 +390,17 @@ impl CharSet {
         None
     }
 }
+
+/// The ASCII letters and digits, as a table: one load per byte in the scan for word starts.
+static ASCII_WORD: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = (b as u8).is_ascii_alphanumeric();
+        b += 1;
+    }
+    table
+};
 
 /// Opening and closing brackets, for matching them.
 static BRACKETS: CharSet = CharSet::new(
@@ -1004,12 +1015,22 @@ fn clean_text(item: &str) -> String {
             break;
         }
     }
-    let s = s.trim_end();
+    let s = trim_end(s);
     let s = match s.strip_suffix(['.', '。']) {
         Some(rest) if !ends_with_abbreviation(rest) => rest,
         _ => s,
     };
     collapse_whitespace(s)
+}
+
+/// `s` without trailing whitespace; at once when it ends with a visible ASCII character, as
+/// items usually do.
+fn trim_end(s: &str) -> &str {
+    if s.as_bytes().last().is_some_and(u8::is_ascii_graphic) {
+        s
+    } else {
+        s.trim_end()
+    }
 }
 
 /// `s` without leading and trailing whitespace, inner runs of whitespace made one space:
@@ -1061,7 +1082,7 @@ fn clean_name(head: &str, collapsed: bool) -> String {
         .unwrap_or(trimmed);
     if collapsed && matches!(without, Cow::Borrowed(_)) {
         // A part of collapsed text has single spaces only; its start is trimmed already.
-        return trimmed.trim_end().to_owned();
+        return trim_end(trimmed).to_owned();
     }
     collapse_whitespace(trimmed)
 }
@@ -1398,6 +1419,13 @@ mod tests {
     }
 
     #[test]
+    fn the_word_table_holds_the_ascii_letters_and_digits() {
+        for b in 0..=u8::MAX {
+            assert_eq!(ASCII_WORD[usize::from(b)], b.is_ascii_alphanumeric(), "{b}");
+        }
+    }
+
+    #[test]
     fn invisible_ascii_is_found_without_decoding() {
         for c in (0..128u8).map(char::from) {
             assert_eq!(has_invisible(&format!("a{c}b")), is_invisible(c), "{c:?}");
@@ -1544,6 +1572,11 @@ mod tests {
             let all = split_ingredients_with(&text, &|_, _| true);
             prop_assert!(all.len() <= items.len());
             prop_assert!(all.iter().all(|i| !i.text.is_empty()));
+        }
+
+        #[test]
+        fn trimming_the_end_is_str_trim_end(s in "[ a.\t\u{a0}\u{3000}é]{0,12}|\\PC{0,12}") {
+            prop_assert_eq!(trim_end(&s), s.trim_end());
         }
 
         #[test]
