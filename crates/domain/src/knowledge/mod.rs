@@ -469,6 +469,9 @@ pub struct KnowledgeBase {
     /// name with a comma begins with the first word of its first part, so a neighbour whose
     /// first word is not here cannot begin one.
     comma_name_starts: std::collections::HashSet<Vec<u8>, Fnv>,
+    /// For each first letter or digit of `comma_name_starts`, the lengths of those words as bits
+    /// (63 for longer ones): most words are told apart without hashing.
+    comma_start_lengths: [u64; 128],
     /// Sentences prepared once per entry (same order as `ingredients`).
     prepared: Vec<Prepared>,
     /// Source id → "Title (url)".
@@ -574,6 +577,7 @@ impl KnowledgeBase {
             accents: HashMap::default(),
             comma_names: std::collections::HashSet::new(),
             comma_name_starts: std::collections::HashSet::default(),
+            comma_start_lengths: [0; 128],
             prepared: Vec::new(),
             references: HashMap::default(),
             build_time: Duration::ZERO,
@@ -720,6 +724,11 @@ impl KnowledgeBase {
             .filter_map(|name| leading_ascii_word(name))
             .map(|word| word.as_bytes().to_vec())
             .collect();
+        self.comma_start_lengths = [0; 128];
+        for word in &self.comma_name_starts {
+            let initial = usize::from(word[0]);
+            self.comma_start_lengths[initial] |= 1 << word.len().min(63);
+        }
         self.references = self
             .sources
             .iter()
@@ -958,6 +967,10 @@ impl KnowledgeBase {
     /// are told apart by the first word of `first` alone, without building the joined text.
     pub fn joins_with_comma(&self, first: &str, second: &str) -> bool {
         if let Some(word) = first_folded_word(first) {
+            let initial = usize::from(word.as_bytes()[0].to_ascii_lowercase());
+            if self.comma_start_lengths[initial] & (1 << word.len().min(63)) == 0 {
+                return false;
+            }
             let mut lower = [0; 32];
             let starts_one = match lower.get_mut(..word.len()) {
                 Some(lower) => {
