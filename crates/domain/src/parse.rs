@@ -166,21 +166,25 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
         main_pairs,
         traces,
     } = split_traces(body);
+    // Printable ASCII without double spaces: every item, trimmed, is collapsed already. (The
+    // line breaks that stand for "may contain" statements always end an item.)
+    let collapsed = printable && !has_double_space(body.as_bytes());
     let mut out = Vec::new();
     let items = TopLevel {
         brackets: Brackets {
             text: &main,
             pairs: main_pairs,
         },
+        collapsed,
         ..TopLevel::new(&main)
     };
     out.extend(items.filter_map(|item| parse_item(item, 0, false)));
     for t in traces {
-        for item in TopLevel::new(t) {
+        for item in TopLevel::new(t).collapsed(collapsed) {
             for piece in split_conjunctions(item.text) {
                 let piece = Item {
                     text: piece,
-                    plain: item.plain,
+                    ..item
                 };
                 out.extend(parse_item(piece, 0, true));
             }
@@ -551,6 +555,8 @@ struct TopLevel<'a> {
     start: Option<usize>,
     /// Where scanning goes on.
     pos: usize,
+    /// `text` has only single spaces as whitespace (see [`Item::collapsed`]).
+    collapsed: bool,
 }
 
 impl<'a> TopLevel<'a> {
@@ -560,7 +566,13 @@ impl<'a> TopLevel<'a> {
             brackets: Brackets::new(text),
             start: Some(0),
             pos: 0,
+            collapsed: false,
         }
+    }
+
+    /// Marks `text` as having only single spaces as whitespace.
+    fn collapsed(self, collapsed: bool) -> Self {
+        Self { collapsed, ..self }
     }
 }
 
@@ -570,6 +582,9 @@ struct Item<'a> {
     text: &'a str,
     /// No bracket and no colon in `text`: nothing to cut off its name.
     plain: bool,
+    /// Only single spaces as whitespace in `text` (a part of collapsed text or of a printable
+    /// ASCII list without double spaces): once its ends are trimmed, nothing to collapse.
+    collapsed: bool,
 }
 
 impl<'a> Iterator for TopLevel<'a> {
@@ -594,6 +609,7 @@ impl<'a> Iterator for TopLevel<'a> {
                 return Some(Item {
                     text: &text[start..at],
                     plain,
+                    collapsed: self.collapsed,
                 });
             }
         }
@@ -601,6 +617,7 @@ impl<'a> Iterator for TopLevel<'a> {
         Some(Item {
             text: &text[start..],
             plain,
+            collapsed: self.collapsed,
         })
     }
 }
@@ -903,7 +920,7 @@ fn is_bullet(c: char) -> bool {
 
 /// Parses one item (already split off its list).
 fn parse_item(item: Item<'_>, depth: usize, trace: bool) -> Option<ParsedIngredient> {
-    let text = clean_text(item.text);
+    let text = clean_text(item);
     if text.is_empty() {
         return None;
     }
@@ -918,10 +935,9 @@ fn parse_item(item: Item<'_>, depth: usize, trace: bool) -> Option<ParsedIngredi
     if let Some((pos, colon)) = colon {
         let mut subs_after: Vec<ParsedIngredient> = Vec::new();
         if depth + 1 < MAX_DEPTH {
-            let after = &head[pos + colon..];
-            subs_after.extend(
-                TopLevel::new(after).filter_map(|piece| parse_item(piece, depth + 1, trace)),
-            );
+            let after =
+                TopLevel::new(&head[pos + colon..]).collapsed(matches!(head, Cow::Borrowed(_)));
+            subs_after.extend(after.filter_map(|piece| parse_item(piece, depth + 1, trace)));
         }
         head = match head {
             Cow::Borrowed(h) => Cow::Borrowed(&h[..pos]),
@@ -972,7 +988,9 @@ fn cut_brackets<'t>(
         if depth + 1 < MAX_DEPTH {
             let inner = &text[at + open.len_utf8()..close];
             sub.extend(
-                TopLevel::new(inner).filter_map(|piece| parse_item(piece, depth + 1, trace)),
+                TopLevel::new(inner)
+                    .collapsed(true)
+                    .filter_map(|piece| parse_item(piece, depth + 1, trace)),
             );
         }
         let head = head.get_or_insert_with(|| String::with_capacity(text.len()));
@@ -992,9 +1010,10 @@ fn cut_brackets<'t>(
 }
 
 /// The item as given, without bullets, numbering and a trailing full stop.
-fn clean_text(item: &str) -> String {
+fn clean_text(item: Item<'_>) -> String {
+    let item_text = item.text;
     // Items usually start with the space after a comma.
-    let mut s = item.strip_prefix(' ').unwrap_or(item);
+    let mut s = item_text.strip_prefix(' ').unwrap_or(item_text);
     // A letter first is neither whitespace, bullet nor numbering: nothing more to remove.
     while !s.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
         let before = s.len();
@@ -1020,6 +1039,10 @@ fn clean_text(item: &str) -> String {
         Some(rest) if !ends_with_abbreviation(rest) => rest,
         _ => s,
     };
+    if item.collapsed {
+        // The start is trimmed; a full stop may have left one space at the end.
+        return trim_end(s).to_owned();
+    }
     collapse_whitespace(s)
 }
 
@@ -1416,6 +1439,25 @@ mod tests {
             ]
         );
         assert_eq!(outline(&items[1].sub), [item("sea", false, &["fine"])]);
+    }
+
+    #[test]
+    fn texts_are_collapsed_whether_the_list_has_double_spaces_or_not() {
+        let texts = |list: &str| -> Vec<String> {
+            split_ingredients(list)
+                .into_iter()
+                .map(|i| i.text)
+                .collect()
+        };
+        // Single spaces: items are only trimmed, also after a full stop is cut off.
+        assert_eq!(
+            texts("Water , Salt .,Oil (olive , sunflower)"),
+            ["Water", "Salt", "Oil (olive , sunflower)"]
+        );
+        assert_eq!(
+            texts("Water  Aqua,\tSalt \u{a0}fine , Oil"),
+            ["Water Aqua", "Salt fine", "Oil"]
+        );
     }
 
     #[test]
