@@ -18,9 +18,9 @@
 //! Invisible characters (zero-width, bidirectional marks, controls, NUL) are removed first.
 //!
 //! Every list passes through here once per `/analyze` request, so the parser works on `&str`
-//! slices with byte offsets (every separator, bracket and marker is a known character) and
-//! allocates only the `text` and `name` of each ingredient; brackets are matched only in texts
-//! that have an opening bracket.
+//! slices with byte offsets (every separator, bracket and marker is a known character, found
+//! through a table of the bytes that start it) and allocates little besides the `text` and
+//! `name` of each ingredient; brackets are matched only in texts that have an opening bracket.
 
 use std::borrow::Cow;
 
