@@ -472,6 +472,9 @@ pub struct KnowledgeBase {
     /// For each first letter or digit of `comma_name_starts`, the lengths of those words as bits
     /// (63 for longer ones): most words are told apart without hashing.
     comma_start_lengths: [u64; 128],
+    /// The first two words of each of `comma_names` that starts with two ASCII words, joined by
+    /// a space: a neighbour of two words or more must begin with one of these.
+    comma_name_heads: std::collections::HashSet<Vec<u8>, Fnv>,
     /// Sentences prepared once per entry (same order as `ingredients`).
     prepared: Vec<Prepared>,
     /// Source id → "Title (url)".
@@ -578,6 +581,7 @@ impl KnowledgeBase {
             comma_names: std::collections::HashSet::new(),
             comma_name_starts: std::collections::HashSet::default(),
             comma_start_lengths: [0; 128],
+            comma_name_heads: std::collections::HashSet::default(),
             prepared: Vec::new(),
             references: HashMap::default(),
             build_time: Duration::ZERO,
@@ -723,6 +727,15 @@ impl KnowledgeBase {
             .iter()
             .filter_map(|name| leading_ascii_word(name))
             .map(|word| word.as_bytes().to_vec())
+            .collect();
+        self.comma_name_heads = self
+            .comma_names
+            .iter()
+            .filter_map(|name| {
+                let first = leading_ascii_word(name)?;
+                let second = leading_ascii_word(name[first.len()..].strip_prefix(' ')?)?;
+                Some(format!("{first} {second}").into_bytes())
+            })
             .collect();
         self.comma_start_lengths = [0; 128];
         for word in &self.comma_name_starts {
@@ -966,23 +979,13 @@ impl KnowledgeBase {
     /// `parse::split_ingredients_with` makes for every pair of neighbours in a list. Most pairs
     /// are told apart by the first word of `first` alone, without building the joined text.
     pub fn joins_with_comma(&self, first: &str, second: &str) -> bool {
-        if let Some(word) = first_folded_word(first) {
+        if let Some((word, next)) = first_folded_words(first) {
             let initial = usize::from(word.as_bytes()[0].to_ascii_lowercase());
-            if self.comma_start_lengths[initial] & (1 << word.len().min(63)) == 0 {
-                return false;
-            }
-            let mut lower = [0; 32];
-            let starts_one = match lower.get_mut(..word.len()) {
-                Some(lower) => {
-                    lower.copy_from_slice(word.as_bytes());
-                    lower.make_ascii_lowercase();
-                    self.comma_name_starts.contains(&*lower)
-                }
-                None => self
-                    .comma_name_starts
-                    .contains(&word.to_ascii_lowercase().into_bytes()),
-            };
-            if !starts_one {
+            if self.comma_start_lengths[initial] & (1 << word.len().min(63)) == 0
+                || !contains_lowercased(&self.comma_name_starts, &[word])
+                || next
+                    .is_some_and(|next| !contains_lowercased(&self.comma_name_heads, &[word, next]))
+            {
                 return false;
             }
         }
@@ -1025,10 +1028,11 @@ impl KnowledgeBase {
     }
 }
 
-/// The first word of `fold(first, ...)` when `first` is ASCII without control characters:
-/// its first run of ASCII letters and digits, which ends at a space, at a CJK character or at
-/// the end of the folded text. `None` when that cannot be told without folding.
-fn first_folded_word(first: &str) -> Option<&str> {
+/// The first word of `fold(first, ...)` when `first` is ASCII without control characters,
+/// and its second word if `first` has one: runs of ASCII letters and digits, each ending at a
+/// space, at a CJK character or at the end of the folded text. `None` when that cannot be
+/// told without folding.
+fn first_folded_words(first: &str) -> Option<(&str, Option<&str>)> {
     let bytes = first.as_bytes();
     // `fold` drops controls without leaving a space: a word around one is not a slice.
     let plain = bytes.iter().fold(true, |plain, b| {
@@ -1038,7 +1042,33 @@ fn first_folded_word(first: &str) -> Option<&str> {
         return None;
     }
     let start = bytes.iter().position(u8::is_ascii_alphanumeric)?;
-    leading_ascii_word(&first[start..])
+    let word = leading_ascii_word(&first[start..])?;
+    let rest = &first[start + word.len()..];
+    let next = rest
+        .bytes()
+        .position(|b| b.is_ascii_alphanumeric())
+        .and_then(|at| leading_ascii_word(&rest[at..]));
+    Some((word, next))
+}
+
+/// Whether `set` holds `words` (ASCII), lower-cased and joined by spaces; built on the stack.
+fn contains_lowercased(set: &std::collections::HashSet<Vec<u8>, Fnv>, words: &[&str]) -> bool {
+    let mut key = [0u8; 64];
+    let mut len = 0;
+    for word in words {
+        let space = usize::from(len > 0);
+        let Some(slot) = key.get_mut(len + space..len + space + word.len()) else {
+            // Longer than any name's first words in practice: the slow way.
+            return set.contains(words.join(" ").to_ascii_lowercase().as_bytes());
+        };
+        slot.copy_from_slice(word.as_bytes());
+        if space == 1 {
+            key[len] = b' ';
+        }
+        len += space + word.len();
+    }
+    key[..len].make_ascii_lowercase();
+    set.contains(&key[..len])
 }
 
 /// The run of ASCII letters and digits that `text` starts with, if any.
@@ -1265,6 +1295,11 @@ mod tests {
             }
         }
         assert!(!kb().joins_with_comma("Peanut", "Butter"));
+        assert!(!kb().joins_with_comma("Sodium Hyaluronate", "Allantoin"));
+        // Two words before the comma, told by the first two words of the names.
+        assert!(pairs.iter().any(|(first, second)| {
+            first.split_whitespace().count() > 1 && kb().joins_with_comma(first, second)
+        }));
     }
 
     #[test]
