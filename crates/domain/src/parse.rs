@@ -750,18 +750,24 @@ fn split_traces(body: &str) -> Split<'_> {
 /// (sorted spans, never inside a pair) is replaced by one line break. Pairs inside a statement
 /// go with it; what remains is what matching the shorter text finds.
 fn pairs_outside(pairs: &[(usize, usize)], statements: &[(usize, usize)]) -> Vec<(usize, usize)> {
-    pairs
-        .iter()
-        .filter(|(open, _)| !statements.iter().any(|(s, e)| (s..e).contains(&open)))
-        .map(|&(open, close)| {
-            let removed: usize = statements
-                .iter()
-                .filter(|(_, end)| *end <= open)
-                .map(|(start, end)| end - start - 1)
-                .sum();
-            (open - removed, close - removed)
-        })
-        .collect()
+    // Both lists are sorted: one walk through each, so that crafted lists stay linear.
+    let mut out = Vec::with_capacity(pairs.len());
+    let mut next = statements.iter().peekable();
+    let mut removed = 0;
+    for &(open, close) in pairs {
+        while let Some(&&(start, end)) = next.peek() {
+            if open < end {
+                break;
+            }
+            removed += end - start - 1;
+            next.next();
+        }
+        let inside = next.peek().is_some_and(|&&(start, _)| start <= open);
+        if !inside {
+            out.push((open - removed, close - removed));
+        }
+    }
+    out
 }
 
 /// Where a trace list starting at byte `start` of `body` ends: at the end of its line or
@@ -1386,6 +1392,22 @@ mod tests {
                 item("Chocolate", false, &["cocoa", "sugar"]),
                 item("Salt", false, &[]),
                 item("nuts", true, &["hazelnut", "almond"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn brackets_between_several_statements_still_match() {
+        let items =
+            split_ingredients("A (b), may contain c (d)\nE (f), kann Spuren von g\nH [i, j]");
+        assert_eq!(
+            outline(&items),
+            [
+                item("A", false, &["b"]),
+                item("E", false, &["f"]),
+                item("H", false, &["i", "j"]),
+                item("c", true, &["d"]),
+                item("g", true, &[]),
             ]
         );
     }
