@@ -1,9 +1,11 @@
 //! CPU time per analysis, for machines too busy for criterion's wall clock:
 //! `perf stat -e task-clock target/release/examples/analyze_cpu analyze 20000`, minus the same
 //! with 0 iterations, divided by the iteration count (`make bench-domain-cpu` does this).
-//! Modes: `analyze` (40-ingredient list, pre-parsed), `parse`, `build` (the index), and
-//! `respond`: what `POST /analyze` does besides HTTP (validate and parse, analyse, write the
-//! JSON answer with `AnalysisResponse::to_json`, as the handler does).
+//! Modes: `analyze` (40-ingredient list, pre-parsed), `parse` (`split_ingredients` only),
+//! `parse-with` (`split_ingredients_with` and the knowledge base's names with commas),
+//! `input` (`AnalysisInput::new` as the handler calls it: limits, cleaning, parsing), `build`
+//! (the index), and `respond`: what `POST /analyze` does besides HTTP (validate and parse,
+//! analyse, write the JSON answer with `AnalysisResponse::to_json`, as the handler does).
 
 use domain::analysis::{AnalysisInput, Expertise, SkinType, analyze};
 use domain::knowledge::{DATA_FILES, KnowledgeBase};
@@ -27,7 +29,7 @@ fn main() -> Result<(), String> {
         .unwrap_or_else(|| "1000".to_owned())
         .parse()
         .map_err(|e| format!("iterations: {e}"))?;
-    let _ = KnowledgeBase::embedded();
+    let kb = KnowledgeBase::embedded();
     let allergies = vec![
         "Milk/Dairy".to_owned(),
         "Tree Nut".to_owned(),
@@ -46,6 +48,21 @@ fn main() -> Result<(), String> {
         sink += match mode.as_str() {
             "analyze" => analyze(std::hint::black_box(&input)).ingredients.len(),
             "parse" => domain::parse::split_ingredients(std::hint::black_box(LIST)).len(),
+            "parse-with" => domain::parse::split_ingredients_with(
+                std::hint::black_box(LIST),
+                &|first, second| kb.joins_with_comma(first, second),
+            )
+            .len(),
+            "input" => AnalysisInput::new(
+                Some("Bench cream"),
+                Some(std::hint::black_box(LIST)),
+                &allergies,
+                SkinType::Sensitive,
+                Expertise::Expert,
+            )
+            .map_err(|e| e.to_string())?
+            .parsed
+            .len(),
             "respond" => {
                 let input = AnalysisInput::new(
                     Some("Bench cream"),

@@ -3,7 +3,7 @@
 use super::{Expertise, SkinType, UNKNOWN_PRODUCT};
 use crate::knowledge::KnowledgeBase;
 use crate::knowledge::fold::clean_invisible;
-use crate::parse::{ParsedIngredient, split_ingredients_with};
+use crate::parse::{ParsedIngredient, has_invisible, split_ingredients_with};
 
 /// Most characters accepted in `ingredients`.
 pub const MAX_CHARS: usize = 20_000;
@@ -78,7 +78,7 @@ impl AnalysisInput {
             return Err(InputError::TooLong(chars));
         }
         // NUL is a control character: `clean_invisible` removes it with the others.
-        let cleaned = clean_invisible(raw);
+        let cleaned = without_invisible(raw);
         if cleaned.trim().is_empty() {
             return Err(InputError::Blank);
         }
@@ -93,7 +93,9 @@ impl AnalysisInput {
         }
         // A knowledge-base name with a comma in it is one ingredient, not two.
         let kb = KnowledgeBase::embedded();
-        let parsed = split_ingredients_with(&cleaned, &|name| kb.is_name_with_comma(name));
+        let parsed = split_ingredients_with(&cleaned, &|first, second| {
+            kb.joins_with_comma(first, second)
+        });
         if parsed.is_empty() {
             return Err(InputError::NoIngredients);
         }
@@ -102,7 +104,7 @@ impl AnalysisInput {
         }
         let product_name = product_name
             .map(|p| {
-                clean_invisible(p)
+                without_invisible(p)
                     .trim()
                     .chars()
                     .take(MAX_PRODUCT_NAME_CHARS)
@@ -112,7 +114,7 @@ impl AnalysisInput {
             .unwrap_or_else(|| UNKNOWN_PRODUCT.to_owned());
         let allergies = allergies
             .iter()
-            .map(|a| clean_invisible(a).trim().to_owned())
+            .map(|a| without_invisible(a).trim().to_owned())
             .filter(|a| !a.is_empty())
             .collect();
         Ok(Self {
@@ -124,6 +126,16 @@ impl AnalysisInput {
             expertise,
             parse_time: started.elapsed(),
         })
+    }
+}
+
+/// [`clean_invisible`], without its scan of every character when there is nothing to remove
+/// (nearly always).
+fn without_invisible(text: &str) -> String {
+    if has_invisible(text) {
+        clean_invisible(text)
+    } else {
+        text.to_owned()
     }
 }
 

@@ -467,6 +467,16 @@ pub struct KnowledgeBase {
     /// Folded names that contain a comma in the data ("Sodium, Potassium and Calcium Salts of
     /// Fatty Acids"): the parser joins such names again after splitting on commas.
     comma_names: std::collections::HashSet<String>,
+    /// The leading ASCII word of each of `comma_names` (those that start with one): a folded
+    /// name with a comma begins with the first word of its first part, so a neighbour whose
+    /// first word is not here cannot begin one.
+    comma_name_starts: std::collections::HashSet<Vec<u8>, Fnv>,
+    /// For each first letter or digit of `comma_name_starts`, the lengths of those words as bits
+    /// (63 for longer ones): most words are told apart without hashing.
+    comma_start_lengths: [u64; 128],
+    /// The first two words of each of `comma_names` that starts with two ASCII words, joined by
+    /// a space: a neighbour of two words or more must begin with one of these.
+    comma_name_heads: std::collections::HashSet<Vec<u8>, Fnv>,
     /// Sentences prepared once per entry (same order as `ingredients`).
     prepared: Vec<Prepared>,
     /// Source id → "Title (url)".
@@ -666,6 +676,9 @@ impl KnowledgeBase {
             by_purpose: HashMap::default(),
             accents: HashMap::default(),
             comma_names: std::collections::HashSet::new(),
+            comma_name_starts: std::collections::HashSet::default(),
+            comma_start_lengths: [0; 128],
+            comma_name_heads: std::collections::HashSet::default(),
             prepared: Vec::new(),
             references: HashMap::default(),
             alternatives: Vec::new(),
@@ -807,6 +820,26 @@ impl KnowledgeBase {
                     .map(fold)
             })
             .collect();
+        self.comma_name_starts = self
+            .comma_names
+            .iter()
+            .filter_map(|name| leading_ascii_word(name))
+            .map(|word| word.as_bytes().to_vec())
+            .collect();
+        self.comma_name_heads = self
+            .comma_names
+            .iter()
+            .filter_map(|name| {
+                let first = leading_ascii_word(name)?;
+                let second = leading_ascii_word(name[first.len()..].strip_prefix(' ')?)?;
+                Some(format!("{first} {second}").into_bytes())
+            })
+            .collect();
+        self.comma_start_lengths = [0; 128];
+        for word in &self.comma_name_starts {
+            let initial = usize::from(word[0]);
+            self.comma_start_lengths[initial] |= 1 << word.len().min(63);
+        }
         self.references = self
             .sources
             .iter()
@@ -1062,6 +1095,23 @@ impl KnowledgeBase {
         self.comma_names.contains(&fold(text))
     }
 
+    /// Whether "first, second" is a known name written with a comma: the check
+    /// `parse::split_ingredients_with` makes for every pair of neighbours in a list. Most pairs
+    /// are told apart by the first word of `first` alone, without building the joined text.
+    pub fn joins_with_comma(&self, first: &str, second: &str) -> bool {
+        if let Some((word, next)) = first_folded_words(first) {
+            let initial = usize::from(word.as_bytes()[0].to_ascii_lowercase());
+            if self.comma_start_lengths[initial] & (1 << word.len().min(63)) == 0
+                || !contains_lowercased(&self.comma_name_starts, &[word])
+                || next
+                    .is_some_and(|next| !contains_lowercased(&self.comma_name_heads, &[word, next]))
+            {
+                return false;
+            }
+        }
+        self.is_name_with_comma(&format!("{first}, {second}"))
+    }
+
     /// The prepared sentences of the entry at `index`.
     pub fn prepared(&self, index: usize) -> Option<&Prepared> {
         self.prepared.get(index)
@@ -1096,6 +1146,55 @@ impl KnowledgeBase {
     pub fn indexed_names(&self) -> usize {
         self.index.len()
     }
+}
+
+/// The first word of `fold(first, ...)` when `first` is ASCII without control characters,
+/// and its second word if `first` has one: runs of ASCII letters and digits, each ending at a
+/// space, at a CJK character or at the end of the folded text. `None` when that cannot be
+/// told without folding.
+fn first_folded_words(first: &str) -> Option<(&str, Option<&str>)> {
+    let bytes = first.as_bytes();
+    // `fold` drops controls without leaving a space: a word around one is not a slice.
+    let plain = bytes.iter().fold(true, |plain, b| {
+        plain & ((b' '..0x7f).contains(b) || matches!(b, b'\t' | b'\n' | b'\r'))
+    });
+    if !plain {
+        return None;
+    }
+    let start = bytes.iter().position(u8::is_ascii_alphanumeric)?;
+    let word = leading_ascii_word(&first[start..])?;
+    let rest = &first[start + word.len()..];
+    let next = rest
+        .bytes()
+        .position(|b| b.is_ascii_alphanumeric())
+        .and_then(|at| leading_ascii_word(&rest[at..]));
+    Some((word, next))
+}
+
+/// Whether `set` holds `words` (ASCII), lower-cased and joined by spaces; built on the stack.
+fn contains_lowercased(set: &std::collections::HashSet<Vec<u8>, Fnv>, words: &[&str]) -> bool {
+    let mut key = [0u8; 64];
+    let mut len = 0;
+    for word in words {
+        let space = usize::from(len > 0);
+        let Some(slot) = key.get_mut(len + space..len + space + word.len()) else {
+            // Longer than any name's first words in practice: the slow way.
+            return set.contains(words.join(" ").to_ascii_lowercase().as_bytes());
+        };
+        slot.copy_from_slice(word.as_bytes());
+        if space == 1 {
+            key[len] = b' ';
+        }
+        len += space + word.len();
+    }
+    key[..len].make_ascii_lowercase();
+    set.contains(&key[..len])
+}
+
+/// The run of ASCII letters and digits that `text` starts with, if any.
+fn leading_ascii_word(text: &str) -> Option<&str> {
+    let len = text.bytes().take_while(u8::is_ascii_alphanumeric).count();
+    (len > 0).then(|| &text[..len])
 }
 
 /// Singular and plural forms of the last word of a folded Latin name ("tomatoes" →
@@ -1268,6 +1367,59 @@ mod tests {
         );
         assert_eq!(kb().english_name("Molke"), Some("Whey"));
         assert_eq!(kb().english_name("no such thing"), None);
+    }
+
+    /// The names with a comma in the data, split at every comma.
+    fn comma_name_pairs() -> Vec<(String, String)> {
+        let names: Vec<&str> = kb()
+            .ingredients()
+            .iter()
+            .flat_map(|i| {
+                i.primary_names()
+                    .chain(i.names.values().flat_map(Names::iter))
+            })
+            .filter(|n| n.contains([',', '，']))
+            .collect();
+        assert!(!names.is_empty());
+        names
+            .iter()
+            .flat_map(|n| {
+                n.match_indices([',', '，'])
+                    .map(|(at, c)| (*n, at, c.len()))
+            })
+            .map(|(n, at, len)| (n[..at].to_owned(), n[at + len..].trim().to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn pairs_join_exactly_when_the_joined_text_is_a_comma_name() {
+        let pairs = comma_name_pairs();
+        for (first, second) in &pairs {
+            let joined = format!("{first}, {second}");
+            assert_eq!(
+                kb().joins_with_comma(first, second),
+                kb().is_name_with_comma(&joined),
+                "{joined}"
+            );
+        }
+        assert!(kb().joins_with_comma("SODIUM", "Potassium and Calcium Salts of Fatty Acids"));
+        // Every first part against every second part: mostly not names, told apart early.
+        for (first, _) in pairs.iter().take(40) {
+            for (_, second) in pairs.iter().take(40) {
+                let joined = format!("{first}, {second}");
+                assert_eq!(
+                    kb().joins_with_comma(first, second),
+                    kb().is_name_with_comma(&joined),
+                    "{joined}"
+                );
+            }
+        }
+        assert!(!kb().joins_with_comma("Peanut", "Butter"));
+        assert!(!kb().joins_with_comma("Sodium Hyaluronate", "Allantoin"));
+        // Two words before the comma, told by the first two words of the names.
+        assert!(pairs.iter().any(|(first, second)| {
+            first.split_whitespace().count() > 1 && kb().joins_with_comma(first, second)
+        }));
     }
 
     #[test]
