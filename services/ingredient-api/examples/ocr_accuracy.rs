@@ -3,7 +3,7 @@
 //! scored item by item.
 //!
 //! `cargo run --release -p ingredient-api --example ocr_accuracy -- [--jobs N]
-//!  [--languages en,fr] [--kinds cream,biscuits] [--variants clean,small] [--no-deskew] [--no-rescale] [--no-denoise] [--no-columns] [--no-cjk-mend] [--line-px 32] [--max-upscale 3] [--verbose]
+//!  [--languages en,fr] [--kinds cream,biscuits] [--variants clean,small] [--no-deskew] [--no-rescale] [--no-denoise] [--no-columns] [--no-cjk-mend] [--line-px 26] [--cjk-line-px 32] [--max-upscale 3] [--verbose]
 //!  [--dump DIR]` (`--dump` writes the prepared images instead of reading them)
 //!
 //! `--jobs 1` (the default) measures seconds per image on one core.
@@ -86,6 +86,9 @@ async fn main() {
         target_line_px: arg_list(&args, "--line-px")
             .and_then(|v| v[0].parse().ok())
             .unwrap_or(PrepareOptions::default().target_line_px),
+        cjk_line_px: arg_list(&args, "--cjk-line-px")
+            .and_then(|v| v[0].parse().ok())
+            .unwrap_or(PrepareOptions::default().cjk_line_px),
         max_upscale: arg_list(&args, "--max-upscale")
             .and_then(|v| v[0].parse().ok())
             .unwrap_or(PrepareOptions::default().max_upscale),
