@@ -82,10 +82,14 @@ pub struct Prepared {
 }
 
 /// The straightened image before rescaling, with what was measured on it; cheap to clone
-/// (shared), so a blocking task can own a copy.
+/// (shared), so a blocking task can own a copy. When the CJK line height means shrinking a
+/// big photo, the shrunk copy is kept instead of the photo (memory while Tesseract runs);
+/// with no text line measured, nothing is kept.
 #[derive(Debug, Clone)]
 pub struct Unscaled {
     straight: std::sync::Arc<RgbImage>,
+    /// Scale of `straight` relative to the straightened image (1, or below 1 when shrunk).
+    straight_scale: f32,
     preparation: Preparation,
     options: PrepareOptions,
 }
@@ -107,13 +111,16 @@ impl Unscaled {
             target_line_px: line_px,
             ..self.options
         };
-        match rescale(&self.straight, self.preparation.line_px, options) {
-            Some((_, scale)) if (scale - self.preparation.scale).abs() < 0.01 => Ok(None),
-            Some((rgb, _)) => encode_png(&rgb).map(Some),
-            // Unscaled: the same image as `png` unless that one was scaled.
-            None if self.preparation.scale == 1.0 => Ok(None),
-            None => encode_png(&self.straight).map(Some),
+        let kept_line_px = self.preparation.line_px * self.straight_scale;
+        let (rgb, scale) = match rescale(&self.straight, kept_line_px, options) {
+            Some((rgb, scale)) => (Some(rgb), scale * self.straight_scale),
+            None => (None, self.straight_scale),
+        };
+        // The same scale as `png`: nothing new.
+        if (scale - self.preparation.scale).abs() < 0.01 {
+            return Ok(None);
         }
+        encode_png(rgb.as_ref().unwrap_or(&self.straight)).map(Some)
     }
 }
 
@@ -188,11 +195,24 @@ pub fn prepare(
         Some(png) => png,
         None => encode_png(&straight)?,
     };
+    let cjk = PrepareOptions {
+        target_line_px: options.cjk_line_px,
+        ..options
+    };
+    let (straight, straight_scale) = if preparation.line_px <= 0.0 {
+        (std::sync::Arc::new(RgbImage::new(0, 0)), 1.0)
+    } else {
+        match rescale(&straight, preparation.line_px, cjk) {
+            Some((shrunk, scale)) if scale < 1.0 => (std::sync::Arc::new(shrunk), scale),
+            _ => (straight, 1.0),
+        }
+    };
     Ok(Prepared {
         png,
         preparation,
         unscaled: Unscaled {
             straight,
+            straight_scale,
             preparation,
             options,
         },
@@ -609,6 +629,21 @@ mod tests {
             .unscaled
             .png_for_line_px(prepared.unscaled.options().target_line_px);
         assert!(same.unwrap().is_none());
+        // Big print: the kept copy is already shrunk to the CJK line height and still gives
+        // the CJK image, larger than the Latin one.
+        let big = DynamicImage::ImageRgb8(bars(900, 700, 80));
+        let prepared = prepare(&big, PrepareOptions::default()).unwrap();
+        assert!(prepared.unscaled.straight.width() < 900);
+        let latin = image::load_from_memory(&prepared.png).unwrap();
+        let cjk = prepared.unscaled.png_for_line_px(32.0).unwrap().unwrap();
+        let cjk = image::load_from_memory(&cjk).unwrap();
+        assert_eq!(cjk.width(), prepared.unscaled.straight.width());
+        assert!(
+            cjk.width() > latin.width(),
+            "{} vs {}",
+            cjk.width(),
+            latin.width()
+        );
         let blank = DynamicImage::ImageRgb8(RgbImage::from_pixel(300, 200, Rgb([255, 255, 255])));
         let prepared = prepare(&blank, PrepareOptions::default()).unwrap();
         assert!(prepared.unscaled.png_for_line_px(40.0).unwrap().is_none());
