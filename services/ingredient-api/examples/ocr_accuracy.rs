@@ -3,7 +3,7 @@
 //! scored item by item.
 //!
 //! `cargo run --release -p ingredient-api --example ocr_accuracy -- [--jobs N]
-//!  [--languages en,fr] [--kinds cream,biscuits] [--variants clean,small] [--no-deskew] [--no-rescale] [--no-denoise] [--no-columns] [--no-cjk-mend] [--line-px 32] [--max-upscale 3] [--verbose]
+//!  [--languages en,fr] [--kinds cream,biscuits] [--variants clean,small] [--no-deskew] [--no-rescale] [--no-denoise] [--no-columns] [--no-cjk-mend] [--line-px 26] [--cjk-line-px 32] [--max-upscale 3] [--verbose]
 //!  [--dump DIR]` (`--dump` writes the prepared images instead of reading them)
 //!
 //! `--jobs 1` (the default) measures seconds per image on one core.
@@ -86,6 +86,9 @@ async fn main() {
         target_line_px: arg_list(&args, "--line-px")
             .and_then(|v| v[0].parse().ok())
             .unwrap_or(PrepareOptions::default().target_line_px),
+        cjk_line_px: arg_list(&args, "--cjk-line-px")
+            .and_then(|v| v[0].parse().ok())
+            .unwrap_or(PrepareOptions::default().cjk_line_px),
         max_upscale: arg_list(&args, "--max-upscale")
             .and_then(|v| v[0].parse().ok())
             .unwrap_or(PrepareOptions::default().max_upscale),
@@ -133,13 +136,15 @@ async fn main() {
                 max_bytes: settings.max_image_bytes,
                 max_pixels: settings.max_pixels,
             };
+            let cpu = cpu_seconds();
             let bytes = ingredient_api::ocr::input::decode_base64(image, limits).expect("base64");
             let decoded = ingredient_api::ocr::input::decode_image(&bytes, limits).expect("image");
             let prepared =
                 ingredient_api::ocr::prepare::prepare(&decoded, options).expect("prepare");
+            let cpu = cpu_seconds() - cpu;
             let path = format!("{}/{}-{}.png", dir[0], labels[*index].name, variant.name());
             std::fs::write(&path, &prepared.png).expect("write");
-            eprintln!("{path}: {:?}", prepared.preparation);
+            eprintln!("{path} ({cpu:.2} s CPU): {:?}", prepared.preparation);
         }
         return;
     }
@@ -152,15 +157,17 @@ async fn main() {
         tasks.push(tokio::spawn(async move {
             let _slot = gate.acquire_owned().await.expect("gate open");
             let cpu = cpu_seconds();
+            let own = own_cpu_seconds();
             let started = Instant::now();
             let outcome = service.recognise(image).await;
             let cpu = cpu_seconds() - cpu;
+            let own = own_cpu_seconds() - own;
             (
                 index,
                 variant,
                 outcome,
                 started.elapsed().as_secs_f64(),
-                cpu,
+                (cpu, own),
             )
         }));
     }
@@ -169,9 +176,11 @@ async fn main() {
     let mut total = Tally::default();
     let mut seconds = Vec::new();
     let mut cpu_used = Vec::new();
+    let mut own_used = Vec::new();
     for task in tasks {
-        let (index, variant, outcome, secs, cpu) = task.await.expect("task");
+        let (index, variant, outcome, secs, (cpu, own)) = task.await.expect("task");
         cpu_used.push(cpu);
+        own_used.push(own);
         let label = &labels[index];
         let mut raw = String::new();
         let (items, language) = match outcome {
@@ -236,20 +245,34 @@ async fn main() {
     println!();
     cpu_used.sort_by(f64::total_cmp);
     let cpu_median = cpu_used.get(cpu_used.len() / 2).copied().unwrap_or(0.0);
+    own_used.sort_by(f64::total_cmp);
+    let own_median = own_used.get(own_used.len() / 2).copied().unwrap_or(0.0);
     println!(
         "Seconds per image ({jobs} job(s), {options:?}): wall median {median:.2}, \
-         90th percentile {p90:.2}; CPU median {cpu_median:.2} (one job: exact; more: approximate)"
+         90th percentile {p90:.2}; CPU median {cpu_median:.2}, of which this process (not \
+         Tesseract) {own_median:.2} (one job: exact; more: approximate)"
     );
+}
+
+/// CPU seconds used by this process alone (decoding, preparation, text), from
+/// /proc/self/stat (fields 14–15).
+fn own_cpu_seconds() -> f64 {
+    stat_seconds(11..13)
 }
 
 /// CPU seconds used by this process and its waited-for children (Tesseract), from
 /// /proc/self/stat (fields 14–17, in clock ticks of 1/100 s).
 fn cpu_seconds() -> f64 {
+    stat_seconds(11..15)
+}
+
+/// The sum of /proc/self/stat fields at `indices` (counted after the name), in seconds.
+fn stat_seconds(indices: std::ops::Range<usize>) -> f64 {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
     let fields: Vec<&str> = after_name.split_whitespace().collect();
     // After the name: state is field 3, so utime (14) is index 11.
-    (11..15)
+    indices
         .filter_map(|i| fields.get(i)?.parse::<f64>().ok())
         .sum::<f64>()
         / 100.0

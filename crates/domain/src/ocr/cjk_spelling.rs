@@ -44,6 +44,7 @@ const CONFUSABLE: &[(char, char)] = &[
     ('榛', '榴'),
     ('塩', '地'),
     ('兰', '三'),
+    ('浆', '奖'),
     // Hangul: the final consonant misread (ㅁ/ㅇ/ㅂ, ㄹ/ㅁ).
     ('팜', '팡'),
     ('팜', '팝'),
@@ -291,6 +292,12 @@ mod tests {
     fn one_misread_character_takes_the_known_name() {
         assert_eq!(mended("棕桐油", Language::Chinese), "棕榈油");
         assert_eq!(mended("팡유", Language::Korean), "팜유");
+        // 麦芽糖奖 is one character from 麦芽糖浆 (syrup) and 麦芽糖醇 (maltitol); the
+        // measured pair 浆/奖 picks the syrup.
+        assert_eq!(mended("麦芽糖奖", Language::Chinese), "麦芽糖浆");
+        // Names added for the synthetic labels' misreads (docs/ocr.md).
+        assert_eq!(mended("向日荃籽油", Language::Chinese), "向日葵籽油");
+        assert_eq!(mended("토코페폴", Language::Korean), "토코페롤");
     }
 
     #[test]
@@ -345,8 +352,8 @@ mod tests {
             ("龙须糖", Language::Chinese),
             ("ゆず皮", Language::Japanese),
             ("도라지청", Language::Korean),
-            // A real name one character from a known one, in its head (syrup, not maltitol),
-            // and a real name that is a known one without its last character.
+            // A (now known) name one character from another known one, in its head (syrup,
+            // not maltitol), and a real name that is a known one without its last character.
             ("麦芽糖浆", Language::Chinese),
             ("麦芽糖", Language::Chinese),
             // Two known names make one unknown compound: not split.

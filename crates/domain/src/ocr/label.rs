@@ -327,7 +327,7 @@ pub fn extract(text: &str) -> Extraction {
     let text: String = text.nfkc().collect();
     let lines: Vec<String> = text.lines().map(clean_line).collect();
     let language = detect_language(&text);
-    let found = find_header(&lines);
+    let found = find_header(&lines).or_else(|| find_misread_header(&lines));
     let header_found = found.is_some();
     let (start_line, start_col) = match found {
         Some(h) => (h.line, h.end),
@@ -412,6 +412,45 @@ fn find_header(lines: &[String]) -> Option<HeaderMatch> {
         Some(i) if found.len() > 1 => Some(found.swap_remove(i)),
         _ => found.into_iter().next(),
     }
+}
+
+/// Separators after a misread header on its line for it to count ([`find_misread_header`]).
+const MISREAD_HEADER_SEPARATORS: usize = 2;
+
+/// When no header was found: a line that starts with a Korean, Japanese or Chinese word
+/// one character off a header of the table, directly followed by a colon, with a list after
+/// it on the same line (at least two separators). Tesseract misreads one character of a
+/// CJK header on noisy photos (`配料` read as `配对` or `无料`, docs/ocr.md); a word before a
+/// colon that opens a list is a header whatever it says (`原料：` is one too).
+fn find_misread_header(lines: &[String]) -> Option<HeaderMatch> {
+    lines.iter().enumerate().find_map(|(index, line)| {
+        let start = line.len() - line.trim_start().len();
+        let word_len: usize = line[start..]
+            .chars()
+            .take_while(|&c| is_cjk_char(c))
+            .map(char::len_utf8)
+            .sum();
+        let word = &line[start..start + word_len];
+        let rest = line[start + word_len..].trim_start();
+        let after_colon = rest.strip_prefix([':', ';'])?;
+        let separators = after_colon.matches([',', '、', '，']).count();
+        if separators < MISREAD_HEADER_SEPARATORS {
+            return None;
+        }
+        let chars: Vec<char> = word.chars().collect();
+        let language = HEADERS.iter().find_map(|&(header, language)| {
+            let header: Vec<char> = header.chars().collect();
+            let cjk = header.iter().all(|&c| is_cjk_char(c));
+            let one_off = header.len() == chars.len()
+                && header.iter().zip(&chars).filter(|(a, b)| a != b).count() == 1;
+            (cjk && one_off).then_some(language)
+        })?;
+        Some(HeaderMatch {
+            line: index,
+            end: line.len() - after_colon.len(),
+            language,
+        })
+    })
 }
 
 /// The end offset of a header in `line` and its language, if the line has one.

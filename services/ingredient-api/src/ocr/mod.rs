@@ -344,7 +344,7 @@ impl OcrService {
         for engine in &self.engines {
             let started = Instant::now();
             let result = match engine {
-                Engine::Tesseract(t) => t.read_label(&prepared.png).await,
+                Engine::Tesseract(t) => t.read_label(prepared).await,
             };
             match result {
                 Ok((found, raw_text)) => {
@@ -403,31 +403,43 @@ impl TesseractEngine {
         Self { tesseract }
     }
 
-    /// Reads a prepared PNG: the extraction and the text it came from.
+    /// Reads a prepared image: the extraction and the text it came from.
     ///
     /// 1. A Latin first pass (`eng`, psm 3) is cheap and, for six of the nine languages,
     ///    enough to tell the language from the header and common words; a label in another
     ///    Latin language is read again with its own pack (accents).
     /// 2. When the first pass does not look Latin, `--psm 0` tells the script (Hangul,
-    ///    Japanese, Han) and the CJK pack reads it with psm 6 (psm 3 loses line starts).
+    ///    Japanese, Han) and the CJK pack reads it with psm 6 (psm 3 loses line starts), on
+    ///    the image rescaled to the CJK line height ([`PrepareOptions::cjk_line_px`]).
     /// 3. Fewer than three items: the other segmentation mode is tried, the better kept.
-    pub async fn read_label(&self, png: &[u8]) -> Result<(Extraction, String), TesseractError> {
-        let first = self.tesseract.read(png, "eng", 3).await?;
+    pub async fn read_label(
+        &self,
+        prepared: &Prepared,
+    ) -> Result<(Extraction, String), TesseractError> {
+        let mut png = std::borrow::Cow::Borrowed(prepared.png.as_slice());
+        let first = self.tesseract.read(&png, "eng", 3).await?;
         let latin = looks_latin(&first);
         let (packs, psm) = match latin {
             Some(Language::English) => ("eng".to_owned(), 3),
             Some(language) => (self.packs_for(&[language.tesseract_pack()]), 3),
-            None => (self.cjk_packs(png).await?, 6),
+            None => {
+                // OSD names scripts differently at other scales (measured): it reads the
+                // CJK-scaled image too.
+                if let Some(cjk) = self.cjk_scale(prepared).await {
+                    png = std::borrow::Cow::Owned(cjk);
+                }
+                (self.cjk_packs(&png).await?, 6)
+            }
         };
         let reading = if packs == "eng" && psm == 3 {
             first
         } else {
-            self.tesseract.read(png, &packs, psm).await?
+            self.tesseract.read(&png, &packs, psm).await?
         };
         let mut best = (label::extract(&reading.text), reading.text);
         if best.0.items.len() < FEW_ITEMS {
             let other_psm = if psm == 3 { 6 } else { 3 };
-            let other = self.tesseract.read(png, &packs, other_psm).await?;
+            let other = self.tesseract.read(&png, &packs, other_psm).await?;
             let found = label::extract(&other.text);
             if score(&found) > score(&best.0) {
                 best = (found, other.text);
@@ -438,6 +450,30 @@ impl TesseractEngine {
             best.0.language = latin;
         }
         Ok(best)
+    }
+
+    /// The image rescaled to the CJK line height, on the blocking pool at OCR priority;
+    /// `None` when the scale is the same or rescaling failed (the first image is used).
+    async fn cjk_scale(&self, prepared: &Prepared) -> Option<Vec<u8>> {
+        let unscaled = prepared.unscaled.clone();
+        let line_px = unscaled.options().cjk_line_px;
+        let nice = self.tesseract.nice();
+        let rescaled = tokio::task::spawn_blocking(move || {
+            lower_thread_priority(nice);
+            unscaled.png_for_line_px(line_px)
+        })
+        .await;
+        match rescaled {
+            Ok(Ok(png)) => png,
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "cannot encode the CJK-scaled image; using the first");
+                None
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "CJK rescaling stopped; using the first image");
+                None
+            }
+        }
     }
 
     /// `pack+eng` when installed, else what is installed, else `eng`.

@@ -27,8 +27,13 @@ pub struct PrepareOptions {
     pub denoise: bool,
     /// Stack side-by-side text columns on top of each other.
     pub columns: bool,
-    /// Wanted text line height in pixels.
+    /// Wanted text line height in pixels for the first reading (Latin script: the ink band
+    /// is about the x-height).
     pub target_line_px: f32,
+    /// Wanted text line height for Korean, Japanese and Chinese (the ink band is the whole
+    /// character height), used once the first reading found no Latin text
+    /// ([`Prepared::for_line_px`]).
+    pub cjk_line_px: f32,
     /// Largest upscaling factor.
     pub max_upscale: f32,
     /// Largest image sent to Tesseract, in pixels.
@@ -42,7 +47,8 @@ impl Default for PrepareOptions {
             deskew: true,
             denoise: true,
             columns: true,
-            target_line_px: 32.0,
+            target_line_px: 26.0,
+            cjk_line_px: 32.0,
             max_upscale: 3.0,
             max_pixels: 12_000_000,
         }
@@ -67,10 +73,55 @@ pub struct Preparation {
 /// A prepared image, encoded as PNG for Tesseract's stdin.
 #[derive(Debug, Clone)]
 pub struct Prepared {
-    /// The PNG file.
+    /// The PNG file, rescaled to [`PrepareOptions::target_line_px`].
     pub png: Vec<u8>,
     /// What was done.
     pub preparation: Preparation,
+    /// The straightened image before rescaling, to rescale it for another script.
+    pub unscaled: Unscaled,
+}
+
+/// The straightened image before rescaling, with what was measured on it; cheap to clone
+/// (shared), so a blocking task can own a copy. When the CJK line height means shrinking a
+/// big photo, the shrunk copy is kept instead of the photo (memory while Tesseract runs);
+/// with no text line measured, nothing is kept.
+#[derive(Debug, Clone)]
+pub struct Unscaled {
+    straight: std::sync::Arc<RgbImage>,
+    /// Scale of `straight` relative to the straightened image (1, or below 1 when shrunk).
+    straight_scale: f32,
+    preparation: Preparation,
+    options: PrepareOptions,
+}
+
+impl Unscaled {
+    /// The options the image was prepared with.
+    pub fn options(&self) -> PrepareOptions {
+        self.options
+    }
+
+    /// The image rescaled so that its text lines are `line_px` high, as PNG, when that
+    /// changes the scale of [`Prepared::png`] (`None`: that one is it already, or no text
+    /// line was measured).
+    pub fn png_for_line_px(&self, line_px: f32) -> Result<Option<Vec<u8>>, image::ImageError> {
+        if !self.options.rescale || self.preparation.line_px <= 0.0 {
+            return Ok(None);
+        }
+        let options = PrepareOptions {
+            target_line_px: line_px,
+            ..self.options
+        };
+        let kept_line_px = self.preparation.line_px * self.straight_scale;
+        let (rgb, scale) = match rescale(&self.straight, kept_line_px, options) {
+            Some((rgb, scale)) => (Some(rgb), scale * self.straight_scale),
+            None => (None, self.straight_scale),
+        };
+        // The same scale as `png`: nothing new.
+        if (scale - self.preparation.scale).abs() < 0.01 {
+            return Ok(None);
+        }
+        encode_png(rgb.as_ref().unwrap_or(&self.straight)).map(Some)
+    }
 }
 
 /// Longest side of the copy used for measuring (line height, skew).
@@ -128,38 +179,71 @@ pub fn prepare(
         ink = ink_mask(&small);
         preparation.columns = 2;
     }
+    let straight = std::sync::Arc::new(rgb);
+    let mut png = None;
     if options.rescale
         && let Some(line) = line_height(&ink)
     {
         let line_px = line / analysis_scale;
         preparation.line_px = line_px;
-        let mut scale =
-            (options.target_line_px / line_px).clamp(0.33, options.max_upscale.max(1.0));
-        // Small changes cost time and gain nothing.
-        if (0.75..=1.34).contains(&scale) {
-            scale = 1.0;
-        }
-        let (w, h) = rgb.dimensions();
-        let pixels = f64::from(w) * f64::from(h) * f64::from(scale * scale);
-        if pixels > options.max_pixels as f64 {
-            scale *= (options.max_pixels as f64 / pixels).sqrt() as f32;
-        }
-        if (scale - 1.0).abs() > 0.01 {
-            let nw = ((w as f32 * scale).round() as u32).max(1);
-            let nh = ((h as f32 * scale).round() as u32).max(1);
-            let filter = if scale > 1.0 {
-                ResizeFilter::CatmullRom
-            } else {
-                ResizeFilter::Triangle
-            };
-            rgb = image::imageops::resize(&rgb, nw, nh, filter);
+        if let Some((scaled, scale)) = rescale(&straight, line_px, options) {
+            png = Some(encode_png(&scaled)?);
             preparation.scale = scale;
         }
     }
+    let png = match png {
+        Some(png) => png,
+        None => encode_png(&straight)?,
+    };
+    let cjk = PrepareOptions {
+        target_line_px: options.cjk_line_px,
+        ..options
+    };
+    let (straight, straight_scale) = if preparation.line_px <= 0.0 {
+        (std::sync::Arc::new(RgbImage::new(0, 0)), 1.0)
+    } else {
+        match rescale(&straight, preparation.line_px, cjk) {
+            Some((shrunk, scale)) if scale < 1.0 => (std::sync::Arc::new(shrunk), scale),
+            _ => (straight, 1.0),
+        }
+    };
     Ok(Prepared {
-        png: encode_png(&rgb)?,
+        png,
         preparation,
+        unscaled: Unscaled {
+            straight,
+            straight_scale,
+            preparation,
+            options,
+        },
     })
+}
+
+/// `rgb` scaled so that lines of `line_px` become `options.target_line_px` high (within the
+/// upscaling and pixel limits), and the scale; `None` when the scale would be 1 (changes
+/// under about a third are skipped).
+fn rescale(rgb: &RgbImage, line_px: f32, options: PrepareOptions) -> Option<(RgbImage, f32)> {
+    let mut scale = (options.target_line_px / line_px).clamp(0.33, options.max_upscale.max(1.0));
+    // Small changes cost time and gain nothing.
+    if (0.75..=1.34).contains(&scale) {
+        scale = 1.0;
+    }
+    let (w, h) = rgb.dimensions();
+    let pixels = f64::from(w) * f64::from(h) * f64::from(scale * scale);
+    if pixels > options.max_pixels as f64 {
+        scale *= (options.max_pixels as f64 / pixels).sqrt() as f32;
+    }
+    if (scale - 1.0).abs() <= 0.01 {
+        return None;
+    }
+    let nw = ((w as f32 * scale).round() as u32).max(1);
+    let nh = ((h as f32 * scale).round() as u32).max(1);
+    let filter = if scale > 1.0 {
+        ResizeFilter::CatmullRom
+    } else {
+        ResizeFilter::Triangle
+    };
+    Some((image::imageops::resize(rgb, nw, nh, filter), scale))
 }
 
 /// Encodes quickly: Tesseract reads it once, size hardly matters on a pipe.
@@ -521,6 +605,48 @@ mod tests {
             "{:?}",
             prepared.preparation
         );
+    }
+
+    #[test]
+    fn the_image_is_rescaled_again_for_another_line_height() {
+        let small = DynamicImage::ImageRgb8(bars(400, 300, 14));
+        let prepared = prepare(&small, PrepareOptions::default()).unwrap();
+        let first = image::load_from_memory(&prepared.png).unwrap();
+        let cjk = prepared
+            .unscaled
+            .png_for_line_px(PrepareOptions::default().cjk_line_px)
+            .unwrap()
+            .expect("a larger CJK line height changes the scale");
+        let cjk = image::load_from_memory(&cjk).unwrap();
+        assert!(
+            cjk.width() > first.width(),
+            "{} vs {}",
+            cjk.width(),
+            first.width()
+        );
+        // The same target gives nothing new; so does an image without text lines.
+        let same = prepared
+            .unscaled
+            .png_for_line_px(prepared.unscaled.options().target_line_px);
+        assert!(same.unwrap().is_none());
+        // Big print: the kept copy is already shrunk to the CJK line height and still gives
+        // the CJK image, larger than the Latin one.
+        let big = DynamicImage::ImageRgb8(bars(900, 700, 80));
+        let prepared = prepare(&big, PrepareOptions::default()).unwrap();
+        assert!(prepared.unscaled.straight.width() < 900);
+        let latin = image::load_from_memory(&prepared.png).unwrap();
+        let cjk = prepared.unscaled.png_for_line_px(32.0).unwrap().unwrap();
+        let cjk = image::load_from_memory(&cjk).unwrap();
+        assert_eq!(cjk.width(), prepared.unscaled.straight.width());
+        assert!(
+            cjk.width() > latin.width(),
+            "{} vs {}",
+            cjk.width(),
+            latin.width()
+        );
+        let blank = DynamicImage::ImageRgb8(RgbImage::from_pixel(300, 200, Rgb([255, 255, 255])));
+        let prepared = prepare(&blank, PrepareOptions::default()).unwrap();
+        assert!(prepared.unscaled.png_for_line_px(40.0).unwrap().is_none());
     }
 
     #[test]

@@ -165,6 +165,29 @@ fn without_a_header_the_most_list_like_block_is_used() {
 }
 
 #[test]
+fn a_cjk_header_misread_by_one_character_still_opens_the_list() {
+    // Measured on noisy synthetic labels: 配料 read as 配对 and 无料 (docs/ocr.md).
+    for misread in ["配对", "无料"] {
+        let text = format!(
+            "燕麦饼干\n营养成分表 每100克：能量 2250千焦\n{misread}：白砂糖、可可脂、全脂乳粉、\n可可液块\n保质期：12个月"
+        );
+        let found = extract(&text);
+        assert!(found.header_found, "{misread}");
+        assert_eq!(
+            found.list, "白砂糖, 可可脂, 全脂乳粉, 可可液块",
+            "{misread}"
+        );
+    }
+    // Not a header: two characters off, no list after the colon, or a real header found.
+    let text = "配方说明：白砂糖、可可脂、全脂乳粉\n产地：中国";
+    assert!(!extract(text).header_found);
+    let text = "产料：中国\n白砂糖、可可脂、全脂乳粉";
+    assert!(!extract(text).header_found);
+    let text = "原料：甲、乙、丙\n配料：白砂糖、可可脂、全脂乳粉";
+    assert_eq!(list(text), "白砂糖, 可可脂, 全脂乳粉");
+}
+
+#[test]
 fn nothing_found_gives_an_empty_list() {
     for text in ["", "   \n\n", "ACME\nBest before 2026", "1,2"] {
         assert_eq!(list(text), "", "{text:?}");
