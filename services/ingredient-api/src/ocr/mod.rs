@@ -146,6 +146,19 @@ impl Engine {
     }
 }
 
+/// Decodes the image file and prepares it for Tesseract (blocking, CPU-bound). The file's
+/// bytes are dropped once decoded: only the pixels are needed from then on.
+fn decode_and_prepare(
+    bytes: Vec<u8>,
+    limits: InputLimits,
+    options: PrepareOptions,
+) -> Result<Prepared, OcrError> {
+    let image = input::decode_image(&bytes, limits)?;
+    drop(bytes);
+    prepare::prepare(&image, options)
+        .map_err(|e| OcrError::Engine(format!("cannot encode the prepared image: {e}")))
+}
+
 /// Lowers the calling thread's priority by `nice` (once per thread): decoding and preparing an
 /// image is CPU work that must yield to the HTTP workers, like Tesseract does. On Linux
 /// `setpriority(PRIO_PROCESS, tid)` changes only this thread. It stays lowered, since an
@@ -261,10 +274,7 @@ impl OcrService {
             lower_thread_priority(nice);
             let bytes = input::decode_base64(&image_field, limits)?;
             drop(image_field);
-            let image = input::decode_image(&bytes, limits)?;
-            drop(bytes);
-            prepare::prepare(&image, options)
-                .map_err(|e| OcrError::Engine(format!("cannot encode the prepared image: {e}")))
+            decode_and_prepare(bytes, limits, options)
         })
         .await
         .map_err(|e| OcrError::Engine(format!("image preparation stopped: {e}")))??;
@@ -325,10 +335,7 @@ impl OcrService {
         let options = self.prepare;
         let prepared = tokio::task::spawn_blocking(move || -> Result<Prepared, OcrError> {
             lower_thread_priority(nice);
-            let image = input::decode_image(&bytes, limits)?;
-            drop(bytes);
-            prepare::prepare(&image, options)
-                .map_err(|e| OcrError::Engine(format!("cannot encode the prepared image: {e}")))
+            decode_and_prepare(bytes, limits, options)
         })
         .await
         .map_err(|e| OcrError::Engine(format!("image preparation stopped: {e}")))??;
