@@ -72,10 +72,20 @@ pub fn digest(out: &Output, data_dir: &Path) -> serde_json::Value {
 pub type RunRow = (String, i64, i64, i64, i64, Option<String>);
 
 pub fn last_run(data_dir: &Path) -> RunRow {
+    last_run_columns(
+        data_dir,
+        "status, emails_processed, api_calls, cache_hits, cache_lookups, message",
+    )
+}
+
+/// `columns` (comma-separated) of the last run row, as a tuple.
+pub fn last_run_columns<T>(data_dir: &Path, columns: &str) -> T
+where
+    T: for<'a> TryFrom<&'a rusqlite::Row<'a>, Error = rusqlite::Error>,
+{
     let conn = Connection::open(data_dir.join("runs.sqlite3")).unwrap();
     conn.query_row(
-        "SELECT status, emails_processed, api_calls, cache_hits, cache_lookups, message
-         FROM runs ORDER BY id DESC LIMIT 1",
+        &format!("SELECT {columns} FROM runs ORDER BY id DESC LIMIT 1"),
         [],
         |r| r.try_into(),
     )

@@ -81,14 +81,10 @@ fn offline_answers(data: &Path) -> HashMap<String, (String, f64)> {
 /// (api_calls, llm_tokens, estimated_cost, llm_cache_hits, llm_cache_lookups, engine) of the
 /// last run.
 fn llm_figures(data: &Path) -> (i64, i64, f64, i64, i64, String) {
-    let conn = Connection::open(data.join("runs.sqlite3")).unwrap();
-    conn.query_row(
-        "SELECT api_calls, llm_tokens, estimated_cost, llm_cache_hits, llm_cache_lookups, engine
-         FROM runs ORDER BY id DESC LIMIT 1",
-        [],
-        |r| r.try_into(),
+    last_run_columns(
+        data,
+        "api_calls, llm_tokens, estimated_cost, llm_cache_hits, llm_cache_lookups, engine",
     )
-    .unwrap()
 }
 
 fn category_of(digest: &Value) -> HashMap<String, String> {
