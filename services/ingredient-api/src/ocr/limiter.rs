@@ -70,6 +70,23 @@ impl Limiter {
         if before >= self.queue_depth {
             return Err(self.busy());
         }
+        self.wait_for_slot().await
+    }
+
+    /// A slot for a request admitted once already, which gave its slot up while it waited for
+    /// something else (the vision LLM): it waits like a queued request, at most `queue_wait`,
+    /// but a full queue does not refuse it, so work already accepted is not turned away half
+    /// done. It still counts as waiting, so newcomers see the queue it adds to.
+    pub async fn reacquire(&self) -> Result<Permit, Busy> {
+        if let Ok(permit) = Arc::clone(&self.slots).try_acquire_owned() {
+            return Ok(Permit { _permit: permit });
+        }
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        let _waiting = Waiting(Arc::clone(&self.waiting));
+        self.wait_for_slot().await
+    }
+
+    async fn wait_for_slot(&self) -> Result<Permit, Busy> {
         match tokio::time::timeout(self.queue_wait, Arc::clone(&self.slots).acquire_owned()).await {
             Ok(Ok(permit)) => Ok(Permit { _permit: permit }),
             // Timed out, or the semaphore was closed (never: we do not close it).
@@ -101,6 +118,35 @@ mod tests {
         assert!(waiter.await.unwrap().is_ok());
         // Everything released: a slot is free again.
         assert!(limiter.acquire().await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_readmitted_request_waits_even_when_the_queue_is_full() {
+        let limiter = Limiter::new(1, 0, Duration::from_millis(500));
+        let held = limiter.acquire().await.unwrap();
+        // No queue at all: a newcomer is refused at once...
+        assert!(limiter.acquire().await.is_err());
+        // ...but a request that already had a slot waits for the next one.
+        let back = {
+            let limiter = limiter.clone();
+            tokio::spawn(async move { limiter.reacquire().await.map(|_| ()) })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(limiter.waiting.load(Ordering::SeqCst), 1);
+        drop(held);
+        assert!(back.await.unwrap().is_ok());
+        assert_eq!(limiter.waiting.load(Ordering::SeqCst), 0);
+    }
+
+    #[tokio::test]
+    async fn a_readmitted_request_still_gives_up_after_the_wait() {
+        let limiter = Limiter::new(1, 0, Duration::from_millis(100));
+        let _held = limiter.acquire().await.unwrap();
+        assert_eq!(
+            limiter.reacquire().await.unwrap_err(),
+            Busy { retry_after: 1 }
+        );
+        assert_eq!(limiter.waiting.load(Ordering::SeqCst), 0);
     }
 
     #[tokio::test]

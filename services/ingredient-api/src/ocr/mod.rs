@@ -331,7 +331,8 @@ impl OcrService {
             ),
         }
         drop(sent);
-        let _permit = self.limiter.acquire().await?;
+        // Admitted once already: a full queue does not turn the fallback away.
+        let _permit = self.limiter.reacquire().await?;
         let options = self.prepare;
         let prepared = tokio::task::spawn_blocking(move || -> Result<Prepared, OcrError> {
             lower_thread_priority(nice);
