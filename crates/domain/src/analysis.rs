@@ -6,6 +6,7 @@ use crate::shared::SharedStr;
 
 pub mod engine;
 pub mod input;
+mod json;
 pub mod supplement;
 
 pub use engine::{analyze, analyze_with, analyze_with_supplement};
@@ -277,14 +278,16 @@ pub struct AnalysisResponse {
 impl AnalysisResponse {
     /// The response as JSON bytes, as `POST /analyze` sends it.
     ///
-    /// Written by sonic-rs rather than serde_json: the answer for a 40-ingredient list is
-    /// ~36 KB of text, and serde_json escapes strings one byte at a time (a quarter of the
-    /// request's instructions in callgrind); sonic-rs scans 16 bytes at a time and writes the
-    /// same bytes (`json_matches_serde_json` checks it). The buffer is sized up front (about
-    /// 0.9 KB per ingredient) so a large answer is not regrown.
+    /// The values are written by sonic-rs rather than serde_json: the answer for a
+    /// 40-ingredient list is ~36 KB of text, and serde_json escapes strings one byte at a time
+    /// (a quarter of the request's instructions in callgrind); sonic-rs scans 16 bytes at a
+    /// time. Keys, punctuation and enum values are literals ([`json`]); the bytes are the
+    /// derived `Serialize`'s (`json_matches_serde_json`, and `json` checks every
+    /// knowledge-base entry). The buffer is sized up front (about 0.9 KB per ingredient) so a
+    /// large answer is not regrown.
     pub fn to_json(&self) -> Result<Vec<u8>, sonic_rs::Error> {
         let mut out = Vec::with_capacity(1024 + 1024 * self.ingredients.len());
-        sonic_rs::to_writer(&mut out, self)?;
+        json::write_response(&mut out, self)?;
         Ok(out)
     }
 
