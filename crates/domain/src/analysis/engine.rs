@@ -391,7 +391,7 @@ impl<'a> Context<'a> {
 
 /// What the product-level rules need to know about one top-level ingredient besides its
 /// IngredientDetail.
-struct ItemFacts {
+struct ItemFacts<'kb> {
     trace: bool,
     known: bool,
     warning: Option<String>,
@@ -400,9 +400,9 @@ struct ItemFacts {
     /// Whether the skin type lowered the score, for the summary.
     skin_affected: bool,
     /// Regulatory highlights (Annex II, IARC), for the expert summary.
-    regulatory: Vec<String>,
-    /// The worst concern in a few words, for the summary.
-    headline: Option<String>,
+    regulatory: Vec<Cow<'kb, str>>,
+    /// The worst concern, for the summary (which shows its first sentence).
+    headline: Option<Cow<'kb, str>>,
 }
 
 /// Why the overall risk is what it is.
@@ -472,7 +472,7 @@ pub fn overall_risk_of(details: &[IngredientDetail], trace: &[bool]) -> (Overall
     (OverallRisk::Low, RiskRule::NothingOfConcern)
 }
 
-fn overall_risk(details: &[IngredientDetail], items: &[ItemFacts]) -> (OverallRisk, RiskRule) {
+fn overall_risk(details: &[IngredientDetail], items: &[ItemFacts<'_>]) -> (OverallRisk, RiskRule) {
     let trace: Vec<bool> = items.iter().map(|i| i.trace).collect();
     overall_risk_of(details, &trace)
 }
@@ -481,7 +481,7 @@ fn analyze_item<'kb>(
     ctx: &Context<'kb>,
     parsed: &'kb ParsedIngredient,
     head: Option<Resolved<'kb>>,
-) -> (IngredientDetail, ItemFacts) {
+) -> (IngredientDetail, ItemFacts<'kb>) {
     let kb = ctx.kb;
     // The whole text may itself be a name ("Fragrance (Parfum)", "Preservative (E211)").
     let whole = if parsed.sub.is_empty() {
@@ -664,12 +664,12 @@ fn analyze_item<'kb>(
                 || n.contains("1223/2009 Annex II")
                 || n.starts_with("No longer authorised")
             {
-                regulatory.push(n.to_string());
+                regulatory.push(n.clone());
             }
         }
     }
     let headline = (recommendation != Recommendation::Safe)
-        .then(|| notes.first().map(|n| n.to_string()))
+        .then(|| notes.first().cloned())
         .flatten();
     let from_supplement = ctx.is_supplemented(primary.as_ref().and_then(|p| p.resolved))
         || subs.iter().any(|s| ctx.is_supplemented(s.resolved));
@@ -1165,15 +1165,15 @@ fn summarize(
     ctx: &Context<'_>,
     input: &AnalysisInput,
     details: &[IngredientDetail],
-    items: &[ItemFacts],
+    items: &[ItemFacts<'_>],
     overall: OverallRisk,
     rule: RiskRule,
     average: f64,
 ) -> String {
-    let rows: Vec<(&IngredientDetail, &ItemFacts)> = details.iter().zip(items).collect();
-    let matches: Vec<&(&IngredientDetail, &ItemFacts)> =
+    let rows: Vec<(&IngredientDetail, &ItemFacts<'_>)> = details.iter().zip(items).collect();
+    let matches: Vec<&(&IngredientDetail, &ItemFacts<'_>)> =
         rows.iter().filter(|(d, _)| d.is_allergen_match).collect();
-    let mut drivers: Vec<&(&IngredientDetail, &ItemFacts)> = rows
+    let mut drivers: Vec<&(&IngredientDetail, &ItemFacts<'_>)> = rows
         .iter()
         .filter(|(d, f)| {
             !f.trace && !d.is_allergen_match && d.recommendation != Recommendation::Safe && f.known
@@ -1369,10 +1369,10 @@ fn summarize(
     s.join(" ")
 }
 
-fn first_sentence(s: &str) -> String {
+fn first_sentence(s: &str) -> &str {
     match s.find(". ") {
-        Some(i) => s[..=i].to_owned(),
-        None => s.to_owned(),
+        Some(i) => &s[..=i],
+        None => s,
     }
 }
 
