@@ -925,64 +925,108 @@ fn personal_value(ctx: &Context<'_>, ing: &Ingredient) -> u8 {
     score
 }
 
-/// How much the user's skin type lowers an entry's score, and why (docs/analysis.md).
+/// One way a skin type lowers a score: an entry carrying any of `flags` loses `penalty`.
+struct SkinRule {
+    skin: SkinType,
+    flags: &'static [SkinFlag],
+    penalty: u8,
+    reason: &'static str,
+}
+
+/// The flag rules of docs/analysis.md, in the order their reasons are shown. Oily and
+/// combination skin go by the comedogenic rating instead ([`comedogenic_penalty`]).
+const SKIN_RULES: [SkinRule; 9] = [
+    SkinRule {
+        skin: SkinType::Sensitive,
+        // Fragrance allergens count too (the entry's allergen groups, see `skin_penalty`).
+        flags: &[SkinFlag::Fragrance],
+        penalty: 2,
+        reason: "fragrance ingredients are the most frequent cause of cosmetic contact allergy",
+    },
+    SkinRule {
+        skin: SkinType::Sensitive,
+        flags: &[SkinFlag::EssentialOil],
+        penalty: 2,
+        reason: "essential oils carry fragrance allergens and irritate reactive skin",
+    },
+    SkinRule {
+        skin: SkinType::Sensitive,
+        flags: &[SkinFlag::DryingAlcohol],
+        penalty: 2,
+        reason: "denatured/volatile alcohol strips the skin barrier and stings",
+    },
+    SkinRule {
+        skin: SkinType::Sensitive,
+        flags: &[SkinFlag::HarshSurfactant],
+        penalty: 2,
+        reason: "harsh surfactants such as SLS disrupt the barrier and irritate",
+    },
+    SkinRule {
+        skin: SkinType::Sensitive,
+        flags: &[SkinFlag::SensitisingPreservative],
+        penalty: 2,
+        reason: "this preservative is a known contact sensitiser",
+    },
+    SkinRule {
+        skin: SkinType::Sensitive,
+        flags: &[SkinFlag::Irritant, SkinFlag::ExfoliatingAcid],
+        penalty: 1,
+        reason: "irritant or exfoliating at usual concentrations",
+    },
+    SkinRule {
+        skin: SkinType::Dry,
+        flags: &[SkinFlag::DryingAlcohol],
+        penalty: 2,
+        reason: "drying alcohol removes lipids and worsens dryness",
+    },
+    SkinRule {
+        skin: SkinType::Dry,
+        flags: &[SkinFlag::HarshSurfactant],
+        penalty: 2,
+        reason: "harsh surfactants such as SLS strip the skin's lipids",
+    },
+    SkinRule {
+        skin: SkinType::Dry,
+        flags: &[SkinFlag::ExfoliatingAcid],
+        penalty: 1,
+        reason: "exfoliating acids can increase dryness",
+    },
+];
+
+/// How much the user's skin type lowers an entry's score, and why (docs/analysis.md): the
+/// largest penalty of the rules that apply, with every applying rule's reason.
 pub fn skin_penalty(skin: SkinType, ing: &Ingredient) -> (u8, Vec<&'static str>) {
-    let has = |f: SkinFlag| ing.skin.contains(&f);
+    if matches!(skin, SkinType::Oily | SkinType::Combination) {
+        return comedogenic_penalty(ing);
+    }
+    let has = |f: &SkinFlag| {
+        ing.skin.contains(f)
+            || (*f == SkinFlag::Fragrance && ing.allergens.contains(&AllergenGroup::Fragrance))
+    };
     let mut penalty = 0u8;
     let mut reasons = Vec::new();
-    match skin {
-        SkinType::Normal => {}
-        SkinType::Sensitive => {
-            if has(SkinFlag::Fragrance) || ing.allergens.contains(&AllergenGroup::Fragrance) {
-                penalty = penalty.max(2);
-                reasons.push(
-                    "fragrance ingredients are the most frequent cause of cosmetic contact allergy",
-                );
-            }
-            if has(SkinFlag::EssentialOil) {
-                penalty = penalty.max(2);
-                reasons.push("essential oils carry fragrance allergens and irritate reactive skin");
-            }
-            if has(SkinFlag::DryingAlcohol) {
-                penalty = penalty.max(2);
-                reasons.push("denatured/volatile alcohol strips the skin barrier and stings");
-            }
-            if has(SkinFlag::HarshSurfactant) {
-                penalty = penalty.max(2);
-                reasons.push("harsh surfactants such as SLS disrupt the barrier and irritate");
-            }
-            if has(SkinFlag::SensitisingPreservative) {
-                penalty = penalty.max(2);
-                reasons.push("this preservative is a known contact sensitiser");
-            }
-            if has(SkinFlag::Irritant) || has(SkinFlag::ExfoliatingAcid) {
-                penalty = penalty.max(1);
-                reasons.push("irritant or exfoliating at usual concentrations");
-            }
-        }
-        SkinType::Dry => {
-            if has(SkinFlag::DryingAlcohol) {
-                penalty = penalty.max(2);
-                reasons.push("drying alcohol removes lipids and worsens dryness");
-            }
-            if has(SkinFlag::HarshSurfactant) {
-                penalty = penalty.max(2);
-                reasons.push("harsh surfactants such as SLS strip the skin's lipids");
-            }
-            if has(SkinFlag::ExfoliatingAcid) {
-                penalty = penalty.max(1);
-                reasons.push("exfoliating acids can increase dryness");
-            }
-        }
-        SkinType::Oily | SkinType::Combination => {
-            let rating = ing.comedogenic.unwrap_or(0);
-            if rating >= 3 || (has(SkinFlag::Comedogenic) && rating == 0) {
-                penalty = if rating >= 4 { 3 } else { 2 };
-                reasons.push("comedogenic: can clog pores and promote breakouts");
-            }
+    for rule in SKIN_RULES.iter().filter(|r| r.skin == skin) {
+        if rule.flags.iter().any(has) {
+            penalty = penalty.max(rule.penalty);
+            reasons.push(rule.reason);
         }
     }
     (penalty, reasons)
+}
+
+/// Oily and combination skin: a comedogenic rating of 3 lowers the score by 2, 4 or 5 by 3;
+/// an entry flagged comedogenic without a rating counts as 3.
+fn comedogenic_penalty(ing: &Ingredient) -> (u8, Vec<&'static str>) {
+    let rating = ing.comedogenic.unwrap_or(0);
+    if rating >= 3 || (ing.skin.contains(&SkinFlag::Comedogenic) && rating == 0) {
+        let penalty = if rating >= 4 { 3 } else { 2 };
+        (
+            penalty,
+            vec!["comedogenic: can clog pores and promote breakouts"],
+        )
+    } else {
+        (0, Vec::new())
+    }
 }
 
 /// Declared allergies this name matches: by allergen group of the entry (and of other entries
@@ -1394,6 +1438,44 @@ mod tests {
             product_category: ProductCategory::Cosmetics,
             expert: false,
         }
+    }
+
+    #[test]
+    fn skin_rules_take_the_largest_penalty_and_every_reason() {
+        let kb = KnowledgeBase::embedded();
+        let entry = |name: &str| kb.resolve(name).unwrap().ingredient;
+        // Fragrance by allergen group (no skin flag needed).
+        let linalool = entry("Linalool");
+        assert!(
+            !linalool.skin.contains(&SkinFlag::Fragrance)
+                || linalool.allergens.contains(&AllergenGroup::Fragrance)
+        );
+        let (p, why) = skin_penalty(SkinType::Sensitive, linalool);
+        assert_eq!(p, 2);
+        assert!(why[0].starts_with("fragrance ingredients"), "{why:?}");
+        assert_eq!(skin_penalty(SkinType::Normal, linalool), (0, Vec::new()));
+        // Drying alcohol: sensitive and dry skin, each with its own reason.
+        let alcohol = entry("Alcohol Denat.");
+        let (p, why) = skin_penalty(SkinType::Dry, alcohol);
+        assert_eq!((p, why.len()), (2, 1));
+        assert!(why[0].starts_with("drying alcohol"));
+        assert!(
+            skin_penalty(SkinType::Sensitive, alcohol)
+                .1
+                .contains(&"denatured/volatile alcohol strips the skin barrier and stings")
+        );
+        // Oily and combination skin go by the comedogenic rating.
+        let coconut = entry("Cocos Nucifera Oil");
+        assert_eq!(coconut.comedogenic, Some(4));
+        assert_eq!(skin_penalty(SkinType::Oily, coconut).0, 3);
+        assert_eq!(
+            skin_penalty(SkinType::Combination, coconut),
+            skin_penalty(SkinType::Oily, coconut)
+        );
+        assert_eq!(
+            skin_penalty(SkinType::Sensitive, entry("Glycerin")),
+            (0, Vec::new())
+        );
     }
 
     /// The pre-joined `concerns` stand in for the notes only when they are the same text:
