@@ -14,5 +14,7 @@ mod pages;
 mod refresh;
 mod suites;
 
+#[path = "../support/dovecot.rs"]
+mod dovecot;
 #[path = "../support/fake_llm.rs"]
 mod fake_llm;

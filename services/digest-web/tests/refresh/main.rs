@@ -6,5 +6,7 @@ mod helpers;
 mod imap;
 mod llm;
 
+#[path = "../support/dovecot.rs"]
+mod dovecot;
 #[path = "../support/fake_llm.rs"]
 mod fake_llm;
