@@ -7,36 +7,10 @@
 #   scripts/test-api-llm.sh        (make test-api-llm)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
-
-SCHEMATHESIS_VERSION=4.32.5
-MAX_EXAMPLES=${MAX_EXAMPLES:-100}
-venv=.tmp/venv
-if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
-  echo "test-api-llm: installing schemathesis $SCHEMATHESIS_VERSION into $venv" >&2
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
-fi
+tag=test-api-llm
+# shellcheck source=scripts/schemathesis-lib.sh
+source scripts/schemathesis-lib.sh
 cargo build -q -p ingredient-api --bin ingredient-api
-
-mkdir -p .tmp
-work=$(mktemp -d "$root/.tmp/test-api-llm.XXXXXX")
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_port() {
-  for _ in $(seq 200); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
-    sleep 0.05
-  done
-  echo "test-api-llm: nothing listens on port $1" >&2
-  exit 1
-}
 
 llm_port=$(free_port)
 python3 scripts/llm-garbage-server.py "$llm_port" &
@@ -48,14 +22,10 @@ env -i PATH="$PATH" HOST=127.0.0.1 PORT="$api_port" WORKERS=2 OCR_TIMEOUT_SECS=5
   target/debug/ingredient-api >"$work/ingredient-api.log" 2>&1 &
 pids+=($!)
 wait_port "$llm_port"
-wait_port "$api_port"
+wait_port "$api_port" "$work/ingredient-api.log"
 
 status=0
-(cd "$work" && HYPOTHESIS_STORAGE_DIRECTORY="$PWD/.hypothesis" \
-  "$root/$venv/bin/schemathesis" run "http://127.0.0.1:$api_port/openapi.json" \
-  --checks all --exclude-checks positive_data_acceptance \
-  --max-examples "$MAX_EXAMPLES" --workers 1 --request-timeout 30 \
-  --seed 9 --generation-database none) || status=1
+schemathesis_run "$api_port" || status=1
 fallbacks=$(grep -c 'the template summary answers\|stay unknown\|Tesseract answers' "$work/ingredient-api.log" || true)
 echo "test-api-llm: $fallbacks LLM fallbacks logged" >&2
 if [ "$fallbacks" -eq 0 ]; then
