@@ -887,7 +887,7 @@ fn personal_score<'kb>(
     ing: &'kb Ingredient,
     index: usize,
 ) -> (u8, Vec<Cow<'kb, str>>, Option<&'kb SharedStr>) {
-    let score = personal_value(ctx, ing);
+    let score = personal_value(ctx, index, ing);
     let mut notes: Vec<Cow<'kb, str>> = Vec::with_capacity(6);
     let Some(text) = ctx.prepared(index) else {
         return (score, notes, None);
@@ -906,8 +906,10 @@ fn personal_score<'kb>(
     (score, notes, Some(plain))
 }
 
-/// [`personal_score`] without the sentences (for ranking alternatives).
-fn personal_value(ctx: &Context<'_>, ing: &Ingredient) -> u8 {
+/// [`personal_score`] without the sentences (for ranking alternatives). The skin penalty is
+/// the one rendered at start-up ([`Prepared::skin`]); it is worked out only for an entry
+/// without prepared texts.
+fn personal_value(ctx: &Context<'_>, index: usize, ing: &Ingredient) -> u8 {
     let mut score = ing.score;
     if ing.eu_cosmetics == Some(EuCosmetics::AnnexIi) {
         score = score.min(3);
@@ -919,7 +921,10 @@ fn personal_value(ctx: &Context<'_>, ing: &Ingredient) -> u8 {
         score = score.min(3);
     }
     if ctx.skin_applies && ing.category != ProductCategory::Food {
-        let (penalty, _) = skin_penalty(ctx.skin, ing);
+        let penalty = match ctx.prepared(index) {
+            Some(text) => text.skin_note(ctx.skin).map_or(0, |n| n.penalty),
+            None => skin_penalty(ctx.skin, ing).0,
+        };
         score = score.saturating_sub(penalty).max(1);
     }
     score
@@ -1140,7 +1145,7 @@ fn allergy_reason(
 /// carry none of the user's allergen groups.
 fn alternatives_for(ctx: &Context<'_>, r: Resolved<'_>) -> Vec<SharedStr> {
     let ing = r.ingredient;
-    let fits = |cand: &Ingredient| {
+    let fits = |i: usize, cand: &Ingredient| {
         !cand.trace_only
             && cand.eu_cosmetics != Some(EuCosmetics::AnnexIi)
             && cand.eu_food != Some(EuFood::Withdrawn)
@@ -1148,7 +1153,7 @@ fn alternatives_for(ctx: &Context<'_>, r: Resolved<'_>) -> Vec<SharedStr> {
                 .allergens
                 .iter()
                 .any(|g| ctx.allergies.iter().any(|a| a.groups.contains(g)))
-            && personal_value(ctx, cand) >= 7
+            && personal_value(ctx, i, cand) >= 7
     };
     // Names are unique across entries, so an index stands for its entry's name.
     let mut picked: Vec<usize> = Vec::with_capacity(MAX_ALTERNATIVES);
@@ -1163,7 +1168,7 @@ fn alternatives_for(ctx: &Context<'_>, r: Resolved<'_>) -> Vec<SharedStr> {
     };
     for i in own {
         if let Some(cand) = ctx.kb.get(i)
-            && fits(cand)
+            && fits(i, cand)
             && !picked.contains(&i)
         {
             picked.push(i);
@@ -1183,7 +1188,7 @@ fn alternatives_for(ctx: &Context<'_>, r: Resolved<'_>) -> Vec<SharedStr> {
             let compatible_category = cand.category == ing.category
                 || cand.category == ProductCategory::Both
                 || ing.category == ProductCategory::Both;
-            if cand.name != ing.name && compatible_category && fits(cand) {
+            if cand.name != ing.name && compatible_category && fits(i, cand) {
                 picked.push(i);
             }
         }
