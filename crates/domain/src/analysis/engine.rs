@@ -1089,15 +1089,27 @@ fn contains_word(folded: &str, word: &str) -> bool {
     if word.chars().any(is_cjk) {
         return word.chars().count() >= 2 && folded.contains(word);
     }
-    let tokens: Vec<&str> = folded.split(' ').collect();
-    let wt: Vec<&str> = word.split(' ').collect();
-    tokens.windows(wt.len()).any(|w| {
-        w.iter().zip(&wt).enumerate().all(|(i, (a, b))| {
-            a == b
-                || (i == wt.len() - 1
-                    && (a.strip_suffix('s') == Some(b) || a.strip_suffix("es") == Some(b)))
+    // The word's tokens against each run of as many tokens of the name, the last one also
+    // in its plural; no token list is collected (this runs for every name and allergy word).
+    let last = word.split(' ').count() - 1;
+    let matches_at = |mut name_tokens: std::str::Split<'_, char>| {
+        word.split(' ').enumerate().all(|(i, b)| {
+            name_tokens.next().is_some_and(|a| {
+                a == b
+                    || (i == last
+                        && (a.strip_suffix('s') == Some(b) || a.strip_suffix("es") == Some(b)))
+            })
         })
-    })
+    };
+    let mut from = folded.split(' ');
+    loop {
+        if matches_at(from.clone()) {
+            return true;
+        }
+        if from.next().is_none() {
+            return false;
+        }
+    }
 }
 
 fn allergy_reason(
@@ -1442,6 +1454,28 @@ mod tests {
             skin_applies: true,
             product_category: ProductCategory::Cosmetics,
             expert: false,
+        }
+    }
+
+    #[test]
+    fn allergy_words_match_whole_words_and_a_plural_last_word() {
+        for (name, word, expected) in [
+            ("kiwi extract", "kiwi", true),
+            ("kiwis", "kiwi", true),
+            ("peaches in syrup", "peach", true),
+            ("kiwifruit", "kiwi", false),
+            ("sweet almond oil", "almond oil", true),
+            ("sweet almond oils", "almond oil", true),
+            ("almonds oil", "almond oil", false),
+            ("almond", "almond oil", false),
+            ("oil of almond", "almond oil", false),
+            ("lupin  flour", "lupin flour", false),
+            ("", "kiwi", false),
+            ("kiwi", "", false),
+            ("猕猴桃汁", "猕猴桃", true),
+            ("桃汁", "桃", false),
+        ] {
+            assert_eq!(contains_word(name, word), expected, "{name:?} / {word:?}");
         }
     }
 
