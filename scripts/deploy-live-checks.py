@@ -14,6 +14,7 @@ service_kit::request_id=debug. Prints one line per check; exits 1 when any fails
 """
 
 import base64
+import gzip
 import http.client
 import json
 import os
@@ -35,7 +36,12 @@ def request(host, method, path, body=None, headers=None, timeout=180):
     try:
         conn.request(method, path, body=body, headers=all_headers)
         res = conn.getresponse()
-        return res.status, {k.lower(): v for k, v in res.getheaders()}, res.read()
+        headers = {}
+        for name, value in res.getheaders():
+            # A header sent twice is one list (RFC 9110, 5.3): nginx adds its own Vary.
+            name = name.lower()
+            headers[name] = f"{headers[name]}, {value}" if name in headers else value
+        return res.status, headers, res.read()
     finally:
         conn.close()
 
@@ -136,6 +142,29 @@ def main():
         expect(doc.get("success") is True, doc)
         expect(doc.get("product_name") == "Deploy Check Cream", doc)
         expect(len(doc.get("ingredients", [])) == 3, f"ingredients: {doc.get('ingredients')}")
+
+    @check("POST /analyze is gzipped for clients that accept it, and only for them")
+    def _():
+        names = ", ".join(["Aqua", "Glycerin", "Parfum", "Linalool", "Methylparaben"] * 8)
+        payload = json.dumps({"ingredients": names, "expertise": "expert"})
+        status, headers, body = request(
+            API, "POST", "/analyze", payload, {"Accept-Encoding": "gzip"}
+        )
+        expect(status == 200, f"HTTP {status}")
+        expect(headers.get("content-encoding") == "gzip", f"headers: {headers}")
+        expect("accept-encoding" in headers.get("vary", "").lower(), f"vary: {headers.get('vary')}")
+        plain = gzip.decompress(body)
+        expect(len(body) * 3 < len(plain), f"{len(body)} bytes gzipped for {len(plain)}")
+        doc = json.loads(plain)
+        expect(doc.get("success") is True and len(doc["ingredients"]) == 40, doc.get("error"))
+        status, headers, body = request(API, "POST", "/analyze", payload)
+        expect("content-encoding" not in headers, f"unasked: {headers.get('content-encoding')}")
+        unzipped = json.loads(body)
+        for answer in (doc, unzipped):
+            answer.pop("execution_time")
+        expect(unzipped == doc, "the same answer with and without compression")
+        status, headers, _ = request(DIGEST, "GET", "/health", None, {"Accept-Encoding": "gzip"})
+        expect("content-encoding" not in headers, "digest-web must stay uncompressed")
 
     @check("a 10 MB image in base64 on /ocr reaches the service (its OcrResponse, not nginx's 413)")
     def _():
