@@ -345,6 +345,8 @@ proptest::proptest! {
                 proptest::prop_assert!((1..=10).contains(&d.safety_score));
                 proptest::prop_assert_eq!(grade(d.safety_score), (d.risk_level, d.recommendation));
             }
+            // The hand-laid JSON writer and the derived form agree on any text.
+            proptest::prop_assert_eq!(r.to_json().unwrap(), serde_json::to_vec(&r).unwrap());
         }
     }
 }
