@@ -56,8 +56,18 @@ items=$(curl -fsS -H 'Content-Type: application/json' --data-binary @"$tmp/analy
 ocr_items=$(curl -fsS -H 'Content-Type: application/json' --data-binary @"$tmp/ocr.json" \
   "http://127.0.0.1:$ia/ocr" | python3 -c 'import json, sys; print(len([t for t in json.load(sys.stdin)["text"].split(",") if t.strip()]))')
 
-wrk_run health 64 2 "$secs" "http://127.0.0.1:$ia/health"
-wrk_run analyze 64 2 "$secs" "http://127.0.0.1:$ia/analyze" "$tmp/analyze.json"
+# The CPU each side spends per request (server from /proc, wrk from GNU time): on 2 cores
+# shared by both, the throughput ratio is the ratio of these sums.
+declare -A SERVER_US
+for ep in health analyze; do
+  before=$(cpu_of "$ia_pid")
+  if [ "$ep" = health ]; then
+    wrk_run health 64 2 "$secs" "http://127.0.0.1:$ia/health"
+  else
+    wrk_run analyze 64 2 "$secs" "http://127.0.0.1:$ia/analyze" "$tmp/analyze.json"
+  fi
+  SERVER_US[$ep]=$(per_request_us "$ep" "$(awk -v a="$before" -v b="$(cpu_of "$ia_pid")" 'BEGIN {print b - a}')")
+done
 # Tesseract children's resident memory, sampled while /ocr is loaded.
 (
   peak=0
@@ -115,6 +125,7 @@ ocr_median_s=$(awk -v ms="${P50[ocr]}" 'BEGIN {printf "%.2f", ms/1000}')
 row "ingredient-api \`GET /health\`, 64 connections" "${RPS[health]} req/s; p50 ${P50[health]} ms, p99 ${P99[health]} ms; ${ERR[health]} errors" "no errors" "$(mark "${ERR[health]} == 0")"
 row "ingredient-api \`POST /analyze\`, $items ingredients, 64 connections" "${RPS[analyze]} req/s; ${ERR[analyze]} errors" "no errors" "$(mark "${ERR[analyze]} == 0")"
 row "\`/analyze\` ÷ \`/health\` throughput" "$ratio" "≥ 0.5" "$(mark "$ratio >= 0.5")"
+row "CPU per request at 64 connections: server (from /proc) + wrk (GNU time)" "\`/health\` ${SERVER_US[health]} + $(wrk_cpu_us health) µs; \`/analyze\` ${SERVER_US[analyze]} + $(wrk_cpu_us analyze) µs" "(recorded: when the two cores run nothing else, the ratio above is about the inverse ratio of these sums)" "—"
 row "\`/analyze\` latency p50" "${P50[analyze]} ms" "(recorded)" "—"
 row "\`/analyze\` latency p99" "${P99[analyze]} ms" "< 5 ms" "$(mark "${P99[analyze]} < 5")"
 row "\`/ocr\` images per second on one core (OCR_CONCURRENCY=1, 1 connection, $ocr_items items read)" "$(awk -v r="${RPS[ocr]}" 'BEGIN {printf "%.2f", r}') images/s; ${ERR[ocr]} errors" "no errors" "$(mark "${ERR[ocr]} == 0 && ${RPS[ocr]} > 0")"

@@ -34,12 +34,23 @@ wrk_parse() {
 }
 wrk_start() { # like wrk_run, in the background; wrk_parse NAME after `wait`
   local name=$1 c=$2 t=$3 d=$4 url=$5 body=${6:-}
+  # GNU time records wrk's own CPU seconds (user system) in $tmp/wrk-NAME.cpu.
+  local timed=(/usr/bin/time -f '%U %S' -o "$tmp/wrk-$name.cpu")
   if [ -n "$body" ]; then
-    WRK_BODY=$body wrk -t"$t" -c"$c" -d"${d}s" --timeout 60s --latency -s scripts/bench/post.lua "$url" >"$tmp/wrk-$name.txt"
+    WRK_BODY=$body "${timed[@]}" wrk -t"$t" -c"$c" -d"${d}s" --timeout 60s --latency -s scripts/bench/post.lua "$url" >"$tmp/wrk-$name.txt"
   else
-    wrk -t"$t" -c"$c" -d"${d}s" --timeout 60s --latency "$url" >"$tmp/wrk-$name.txt"
+    "${timed[@]}" wrk -t"$t" -c"$c" -d"${d}s" --timeout 60s --latency "$url" >"$tmp/wrk-$name.txt"
   fi
 }
+
+# CPU seconds (user + system) that PID has used so far.
+cpu_of() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.3f", ($14 + $15) / hz}' "/proc/$1/stat"; }
+
+# per_request_us NAME CPU_SECONDS: microseconds per request of wrk run NAME.
+per_request_us() { awk -v s="$2" -v n="${REQS[$1]}" 'BEGIN {printf "%.1f", s * 1e6 / n}'; }
+
+# wrk_cpu_us NAME: wrk's own CPU per request in run NAME, microseconds.
+wrk_cpu_us() { per_request_us "$1" "$(awk '{print $1 + $2}' "$tmp/wrk-$1.cpu")"; }
 wrk_run() {
   wrk_start "$@"
   wrk_parse "$1"
