@@ -20,19 +20,17 @@ port=$(free_port)
 HOST=127.0.0.1 PORT=$port RUST_LOG=warn "$bin" 2>/dev/null &
 pid=$!
 wait_up "$port"
-ticks=$(getconf CLK_TCK)
-cpu() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
 for ep in health analyze health analyze; do
-  t0=$(cpu)
+  t0=$(cpu_of "$pid")
   if [ "$ep" = health ]; then
     wrk -t1 -c4 -d"${secs}s" "http://127.0.0.1:$port/health" >"$tmp/w.txt"
   else
     WRK_BODY=$tmp/analyze.json wrk -t1 -c4 -d"${secs}s" -s scripts/bench/post.lua \
       "http://127.0.0.1:$port/analyze" >"$tmp/w.txt"
   fi
-  t1=$(cpu)
+  t1=$(cpu_of "$pid")
   n=$(awk '/requests in/ {print $1}' "$tmp/w.txt")
-  awk -v ep="$ep" -v n="$n" -v d="$((t1 - t0))" -v hz="$ticks" \
-    'BEGIN {printf "%-8s %7d requests, %6.1f us CPU per request\n", ep, n, d * 1e6 / hz / n}'
+  awk -v ep="$ep" -v n="$n" -v a="$t0" -v b="$t1" \
+    'BEGIN {printf "%-8s %7d requests, %6.1f us CPU per request\n", ep, n, (b - a) * 1e6 / n}'
 done
 echo "peak RSS $(vm "$pid" VmHWM) MB"
