@@ -423,3 +423,107 @@ fn accents_keep_names_that_fold_alike_apart() {
     // A name two entries really share keeps both entries' allergens: 虾 is shrimp or prawn.
     assert!(simple("虾", &["shellfish"]).ingredients[0].is_allergen_match);
 }
+
+#[test]
+fn food_entries_in_a_cosmetic_product_are_judged_as_cosmetic_ingredients() {
+    // A shampoo: salt thickens it; limits on salt intake do not apply.
+    let shampoo = "Aqua, Sodium Laureth Sulfate, Cocamidopropyl Betaine, Sodium Chloride, \
+        Glycol Distearate, Parfum, Citric Acid, Sodium Benzoate, Polyquaternium-10";
+    let r = simple(shampoo, &[]);
+    let salt = item(&r, "Sodium Chloride");
+    assert_eq!(salt.canonical_name.as_deref(), Some("Salt"));
+    assert_eq!(
+        (salt.safety_score, salt.recommendation),
+        (9, Recommendation::Safe)
+    );
+    assert_eq!(salt.purpose.as_str(), "Thickener");
+    assert_eq!(salt.category, domain::analysis::ProductCategory::Both);
+    assert!(
+        salt.concerns
+            .starts_with("Knowledge-base score 9/10 as a cosmetic ingredient")
+    );
+    assert!(!salt.concerns.contains("WHO"), "{}", salt.concerns);
+    assert!(
+        salt.references.iter().any(|s| s.contains("CosIng")),
+        "{:?}",
+        salt.references
+    );
+    assert!(salt.alternatives.is_empty());
+
+    // A sugar scrub (INCI names), where the cosmetic ingredients are the majority.
+    let scrub = simple("Sucrose, Maris Sal, Glycerin, Parfum, Tocopherol", &[]);
+    for name in ["Sucrose", "Maris Sal"] {
+        let d = item(&scrub, name);
+        assert_eq!(
+            d.recommendation,
+            Recommendation::Safe,
+            "{name}: {}",
+            d.concerns
+        );
+        assert!(
+            d.concerns
+                .starts_with("Knowledge-base score 9/10 as a cosmetic ingredient")
+        );
+        assert!(!d.concerns.contains("energy intake") && !d.concerns.contains("5 g"));
+    }
+
+    // In food the same entries keep the dietary view.
+    let soup = simple("Water, Carrots, Potatoes, Onions, Salt, Sugar, Pepper", &[]);
+    for name in ["Salt", "Sugar"] {
+        let d = item(&soup, name);
+        assert_eq!(
+            (d.safety_score, d.recommendation),
+            (6, Recommendation::Caution),
+            "{name}"
+        );
+        assert_eq!(d.category, domain::analysis::ProductCategory::Food);
+    }
+
+    // They decide the kind of product only when nothing else does.
+    let plain = simple("Sugar, Salt, Water", &[]);
+    assert!(plain.ingredients[..2].iter().all(|d| d.safety_score == 6));
+    // Salt and sugar do not make a product food: the scrub above counted as a cosmetic.
+    assert!(
+        scrub
+            .ingredients
+            .iter()
+            .all(|d| d.category != domain::analysis::ProductCategory::Food),
+        "{:?}",
+        scrub
+            .ingredients
+            .iter()
+            .map(|d| d.category)
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn the_cosmetic_view_is_one_sentence_and_the_pre_joined_text() {
+    // For every entry with a cosmetic view: concerns are exactly its sentence, in a product
+    // that is clearly cosmetic.
+    let kb = KnowledgeBase::embedded();
+    let with_view: Vec<&str> = kb
+        .ingredients()
+        .iter()
+        .filter(|i| i.in_cosmetics.is_some())
+        .map(|i| i.name.as_str())
+        .collect();
+    assert!(with_view.len() >= 5, "{with_view:?}");
+    for name in with_view {
+        let list = format!("Aqua, Glycerin, Parfum, Dimethicone, Phenoxyethanol, {name}");
+        for skin in SkinType::EVERY {
+            let r = run(&list, &[], skin, Expertise::Expert);
+            let d = item(&r, name);
+            let view = kb.lookup(name).unwrap().in_cosmetics.as_ref().unwrap();
+            assert_eq!(d.safety_score, view.score, "{name}");
+            assert_eq!(
+                d.concerns.as_str(),
+                format!(
+                    "Knowledge-base score {}/10 as a cosmetic ingredient: {}",
+                    view.score, view.reason
+                ),
+            );
+            assert_eq!(d.purpose.as_str(), view.purpose);
+        }
+    }
+}

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use domain::analysis::ProductCategory;
 use domain::knowledge::fold::{ci_number, e_number, fold};
 use domain::knowledge::{DATA_FILES, EuCosmetics, Iarc, KnowledgeBase};
 
@@ -106,6 +107,29 @@ fn problems(kb: &KnowledgeBase) -> Vec<String> {
         }
         if !(1..=10).contains(&ing.score) {
             out.push(format!("{n}: score {} outside 1..=10", ing.score));
+        }
+        if let Some(c) = &ing.in_cosmetics {
+            if ing.category != ProductCategory::Food {
+                out.push(format!(
+                    "{n}: in_cosmetics on a {:?} entry (Food only)",
+                    ing.category
+                ));
+            }
+            if !(1..=10).contains(&c.score) {
+                out.push(format!(
+                    "{n}: in_cosmetics score {} outside 1..=10",
+                    c.score
+                ));
+            }
+            if kb.source(&c.source).is_none() {
+                out.push(format!(
+                    "{n}: in_cosmetics cites unknown source '{}'",
+                    c.source
+                ));
+            }
+            if c.purpose.trim().is_empty() || c.reason.trim().is_empty() {
+                out.push(format!("{n}: in_cosmetics without a purpose or a reason"));
+            }
         }
         if ing.eu_cosmetics == Some(EuCosmetics::AnnexIi) && ing.score > 3 {
             out.push(format!(
@@ -254,6 +278,12 @@ iarc = "2A"
 alternatives = ["Nothing"]
 concerns = [{ text = "t", source = "missing" }]
 
+[ingredient.in_cosmetics]
+purpose = "x"
+score = 11
+reason = "r"
+source = "nowhere"
+
 [[ingredient]]
 name = "Delta"
 ci_number = "CI12345"
@@ -278,6 +308,9 @@ iarc = "1"
         "Delta: IARC 1/2A but scores 9",
         "Beta Gamma: unknown function 'not-a-class'",
         "Beta Gamma: alternative 'Nothing' is not an entry's canonical name",
+        "Beta Gamma: in_cosmetics on a Cosmetics entry (Food only)",
+        "Beta Gamma: in_cosmetics score 11 outside 1..=10",
+        "Beta Gamma: in_cosmetics cites unknown source 'nowhere'",
     ] {
         assert!(
             found.contains(expected),

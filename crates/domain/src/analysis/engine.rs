@@ -19,8 +19,8 @@ use super::{
 use crate::knowledge::allergy::DeclaredAllergy;
 use crate::knowledge::fold::{fold, is_cjk};
 use crate::knowledge::{
-    AllergenGroup, EuCosmetics, EuFood, Iarc, Ingredient, KnowledgeBase, MatchKind, Prepared,
-    Resolved, SkinFlag,
+    AllergenGroup, CosmeticText, EuCosmetics, EuFood, Iarc, Ingredient, KnowledgeBase, MatchKind,
+    Prepared, Resolved, SkinFlag,
 };
 use crate::parse::ParsedIngredient;
 use crate::shared::SharedStr;
@@ -277,15 +277,19 @@ pub fn analyze_with_supplement(
                 .flatten()
         })
         .collect();
-    let (mut food, mut cosmetic) = (0usize, 0usize);
+    let (mut food, mut cosmetic, mut either) = (0usize, 0usize, 0usize);
     for r in heads.iter().flatten() {
-        {
-            match r.ingredient.category {
-                ProductCategory::Food => food += 1,
-                ProductCategory::Cosmetics => cosmetic += 1,
-                ProductCategory::Both => {}
-            }
+        match r.ingredient.category {
+            // Salt or sugar with a cosmetic use (shampoo, scrub) decides only when the other
+            // ingredients do not.
+            ProductCategory::Food if r.ingredient.in_cosmetics.is_some() => either += 1,
+            ProductCategory::Food => food += 1,
+            ProductCategory::Cosmetics => cosmetic += 1,
+            ProductCategory::Both => {}
         }
+    }
+    if food == cosmetic {
+        food += either;
     }
     let product_category = match food.cmp(&cosmetic) {
         std::cmp::Ordering::Greater => ProductCategory::Food,
@@ -379,6 +383,16 @@ impl<'a> Context<'a> {
         self.kb
             .reference(id)
             .or_else(|| self.extra.and_then(|e| e.reference(id)))
+    }
+
+    /// The entry's cosmetic texts when it is a food entry that has them and the product is
+    /// a cosmetic ([`Ingredient::in_cosmetics`]; a product that is neither clearly food nor
+    /// clearly cosmetic keeps the food view, the stricter one).
+    fn cosmetic_view(&self, index: usize) -> Option<&'a CosmeticText> {
+        if self.product_category != ProductCategory::Cosmetics {
+            return None;
+        }
+        self.prepared(index).and_then(|p| p.cosmetic.as_ref())
     }
 
     fn is_supplemented(&self, resolved: Option<Resolved<'_>>) -> bool {
@@ -527,10 +541,16 @@ fn analyze_item<'kb>(
             let ing = r.ingredient;
             let prepared = ctx.prepared(r.index);
             canonical = Some(prepared.map_or_else(|| ing.name.as_str().into(), |t| t.name.clone()));
-            purpose = prepared.map_or_else(|| ing.purpose.as_str().into(), |t| t.purpose.clone());
+            (purpose, category) = match ctx.cosmetic_view(r.index) {
+                // Used in both kinds of product: it is one of them here.
+                Some(view) => (view.purpose.clone(), ProductCategory::Both),
+                None => (
+                    prepared.map_or_else(|| ing.purpose.as_str().into(), |t| t.purpose.clone()),
+                    ing.category,
+                ),
+            };
             plain = p.plain;
             origin = ing.origin;
-            category = ing.category;
             score = p.score;
             // Moved, not copied: the primary finding is not read for its notes again.
             notes = std::mem::take(&mut p.notes);
@@ -812,7 +832,16 @@ fn finding<'kb>(
         };
     };
     let ing = r.ingredient;
-    let (score, mut notes, plain) = personal_score(ctx, ing, r.index);
+    let cosmetic = ctx.cosmetic_view(r.index);
+    let (score, mut notes, plain) = match cosmetic {
+        // A food entry in a cosmetic product: its own sentence and score, no dietary notes.
+        Some(view) => (
+            view.score,
+            vec![Cow::Borrowed(view.reason.as_str())],
+            Some(&view.reason),
+        ),
+        None => personal_score(ctx, ing, r.index),
+    };
     let mut sources: Vec<&str> = Vec::new();
     let allergy = allergy_matches(ctx, label, Some(r));
     if !allergy.is_empty() {
@@ -838,11 +867,15 @@ fn finding<'kb>(
             sources.push("eu-1169-2011-annex-ii");
         }
     }
-    for c in &ing.concerns {
-        sources.push(&c.source);
-    }
-    if ing.concerns.is_empty() {
-        sources.extend(ing.sources.iter().map(String::as_str));
+    if let Some(view) = cosmetic {
+        sources.push(&view.source);
+    } else {
+        for c in &ing.concerns {
+            sources.push(&c.source);
+        }
+        if ing.concerns.is_empty() {
+            sources.extend(ing.sources.iter().map(String::as_str));
+        }
     }
     match r.kind {
         MatchKind::Typo => notes.push(Cow::Owned(format!(
@@ -851,7 +884,7 @@ fn finding<'kb>(
         ))),
         MatchKind::Qualifier | MatchKind::Plural | MatchKind::SlashPart | MatchKind::Exact => {}
     }
-    if let Some(text) = ctx.prepared(r.index) {
+    if let (Some(text), None) = (ctx.prepared(r.index), cosmetic) {
         notes.push(Cow::Borrowed(&text.reason));
     }
     let plain = plain.filter(|_| allergy.is_empty() && r.kind != MatchKind::Typo);

@@ -161,6 +161,7 @@ impl Supplement {
             alternatives: facts.alternatives,
             trace_only: false,
             names: Default::default(),
+            in_cosmetics: None,
         };
         let prepared = Prepared::new(
             &ingredient,

@@ -318,6 +318,24 @@ pub struct Ingredient {
     /// Translated label names by language code.
     #[serde(default)]
     pub names: BTreeMap<String, Names>,
+    /// A food entry's judgement when it is an ingredient of a cosmetic product, where limits
+    /// on what is eaten do not apply (salt in shampoo, sugar in a scrub).
+    #[serde(default)]
+    pub in_cosmetics: Option<CosmeticUse>,
+}
+
+/// How a food entry is judged as a cosmetic ingredient (`[ingredient.in_cosmetics]`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CosmeticUse {
+    /// What it does in cosmetics ("Thickener").
+    pub purpose: String,
+    /// Safety score 1..=10 in cosmetics.
+    pub score: u8,
+    /// Why, in a sentence or two.
+    pub reason: String,
+    /// Source id of the cosmetic use.
+    pub source: String,
 }
 
 impl Ingredient {
@@ -509,6 +527,22 @@ pub struct Prepared {
     pub plain: SharedStr,
     /// The skin types that lower this entry's score (at most four).
     pub skin: Vec<SkinNote>,
+    /// A food entry's texts as a cosmetic ingredient ([`Ingredient::in_cosmetics`]).
+    pub cosmetic: Option<CosmeticText>,
+}
+
+/// A food entry as an ingredient of a cosmetic product, rendered once at start-up.
+#[derive(Debug, Clone)]
+pub struct CosmeticText {
+    /// The score in cosmetics.
+    pub score: u8,
+    /// What it does in cosmetics.
+    pub purpose: SharedStr,
+    /// "Knowledge-base score 9/10 as a cosmetic ingredient: <reason>", the only sentence of
+    /// `concerns` then.
+    pub reason: SharedStr,
+    /// The source id behind it.
+    pub source: String,
 }
 
 /// How one skin type lowers an entry's score, rendered once at start-up.
@@ -567,6 +601,17 @@ impl Prepared {
             })
             .collect();
         let plain = join(None);
+        let cosmetic = ing.in_cosmetics.as_ref().map(|c| CosmeticText {
+            score: c.score,
+            purpose: c.purpose.as_str().into(),
+            reason: format!(
+                "Knowledge-base score {}/10 as a cosmetic ingredient: {}",
+                c.score,
+                c.reason.trim()
+            )
+            .into(),
+            source: c.source.clone(),
+        });
         Self {
             name: ing.name.as_str().into(),
             purpose: ing.purpose.as_str().into(),
@@ -577,6 +622,7 @@ impl Prepared {
             withdrawn,
             plain,
             skin,
+            cosmetic,
         }
     }
 
