@@ -527,3 +527,46 @@ fn the_cosmetic_view_is_one_sentence_and_the_pre_joined_text() {
         }
     }
 }
+
+#[test]
+fn everyday_label_words_are_known() {
+    // A toothpaste and a soft drink, as printed.
+    let toothpaste = simple(
+        "Sorbitol, Aqua, Hydrated Silica, Sodium Lauryl Sulfate, Aroma, Sodium Fluoride, \
+         Cellulose Gum, Sodium Saccharin, Limonene",
+        &[],
+    );
+    assert_eq!(
+        item(&toothpaste, "Aroma").canonical_name.as_deref(),
+        Some("Flavourings")
+    );
+    let fluoride = item(&toothpaste, "Sodium Fluoride");
+    assert_eq!(fluoride.recommendation, Recommendation::Safe);
+    assert!(
+        fluoride.concerns.contains("pea-sized"),
+        "{}",
+        fluoride.concerns
+    );
+    let soda = simple(
+        "Carbonated Water, Sugar, Colour (Caramel E150d), Phosphoric Acid, Natural Flavourings",
+        &[],
+    );
+    assert_eq!(
+        item(&soda, "Natural Flavourings").canonical_name.as_deref(),
+        Some("Flavourings")
+    );
+    let colour = item(&soda, "Colour (Caramel E150d)");
+    assert_ne!(
+        colour.purpose.as_str(),
+        "Unknown: not in the knowledge base"
+    );
+    assert!(
+        !colour.concerns.contains("not in the knowledge base"),
+        "{}",
+        colour.concerns
+    );
+    // In French and German too.
+    for name in ["arômes naturels", "natürliche Aromen"] {
+        assert_eq!(canonical(name).as_deref(), Some("Flavourings"), "{name}");
+    }
+}

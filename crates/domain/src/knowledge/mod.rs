@@ -1017,6 +1017,15 @@ impl KnowledgeBase {
                 }
             }
         }
+        // A name ending in its E-number ("Caramel E150d", "colour e330"): the number names
+        // the additive. One token only, so "Vitamin E 300" is no E300.
+        if let Some((_, last)) = key.rsplit_once(' ')
+            && last.starts_with('e')
+            && let Some(code) = e_number(last)
+            && let Some(i) = self.e_numbers.get(&code)
+        {
+            return Some(self.resolved((*i, &[]), MatchKind::Qualifier));
+        }
         self.typo(key)
             .map(|i| self.resolved((i, &[]), MatchKind::Typo))
     }
@@ -1388,6 +1397,18 @@ mod tests {
 
     fn canonical(name: &str) -> Option<&'static str> {
         kb().resolve(name).map(|r| r.ingredient.name.as_str())
+    }
+
+    #[test]
+    fn a_name_ending_in_its_e_number_is_that_additive() {
+        assert_eq!(canonical("Caramel E150d"), canonical("E150d"));
+        assert!(canonical("E150d").is_some());
+        assert_eq!(canonical("colour e330"), Some("Citric Acid"));
+        // The number must be one token, and known.
+        assert_ne!(canonical("Vitamin E 300"), Some("Ascorbic Acid"));
+        assert_eq!(canonical("Mystery Blend E999"), canonical("E999"));
+        assert!(canonical("E198").is_none());
+        assert_eq!(canonical("Mystery Blend E198"), None);
     }
 
     #[test]
