@@ -570,3 +570,37 @@ fn everyday_label_words_are_known() {
         assert_eq!(canonical(name).as_deref(), Some("Flavourings"), "{name}");
     }
 }
+
+#[test]
+fn plants_listed_under_vegetable_oil_or_fat_are_their_oils() {
+    let r = simple(
+        "Wheat Flour, Vegetable Oil (Sunflower, Rapeseed), Vegetable Fats (Palm, Shea, Coconut), Salt",
+        &[],
+    );
+    let oil = item(&r, "Vegetable Oil (Sunflower, Rapeseed)");
+    assert!(
+        !oil.concerns.contains("not in the knowledge base"),
+        "{}",
+        oil.concerns
+    );
+    assert!(
+        oil.safety_score >= 7,
+        "{}: {}",
+        oil.safety_score,
+        oil.concerns
+    );
+    let fat = item(&r, "Vegetable Fats (Palm, Shea, Coconut)");
+    // Palm oil's concerns reach the parent; nothing is unknown.
+    assert!(
+        fat.concerns.contains("Contains Palm (6/10)"),
+        "{}",
+        fat.concerns
+    );
+    assert!(
+        !fat.concerns.contains("not in the knowledge base"),
+        "{}",
+        fat.concerns
+    );
+    // A plant alone is not an oil.
+    assert_eq!(simple("Sunflower", &[]).ingredients[0].canonical_name, None);
+}

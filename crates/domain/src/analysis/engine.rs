@@ -189,6 +189,19 @@ const CLASS_WORDS: &[&str] = &[
     "酸度调节剂",
 ];
 
+/// What a plant named alone inside `parent` stands for: "Vegetable oils (palm, rapeseed)"
+/// lists palm oil and rapeseed oil; "Vegetable fat (shea, coconut)" shea butter and coconut
+/// fat. English labels only (other languages build these names differently).
+fn plant_source_nouns(parent: &str) -> &'static [&'static str] {
+    let folded = fold(parent);
+    let last = folded.rsplit(' ').next().unwrap_or_default();
+    match last {
+        "oil" | "oils" => &["oil"],
+        "fat" | "fats" => &["fat", "butter", "oil"],
+        _ => &[],
+    }
+}
+
 pub(crate) fn is_class_word(name: &str) -> bool {
     static SET: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
         std::sync::OnceLock::new();
@@ -507,9 +520,18 @@ fn analyze_item<'kb>(
     let subs: Vec<Finding<'_>> = if whole.is_some() {
         Vec::new()
     } else {
+        let nouns = plant_source_nouns(&parsed.name);
         flatten_subs(parsed)
             .into_iter()
-            .map(|s| finding(ctx, &s.name, ctx.resolve(&s.name)))
+            .map(|s| {
+                // "Vegetable oil (sunflower, rapeseed)": a plant named alone is its oil.
+                let resolved = ctx.resolve(&s.name).or_else(|| {
+                    nouns
+                        .iter()
+                        .find_map(|noun| ctx.resolve(&format!("{} {noun}", s.name)))
+                });
+                finding(ctx, &s.name, resolved)
+            })
             .collect()
     };
     let is_class = head.is_none() && is_class_word(&parsed.name);
