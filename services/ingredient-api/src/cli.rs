@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 use domain::analysis::{
     AnalysisInput, AnalysisResponse, Expertise, OverallRisk, Recommendation, SkinType, analyze,
 };
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Ingredient Safety Analysis API: serves HTTP by default.
 #[derive(Debug, Parser)]
@@ -93,15 +94,26 @@ pub fn run_analyze(
     Ok(0)
 }
 
+/// `s` in exactly `width` terminal columns: padded, or cut with `…`. Korean, Japanese and
+/// Chinese characters take two columns.
 fn cell(s: &str, width: usize) -> String {
-    let n = s.chars().count();
-    if n > width {
-        let mut t: String = s.chars().take(width.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    } else {
-        format!("{s}{}", " ".repeat(width - n))
+    let n = s.width();
+    if n <= width {
+        return format!("{s}{}", " ".repeat(width - n));
     }
+    let mut t = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > width.saturating_sub(1) {
+            break;
+        }
+        t.push(c);
+        used += w;
+    }
+    t.push('…');
+    t.push_str(&" ".repeat(width.saturating_sub(used + 1)));
+    t
 }
 
 /// The analysis as a readable table, then warnings, advice and details.
@@ -182,5 +194,30 @@ fn advice(r: Recommendation) -> &'static str {
         Recommendation::Safe => "SAFE",
         Recommendation::Caution => "CAUTION",
         Recommendation::Avoid => "AVOID",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_fill_their_columns_whatever_the_script() {
+        for (text, width) in [
+            ("Aqua", 10),
+            ("Butyl Methoxydibenzoylmethane", 10),
+            ("정제수", 10),
+            ("부틸렌글라이콜나이아신아마이드", 10),
+            ("グリセリン", 9),
+            ("水", 1),
+            ("", 4),
+        ] {
+            let c = cell(text, width);
+            assert_eq!(c.width(), width, "{text:?} -> {c:?}");
+        }
+        assert_eq!(cell("Aqua", 6), "Aqua  ");
+        assert_eq!(cell("Glycerin", 5), "Glyc…");
+        assert_eq!(cell("글리세린", 5), "글리…");
+        assert_eq!(cell("글리세린", 6), "글리… ");
     }
 }
