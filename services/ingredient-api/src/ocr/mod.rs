@@ -452,6 +452,17 @@ impl TesseractEngine {
                 best = (found, other.text);
             }
         }
+        if latin.is_none()
+            && let Some(pack) =
+                pack_the_content_asks(&best.0, &packs, |p| self.tesseract.has_pack(p))
+        {
+            let retry = self.tesseract.read(&png, &pack, 6).await?;
+            let found = label::extract(&retry.text);
+            tracing::debug!(osd_packs = %packs, content_pack = %pack, "CJK label read again");
+            if content_score(&found) > content_score(&best.0) {
+                best = (found, retry.text);
+            }
+        }
         // The pack's reading tells the language better than the first pass.
         if best.0.language.is_none() {
             best.0.language = latin;
@@ -543,9 +554,42 @@ fn looks_latin(reading: &Reading) -> Option<Language> {
     label::detect_language(&reading.text).filter(|l| !l.is_cjk())
 }
 
+/// The CJK pack to read the label again with, when the reading by the packs OSD chose
+/// does not fit its own content: the language its header names (else its script) is not
+/// the one `packs` is for. OSD names the wrong script on small print (Latin or Bengali for
+/// Korean and Chinese labels: then all three packs read together, which mixes scripts) and
+/// now and then on photos; a label whose reading fits pays nothing.
+fn pack_the_content_asks(
+    found: &Extraction,
+    packs: &str,
+    installed: impl Fn(&str) -> bool,
+) -> Option<String> {
+    let language = found
+        .header_language
+        .or(found.language)
+        .filter(|l| l.is_cjk())?;
+    let pack = language.tesseract_pack();
+    (packs != pack && installed(pack)).then(|| pack.to_owned())
+}
+
 /// How good an extraction looks: a header, then more items.
 fn score(found: &Extraction) -> (bool, usize) {
     (found.header_found, found.items.len())
+}
+
+/// How good a reading by one set of packs is against another's: a header, then more items
+/// the knowledge base knows (names, or the name before a bracket), then more items.
+fn content_score(found: &Extraction) -> (bool, usize, usize) {
+    let kb = KnowledgeBase::embedded();
+    let known = found
+        .items
+        .iter()
+        .filter(|item| {
+            let head = item.split('(').next().unwrap_or(item).trim();
+            kb.lookup(item).is_some() || kb.lookup(head).is_some()
+        })
+        .count();
+    (found.header_found, known, found.items.len())
 }
 
 #[cfg(test)]
@@ -600,6 +644,38 @@ mod tests {
         assert!(
             err.to_string().starts_with("invalid OCR_MAX_PIXELS 'lots'"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn a_cjk_reading_that_does_not_fit_its_packs_is_read_again_with_its_own() {
+        let all = |_: &str| true;
+        // All three packs (OSD named Latin on small print) mixed Hangul into a Chinese label
+        // whose header says Chinese: chi_sim alone reads it again.
+        let mixed = label::extract("配料: 책조드 (45%), 시초한, 터마테, 食用盐");
+        assert_eq!(
+            pack_the_content_asks(&mixed, "chi_sim+jpn+kor", all).as_deref(),
+            Some("chi_sim")
+        );
+        // OSD said Japanese, the header is Korean.
+        let korean = label::extract("성분: 설탕, 코코아버터, 전지분유");
+        assert_eq!(
+            pack_the_content_asks(&korean, "jpn", all).as_deref(),
+            Some("kor")
+        );
+        // A reading that fits its pack, a Latin one, or a pack not installed: no second call.
+        assert_eq!(pack_the_content_asks(&korean, "kor", all), None);
+        let latin = label::extract("Ingredients: Sugar, Salt, Flour");
+        assert_eq!(pack_the_content_asks(&latin, "chi_sim+jpn+kor", all), None);
+        assert_eq!(
+            pack_the_content_asks(&mixed, "jpn", |p| p != "chi_sim"),
+            None
+        );
+        // The shared header 成分 names no language: the script does (kana: Japanese).
+        let japanese = label::extract("成分：砂糖、ココアバター、全粉乳");
+        assert_eq!(
+            pack_the_content_asks(&japanese, "chi_sim", all).as_deref(),
+            Some("jpn")
         );
     }
 
