@@ -171,6 +171,31 @@ async fn a_french_label_reports_its_language_and_the_printed_list() {
     assert!(text.contains("Parfum"), "{text}");
 }
 
+/// The original text of a label read by the real pipeline.
+async fn original_text(app: &TestApp, name: &str, variant: Variant) -> String {
+    let res = post_image(app, &STANDARD.encode(render(&label(name), variant))).await;
+    assert_eq!(res.status(), 200);
+    let body = json(res).await;
+    body["original_text"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn a_one_character_line_ending_a_japanese_list_is_kept() {
+    // `香料` wraps so that `料` stands alone on the last line, which Tesseract drops as
+    // noise unless told otherwise (textord_noise_rejrows).
+    let app = spawn_app().await;
+    let original = original_text(&app, "ja-biscuits", Variant::Clean).await;
+    assert!(original.ends_with("食塩, 香料"), "{original}");
+}
+
+#[tokio::test]
+async fn the_cjk_per_cent_sign_comes_back_as_printed() {
+    // `（12.5％）` is read `(12.59%)` by the jpn pack (docs/ocr.md).
+    let app = spawn_app().await;
+    let original = original_text(&app, "ja-chocolate", Variant::Clean).await;
+    assert!(original.contains("ヘーゼルナッツ(12.5%)"), "{original}");
+}
+
 #[tokio::test]
 async fn a_blank_image_is_success_with_empty_text() {
     let app = spawn_app().await;
