@@ -984,7 +984,8 @@ fn mend_share_figure(inner: &str) -> Option<String> {
         .nth(1)
         .map_or(0, |d| d.chars().count());
     let implausible = value(inner).is_some_and(|v| v > 100.0) || decimals >= 3;
-    let number = ["90", "96", "99"]
+    // `916`: the full-width `％` on small CJK print (`(45916)`, `(12.5916)`).
+    let number = ["916", "90", "96", "99"]
         .iter()
         .find_map(|misread| inner.strip_suffix(misread))?;
     (implausible && share(number)).then(|| format!("{number}%"))

@@ -282,6 +282,11 @@ fn the_cjk_per_cent_sign_read_as_9_percent_is_mended() {
         list("配料：榛子 (12.59%%)、可可液块、全脂乳粉 (12:59%)"),
         "榛子 (12.5%), 可可液块, 全脂乳粉 (12.5%)"
     );
+    // Small print: `％` read as `916`.
+    assert_eq!(
+        list("成分：オーツ麦 (45916)、ヘーゼルナッツ (12.5916)、砂糖"),
+        "オーツ麦 (45%), ヘーゼルナッツ (12.5%), 砂糖"
+    );
     // The opening bracket lost before a misread share.
     assert_eq!(
         list("성분: 설탕, 헤이즐넛 12.590), 코코아매스"),
