@@ -452,6 +452,7 @@ impl TesseractEngine {
                 best = (found, other.text);
             }
         }
+        let mut used = packs.clone();
         if latin.is_none()
             && let Some(pack) =
                 pack_the_content_asks(&best.0, &packs, |p| self.tesseract.has_pack(p))
@@ -461,6 +462,17 @@ impl TesseractEngine {
             tracing::debug!(osd_packs = %packs, content_pack = %pack, "CJK label read again");
             if content_score(&found) > content_score(&best.0) {
                 best = (found, retry.text);
+                used = pack;
+            }
+        }
+        // Light falling off across the label: Otsu's global threshold loses the dark part
+        // (a CJK list's last items); Sauvola's local one finds them but loses characters on
+        // other labels, so both readings are compared (docs/ocr.md).
+        if latin.is_none() && prepared.preparation.uneven_light {
+            let local = self.tesseract.read_local_threshold(&png, &used, 6).await?;
+            let found = label::extract(&local.text);
+            if content_score(&found) > content_score(&best.0) {
+                best = (found, local.text);
             }
         }
         // The pack's reading tells the language better than the first pass.

@@ -151,6 +151,18 @@ impl Tesseract {
         psm: u8,
         tsv: bool,
     ) -> Result<String, TesseractError> {
+        self.run_with(png, langs, psm, tsv, &[]).await
+    }
+
+    /// [`Tesseract::run`] with `-c NAME=VALUE` settings.
+    async fn run_with(
+        &self,
+        png: &[u8],
+        langs: &str,
+        psm: u8,
+        tsv: bool,
+        settings: &[&str],
+    ) -> Result<String, TesseractError> {
         let mut command = command(&self.binary, self.nice);
         command
             .args(["stdin", "stdout", "-l", langs, "--psm", &psm.to_string()])
@@ -164,6 +176,9 @@ impl Tesseract {
             // the end of a list (`料` of `香料` wrapped alone onto the last line). Measured
             // on the 81 CJK images: that item found, nothing lost (docs/ocr.md).
             command.args(["-c", "textord_noise_rejrows=0"]);
+        }
+        for setting in settings {
+            command.args(["-c", setting]);
         }
         if tsv {
             command.arg("tsv");
@@ -211,6 +226,21 @@ impl Tesseract {
     /// Like [`Tesseract::run`] with `tsv` output, parsed into text and confidences.
     pub async fn read(&self, png: &[u8], langs: &str, psm: u8) -> Result<Reading, TesseractError> {
         Ok(parse_tsv(&self.run(png, langs, psm, true).await?))
+    }
+
+    /// [`Tesseract::read`] binarising with Sauvola's local threshold instead of Otsu's
+    /// global one (`thresholding_method=2`, Tesseract 5): better where light falls off
+    /// across the label, worse elsewhere (docs/ocr.md).
+    pub async fn read_local_threshold(
+        &self,
+        png: &[u8],
+        langs: &str,
+        psm: u8,
+    ) -> Result<Reading, TesseractError> {
+        let settings = ["thresholding_method=2"];
+        Ok(parse_tsv(
+            &self.run_with(png, langs, psm, true, &settings).await?,
+        ))
     }
 }
 

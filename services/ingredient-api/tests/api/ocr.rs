@@ -189,6 +189,18 @@ async fn a_one_character_line_ending_a_japanese_list_is_kept() {
 }
 
 #[tokio::test]
+async fn a_cjk_list_in_the_dark_corner_of_an_unevenly_lit_label_is_read_whole() {
+    // Otsu's global threshold lost `、香料、クエン酸` in the dark corner; the local threshold
+    // tried on unevenly lit labels finds them.
+    let app = spawn_app().await;
+    let original = original_text(&app, "ja-cream", Variant::UnevenLight).await;
+    assert!(
+        original.ends_with("トコフェロール, 香料, クエン酸"),
+        "{original}"
+    );
+}
+
+#[tokio::test]
 async fn the_cjk_per_cent_sign_comes_back_as_printed() {
     // `（12.5％）` is read `(12.59%)` by the jpn pack (docs/ocr.md).
     let app = spawn_app().await;
