@@ -201,6 +201,17 @@ async fn a_cjk_list_in_the_dark_corner_of_an_unevenly_lit_label_is_read_whole() 
 }
 
 #[tokio::test]
+async fn small_cjk_print_is_read_at_a_second_scale() {
+    // At 3× only `귀리플레이크` came out of the Korean biscuit label in 7 pt at 96 dpi; at
+    // 2.5× half the list does.
+    let app = spawn_app().await;
+    let original = original_text(&app, "ko-biscuits", Variant::Small).await;
+    let items: Vec<String> = original.split(", ").map(str::to_owned).collect();
+    let (matched, _, _) = score(label("ko-biscuits").items, &items);
+    assert!(matched >= 3, "{original}");
+}
+
+#[tokio::test]
 async fn the_cjk_per_cent_sign_comes_back_as_printed() {
     // `（12.5％）` is read `(12.59%)` by the jpn pack (docs/ocr.md).
     let app = spawn_app().await;
