@@ -821,7 +821,7 @@ fn push_item(items: &mut Vec<String>, raw: &str) {
     if item.chars().any(char::is_alphanumeric) {
         // "45%0)" / "45%o)": a speck after the per cent sign read as a letter or digit.
         let item = item.replace("%0)", "%)").replace("%o)", "%)");
-        let item = mend_percentages(&item);
+        let item = mend_percentages(&round_mismatched_brackets(&item));
         let mut item = unspeckle_colons(&item);
         if with_stop {
             item.push('.');
@@ -847,6 +847,32 @@ fn exclamation_as_l(item: &str) -> String {
             }
         })
         .collect()
+}
+
+/// A `[` closed by `)` or a `(` closed by `]` (`귀리플레이크 [4590)` on small print): one of
+/// the two is a misread round bracket, and both become round ones. Matching square
+/// brackets stay as printed.
+fn round_mismatched_brackets(item: &str) -> String {
+    if !item.contains(['[', ']']) {
+        return item.to_owned();
+    }
+    let mut chars: Vec<char> = item.chars().collect();
+    let mut open: Vec<usize> = Vec::new();
+    for i in 0..chars.len() {
+        match chars[i] {
+            '(' | '[' => open.push(i),
+            c @ (')' | ']') => {
+                if let Some(j) = open.pop()
+                    && (chars[j] == '[') != (c == ']')
+                {
+                    chars[j] = '(';
+                    chars[i] = ')';
+                }
+            }
+            _ => {}
+        }
+    }
+    chars.into_iter().collect()
 }
 
 /// `《` and `》` (book-title marks, never part of an ingredient list) are Tesseract's reading

@@ -292,6 +292,11 @@ fn the_cjk_per_cent_sign_read_as_9_percent_is_mended() {
         list("성분: 설탕, 헤이즐넛 12.590), 코코아매스"),
         "설탕, 헤이즐넛 (12.5%), 코코아매스"
     );
+    // A misread square bracket closed by a round one, or the other way round.
+    assert_eq!(
+        list("성분: 귀리플레이크 [4590), 유화제 (대두레시틴], 설탕 [국산]"),
+        "귀리플레이크 (45%), 유화제 (대두레시틴), 설탕 [국산]"
+    );
     // A footnote mark keeps its lone bracket.
     assert_eq!(list("Zutaten: Zucker 1), Salz"), "Zucker 1), Salz");
 }
