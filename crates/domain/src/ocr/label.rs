@@ -363,6 +363,7 @@ fn clean_line(line: &str) -> String {
     // Specks read as quotes or bars at a word's start are noise, never ingredient text.
     let line = line.replace(['{', '〈'], "(").replace(['}', '〉'], ")");
     let line = double_angle_as_bracket(&line);
+    let line = bar_as_closing_bracket(&line);
     let words: Vec<&str> = line
         .split_whitespace()
         .map(|w| w.trim_start_matches(['‘', '’', '“', '”', '„', '`', '|', '¦', '»', '«']))
@@ -849,6 +850,33 @@ fn exclamation_as_l(item: &str) -> String {
         .collect()
 }
 
+/// `|` right after a figure inside an open bracket is its closing bracket (`(12.596|,` on
+/// small Korean print, which otherwise held the bracket open to the end of the label).
+fn bar_as_closing_bracket(line: &str) -> String {
+    if !line.contains('|') {
+        return line.to_owned();
+    }
+    let mut depth = 0i32;
+    let mut previous = None;
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        let after_figure = previous.is_some_and(|p: char| p.is_ascii_digit() || p == '%');
+        if c == '|' && depth > 0 && after_figure {
+            depth -= 1;
+            out.push(')');
+        } else {
+            out.push(c);
+        }
+        previous = Some(c);
+    }
+    out
+}
+
 /// A `[` closed by `)` or a `(` closed by `]` (`귀리플레이크 [4590)` on small print): one of
 /// the two is a misread round bracket, and both become round ones. Matching square
 /// brackets stay as printed.
@@ -992,7 +1020,7 @@ fn mend_share_figure(inner: &str) -> Option<String> {
     if let Some(number) = inner.strip_suffix("9%") {
         let whole = format!("{number}9");
         // The per cent sign of CJK fonts (`％`, and `%` in Noto CJK) is read as `9%` after a
-        // decimal (`(12.5％)` → `(12.59%)`, measured on 6 of the 27 CJK chocolate images):
+        // decimal (`(12.5％)` → `(12.59%)`, measured on 7 of the 27 CJK chocolate images):
         // a share printed with two decimals, the second a 9, is taken as that misread.
         let one_decimal = number
             .split_once(['.', ','])
@@ -1010,10 +1038,13 @@ fn mend_share_figure(inner: &str) -> Option<String> {
         .nth(1)
         .map_or(0, |d| d.chars().count());
     let implausible = value(inner).is_some_and(|v| v > 100.0) || decimals >= 3;
-    // `916`: the full-width `％` on small CJK print (`(45916)`, `(12.5916)`).
-    let number = ["916", "90", "96", "99"]
-        .iter()
-        .find_map(|misread| inner.strip_suffix(misread))?;
+    // `%` read as `9` and a digit (`90`, `94`, `96`, `99` measured), or the full-width `％`
+    // on small CJK print as `916` (`(45916)`, `(12.5916)`).
+    let number = inner.strip_suffix("916").or_else(|| {
+        let mut tail = inner.chars().rev();
+        let (last, nine) = (tail.next()?, tail.next()?);
+        (last.is_ascii_digit() && nine == '9').then(|| &inner[..inner.len() - 2])
+    })?;
     (implausible && share(number)).then(|| format!("{number}%"))
 }
 

@@ -292,6 +292,13 @@ fn the_cjk_per_cent_sign_read_as_9_percent_is_mended() {
         list("성분: 설탕, 헤이즐넛 12.590), 코코아매스"),
         "설탕, 헤이즐넛 (12.5%), 코코아매스"
     );
+    // 7 pt at 150 dpi: `%` read as `94`, `)` as `|`.
+    assert_eq!(
+        list(
+            "성분: 귀리플레이크 (4594), 헤이즐넛 (12.596|, 코코아매스, 유화제 (대두레시틴)\n영양정보 100 g당"
+        ),
+        "귀리플레이크 (45%), 헤이즐넛 (12.5%), 코코아매스, 유화제 (대두레시틴)"
+    );
     // A misread square bracket closed by a round one, or the other way round.
     assert_eq!(
         list("성분: 귀리플레이크 [4590), 유화제 (대두레시틴], 설탕 [국산]"),
