@@ -170,6 +170,17 @@ fn bare_share_as_percent(item: &str) -> Option<String> {
         .then(|| format!("{}({inner}%){}", &item[..open], &item[close + 1..]))
 }
 
+/// Whether `item` (or its name before a bracket) is a knowledge-base name or an additive
+/// class name of `language` (`膨松剂(碳酸氢钠, 碳酸氢铵)` is: a class name and its members).
+pub fn is_known(kb: &KnowledgeBase, item: &str, language: Language) -> bool {
+    let head = item.split('(').next().unwrap_or(item).trim();
+    kb.lookup(item).is_some()
+        || kb.lookup(head).is_some()
+        || CLASS_NAMES
+            .iter()
+            .any(|(l, names)| *l == language && names.contains(&head))
+}
+
 /// The knowledge base's names of one language and its [`CLASS_NAMES`], as characters.
 struct Names {
     names: Vec<Vec<char>>,
@@ -376,6 +387,19 @@ mod tests {
                 None
             );
         }
+    }
+
+    #[test]
+    fn known_items_are_names_or_class_names_before_a_bracket() {
+        let kb = KnowledgeBase::embedded();
+        assert!(is_known(kb, "棕榈油", Language::Chinese));
+        assert!(is_known(
+            kb,
+            "膨松剂(碳酸氢钠, 碳酸氢铵)",
+            Language::Chinese
+        ));
+        assert!(!is_known(kb, "鱼旱硬脂醇", Language::Chinese));
+        assert!(!is_known(kb, "膨松剂", Language::Korean));
     }
 
     #[test]

@@ -481,6 +481,18 @@ impl TesseractEngine {
                 best = (found, other.text);
             }
         }
+        // A name the knowledge base does not know, even after mending: the image at the
+        // first pass's scale (26 px lines) is read too, where characters fall differently.
+        if latin.is_none()
+            && matches!(png, std::borrow::Cow::Owned(_))
+            && unknown_items(&best.0) > 0
+        {
+            let other = self.tesseract.read(&prepared.png, &used, 6).await?;
+            let found = label::extract(&other.text);
+            if content_score(&found) > content_score(&best.0) {
+                best = (found, other.text);
+            }
+        }
         // Light falling off across the label: Otsu's global threshold loses the dark part
         // (a CJK list's last items); Sauvola's local one finds them but loses characters on
         // other labels, so both readings are compared (docs/ocr.md).
@@ -641,16 +653,21 @@ fn score(found: &Extraction) -> (bool, usize) {
 /// How good a reading by one set of packs is against another's: a header, then more items
 /// the knowledge base knows (names, or the name before a bracket), then more items.
 fn content_score(found: &Extraction) -> (bool, usize, usize) {
-    let kb = KnowledgeBase::embedded();
-    let known = found
-        .items
-        .iter()
-        .filter(|item| {
-            let head = item.split('(').next().unwrap_or(item).trim();
-            kb.lookup(item).is_some() || kb.lookup(head).is_some()
-        })
-        .count();
+    let known = found.items.len() - unknown_items(found);
     (found.header_found, known, found.items.len())
+}
+
+/// Items of a CJK extraction that are neither a knowledge-base name nor an additive class
+/// name (before a bracket), after the CJK mending.
+fn unknown_items(found: &Extraction) -> usize {
+    let kb = KnowledgeBase::embedded();
+    let Some(language) = found.language.filter(|l| l.is_cjk()) else {
+        return found.items.len();
+    };
+    correct_spelling(kb, &found.items, Some(language))
+        .iter()
+        .filter(|item| !domain::ocr::cjk_spelling::is_known(kb, item, language))
+        .count()
 }
 
 #[cfg(test)]

@@ -212,6 +212,18 @@ async fn small_cjk_print_is_read_at_a_second_scale() {
 }
 
 #[tokio::test]
+async fn a_cjk_name_left_unknown_is_read_again_at_the_first_scale() {
+    // At the CJK line height `鲸蜡硬脂醇` came out `鱼旱硬脂醇` (two characters off: not
+    // mended); the reading at the first pass's scale has it right and knows more names.
+    let app = spawn_app().await;
+    let original = original_text(&app, "zh-cream", Variant::TwoColumn).await;
+    assert!(
+        original.contains("乳木果油, 鲸蜡硬脂醇, 烟酰胺"),
+        "{original}"
+    );
+}
+
+#[tokio::test]
 async fn the_cjk_per_cent_sign_comes_back_as_printed() {
     // `（12.5％）` is read `(12.59%)` by the jpn pack (docs/ocr.md).
     let app = spawn_app().await;
