@@ -3,7 +3,7 @@
 //! scored item by item.
 //!
 //! `cargo run --release -p ingredient-api --example ocr_accuracy -- [--jobs N]
-//!  [--languages en,fr] [--kinds cream,biscuits] [--variants clean,small] [--no-deskew] [--no-rescale] [--no-denoise] [--no-columns] [--no-cjk-mend] [--line-px 26] [--cjk-line-px 32] [--max-upscale 3] [--verbose]
+//!  [--languages en,fr] [--kinds cream,biscuits] [--variants clean,small,small-150] [--no-deskew] [--no-rescale] [--no-denoise] [--no-columns] [--no-cjk-mend] [--line-px 26] [--cjk-line-px 32] [--max-upscale 3] [--verbose]
 //!  [--dump DIR]` (`--dump` writes the prepared images instead of reading them)
 //!
 //! `--jobs 1` (the default) measures seconds per image on one core.
@@ -71,8 +71,10 @@ async fn main() {
     let languages = arg_list(&args, "--languages");
     let kinds = arg_list(&args, "--kinds");
     let variants: Vec<Variant> = match arg_list(&args, "--variants") {
+        // `small-150` (7 pt at 150 dpi) only on request: not part of the table's matrix.
         Some(names) => Variant::ALL
             .into_iter()
+            .chain(Variant::OPT_IN)
             .filter(|v| names.iter().any(|n| n == v.name()))
             .collect(),
         None => Variant::ALL.to_vec(),
@@ -199,8 +201,9 @@ async fn main() {
         let s = score(label.items, &items);
         let language_ok = language == Some(label.language);
         if verbose && (s.0 < s.1 || s.0 < s.2 || !language_ok) {
+            let (missed, extra) = differences(label.items, &items);
             eprintln!(
-                "{} {} ({:.2} s): {}/{} of {} returned, language {language:?}\n  got: {items:?}\n  raw: {raw:?}",
+                "{} {} ({:.2} s): {}/{} of {} returned, language {language:?}\n  missed: {missed:?}\n  extra:  {extra:?}\n  got: {items:?}\n  raw: {raw:?}",
                 label.name,
                 variant.name(),
                 secs,
@@ -252,6 +255,25 @@ async fn main() {
          90th percentile {p90:.2}; CPU median {cpu_median:.2}, of which this process (not \
          Tesseract) {own_median:.2} (one job: exact; more: approximate)"
     );
+}
+
+/// The printed items not returned and the returned items not printed (compared as
+/// [`labels::normalise`] does).
+fn differences(printed: &[&str], returned: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut missed: Vec<String> = printed.iter().map(|s| s.to_string()).collect();
+    let mut extra = Vec::new();
+    for item in returned {
+        match missed
+            .iter()
+            .position(|p| labels::normalise(p) == labels::normalise(item))
+        {
+            Some(i) => {
+                missed.remove(i);
+            }
+            None => extra.push(item.clone()),
+        }
+    }
+    (missed, extra)
 }
 
 /// CPU seconds used by this process alone (decoding, preparation, text), from

@@ -42,6 +42,7 @@ const CONFUSABLE: &[(char, char)] = &[
     ('榛', '栋'),
     ('榛', '棒'),
     ('榛', '榴'),
+    ('榛', '杰'),
     ('塩', '地'),
     ('兰', '三'),
     ('浆', '奖'),
@@ -120,6 +121,8 @@ pub fn mend(kb: &KnowledgeBase, item: &str, language: Language) -> Option<String
     if !language.is_cjk() || kb.lookup(item).is_some() {
         return None;
     }
+    let shared = bare_share_as_percent(item);
+    let item = shared.as_deref().unwrap_or(item);
     let names = Names::of(kb, language);
     let mut out = String::with_capacity(item.len());
     let mut run = String::new();
@@ -142,7 +145,40 @@ pub fn mend(kb: &KnowledgeBase, item: &str, language: Language) -> Option<String
         }
     }
     flush(&mut run, &mut out);
-    changed.then_some(out)
+    (changed || shared.is_some()).then_some(out)
+}
+
+/// `ヘーゼルナッツ(12.5)`: a bracket holding only a decimal number of at most 100 right after
+/// a CJK name is a share whose per cent sign was lost (the full-width `％` is the mark these
+/// labels print after a figure; measured: dropped on ja-chocolate coloured). Whole numbers
+/// (`(2)`) are left alone.
+fn bare_share_as_percent(item: &str) -> Option<String> {
+    let open = item.find('(')?;
+    let close = open + item[open..].find(')')?;
+    let inner = item[open + 1..close].trim();
+    let before = item[..open].trim_end().chars().next_back()?;
+    let decimal = inner.split_once('.').is_some_and(|(whole, fraction)| {
+        !whole.is_empty()
+            && !fraction.is_empty()
+            && whole
+                .chars()
+                .chain(fraction.chars())
+                .all(|c| c.is_ascii_digit())
+    });
+    let share = inner.parse::<f64>().is_ok_and(|v| v <= 100.0);
+    (is_cjk(before) && before.is_alphabetic() && decimal && share)
+        .then(|| format!("{}({inner}%){}", &item[..open], &item[close + 1..]))
+}
+
+/// Whether `item` (or its name before a bracket) is a knowledge-base name or an additive
+/// class name of `language` (`膨松剂(碳酸氢钠, 碳酸氢铵)` is: a class name and its members).
+pub fn is_known(kb: &KnowledgeBase, item: &str, language: Language) -> bool {
+    let head = item.split('(').next().unwrap_or(item).trim();
+    kb.lookup(item).is_some()
+        || kb.lookup(head).is_some()
+        || CLASS_NAMES
+            .iter()
+            .any(|(l, names)| *l == language && names.contains(&head))
 }
 
 /// The knowledge base's names of one language and its [`CLASS_NAMES`], as characters.
@@ -335,6 +371,35 @@ mod tests {
             mended("膨松剂（碳酸氢钠、碳酸氢铆）", Language::Chinese),
             "膨松剂（碳酸氢钠、碳酸氢铆）"
         );
+    }
+
+    #[test]
+    fn a_share_that_lost_its_per_cent_sign_gets_it_back() {
+        assert_eq!(
+            mended("ヘーゼルナッツ (12.5)", Language::Japanese),
+            "ヘーゼルナッツ (12.5%)"
+        );
+        assert_eq!(mended("杰子(12.5)", Language::Chinese), "榛子(12.5%)");
+        // Whole numbers, figures over 100 and words stay.
+        for item in ["砂糖(2)", "砂糖(150.5)", "砂糖(国産)"] {
+            assert_eq!(
+                mend(KnowledgeBase::embedded(), item, Language::Japanese),
+                None
+            );
+        }
+    }
+
+    #[test]
+    fn known_items_are_names_or_class_names_before_a_bracket() {
+        let kb = KnowledgeBase::embedded();
+        assert!(is_known(kb, "棕榈油", Language::Chinese));
+        assert!(is_known(
+            kb,
+            "膨松剂(碳酸氢钠, 碳酸氢铵)",
+            Language::Chinese
+        ));
+        assert!(!is_known(kb, "鱼旱硬脂醇", Language::Chinese));
+        assert!(!is_known(kb, "膨松剂", Language::Korean));
     }
 
     #[test]

@@ -115,6 +115,9 @@ pub struct Extraction {
     pub language: Option<Language>,
     /// Whether a header located the list (otherwise the most list-like block was used).
     pub header_found: bool,
+    /// The language the header names, when only one language uses it (`配料`: Chinese;
+    /// `成分` and `Ingredientes` name none).
+    pub header_language: Option<Language>,
 }
 
 /// Headers that open the ingredient list, lower-case, with the language they imply
@@ -329,6 +332,7 @@ pub fn extract(text: &str) -> Extraction {
     let language = detect_language(&text);
     let found = find_header(&lines).or_else(|| find_misread_header(&lines));
     let header_found = found.is_some();
+    let header_language = found.as_ref().and_then(|h| h.language);
     let (start_line, start_col) = match found {
         Some(h) => (h.line, h.end),
         None => match most_list_like_block(&lines) {
@@ -348,6 +352,7 @@ pub fn extract(text: &str) -> Extraction {
         items,
         language,
         header_found,
+        header_language,
     }
 }
 
@@ -358,11 +363,13 @@ fn clean_line(line: &str) -> String {
     // Specks read as quotes or bars at a word's start are noise, never ingredient text.
     let line = line.replace(['{', '〈'], "(").replace(['}', '〉'], ")");
     let line = double_angle_as_bracket(&line);
+    let line = bar_as_closing_bracket(&line);
     let words: Vec<&str> = line
         .split_whitespace()
         .map(|w| w.trim_start_matches(['‘', '’', '“', '”', '„', '`', '|', '¦', '»', '«']))
         .filter(|w| !w.is_empty())
         .collect();
+    let words = without_lone_dashes(words);
     let single_cjk = |w: &str| {
         let mut chars = w.chars();
         chars.next().is_some_and(is_cjk_char) && chars.next().is_none()
@@ -383,6 +390,32 @@ fn clean_line(line: &str) -> String {
         out.push_str(word);
     }
     out
+}
+
+/// A lone `-` word beside a Korean, Japanese or Chinese word (and no other word) is a speck
+/// (`膨` / `- 張剤` on a noisy photo): CJK names hold no spaced hyphen.
+fn without_lone_dashes(words: Vec<&str>) -> Vec<&str> {
+    if !words.contains(&"-") {
+        return words;
+    }
+    let cjk_end = |w: Option<&&str>| w.and_then(|w| w.chars().next_back()).map(is_cjk_char);
+    let cjk_start = |w: Option<&&str>| w.and_then(|w| w.chars().next()).map(is_cjk_char);
+    words
+        .iter()
+        .enumerate()
+        .filter(|&(i, &w)| {
+            let before = cjk_end(i.checked_sub(1).and_then(|j| words.get(j)));
+            let after = cjk_start(words.get(i + 1));
+            let speck = match (before, after) {
+                (Some(b), Some(a)) => b && a,
+                (Some(b), None) => b,
+                (None, Some(a)) => a,
+                (None, None) => false,
+            };
+            !(w == "-" && speck)
+        })
+        .map(|(_, &w)| w)
+        .collect()
 }
 
 struct HeaderMatch {
@@ -517,6 +550,7 @@ fn starts_other_section(line: &str) -> bool {
         !s.is_ascii() && s.chars().next().is_some_and(is_cjk_char) && compact.starts_with(s)
     });
     cjk_hit
+        || misread_cjk_section_start(&compact, line)
         || SECTION_STARTS.iter().any(|s| {
             lower.starts_with(s) && {
                 // A Latin keyword must end at a word boundary ("energy" is not "energydrink").
@@ -524,6 +558,28 @@ fn starts_other_section(line: &str) -> bool {
                 s.ends_with([' ', ':']) || !rest.starts_with(char::is_alphabetic) || !s.is_ascii()
             }
         })
+}
+
+/// Shortest CJK section keyword that still counts with one character misread.
+const MISREAD_SECTION_MIN_CHARS: usize = 4;
+
+/// A line that starts with a CJK section keyword of four or more characters with one
+/// character misread (`貯養成分表示` for `栄養成分表示`, `区存条件` for `贮存条件` on noisy
+/// photos) and has a colon, as the sections' lines do: shorter keywords one character off
+/// are too often ingredient names (`保存料`).
+fn misread_cjk_section_start(compact: &str, line: &str) -> bool {
+    if !line.contains([':', '：']) {
+        return false;
+    }
+    let start: Vec<char> = compact.chars().take(8).collect();
+    SECTION_STARTS.iter().any(|keyword| {
+        let keyword: Vec<char> = keyword.chars().collect();
+        keyword.len() >= MISREAD_SECTION_MIN_CHARS
+            && keyword.iter().all(|&c| is_cjk_char(c))
+            && start.len() >= keyword.len()
+            && start[..keyword.len()].iter().all(|&c| is_cjk_char(c))
+            && keyword.iter().zip(&start).filter(|(a, b)| a != b).count() == 1
+    })
 }
 
 /// Bracket depth change of a piece of text.
@@ -714,6 +770,8 @@ pub fn split_items(list: &str) -> Vec<String> {
         let separator = match c {
             '、' | '，' => true,
             ';' => depth == 0,
+            // `、` read as a colon between two CJK names (`食用盐 : 食用香精`).
+            ':' => depth == 0 && cjk_on_both_sides(&chars, i),
             ',' => {
                 let decimal = prev.is_some_and(|p| p.is_ascii_digit())
                     && next.is_some_and(|n| n.is_ascii_digit());
@@ -736,11 +794,22 @@ pub fn split_items(list: &str) -> Vec<String> {
     items
 }
 
+/// Whether the nearest non-space characters before and after `chars[i]` are CJK letters.
+fn cjk_on_both_sides(chars: &[char], i: usize) -> bool {
+    let letter = |c: Option<&char>| c.is_some_and(|&c| is_cjk_char(c) && c.is_alphabetic());
+    letter(chars[..i].iter().rev().find(|c| !c.is_whitespace()))
+        && letter(chars[i + 1..].iter().find(|c| !c.is_whitespace()))
+}
+
 fn push_item(items: &mut Vec<String>, raw: &str) {
     let item = clean_line(&exclamation_as_l(raw));
     let item = item
         .trim_matches(|c: char| {
-            c.is_whitespace() || matches!(c, '.' | '。' | '*' | '•' | '·' | ':' | '_' | '|' | '-')
+            c.is_whitespace()
+                || matches!(
+                    c,
+                    '.' | '。' | '*' | '•' | '·' | '・' | ':' | '_' | '|' | '-'
+                )
         })
         .trim_start_matches(['+', ','])
         .trim();
@@ -753,7 +822,7 @@ fn push_item(items: &mut Vec<String>, raw: &str) {
     if item.chars().any(char::is_alphanumeric) {
         // "45%0)" / "45%o)": a speck after the per cent sign read as a letter or digit.
         let item = item.replace("%0)", "%)").replace("%o)", "%)");
-        let item = mend_percentages(&item);
+        let item = mend_percentages(&round_mismatched_brackets(&item));
         let mut item = unspeckle_colons(&item);
         if with_stop {
             item.push('.');
@@ -779,6 +848,59 @@ fn exclamation_as_l(item: &str) -> String {
             }
         })
         .collect()
+}
+
+/// `|` right after a figure inside an open bracket is its closing bracket (`(12.596|,` on
+/// small Korean print, which otherwise held the bracket open to the end of the label).
+fn bar_as_closing_bracket(line: &str) -> String {
+    if !line.contains('|') {
+        return line.to_owned();
+    }
+    let mut depth = 0i32;
+    let mut previous = None;
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        let after_figure = previous.is_some_and(|p: char| p.is_ascii_digit() || p == '%');
+        if c == '|' && depth > 0 && after_figure {
+            depth -= 1;
+            out.push(')');
+        } else {
+            out.push(c);
+        }
+        previous = Some(c);
+    }
+    out
+}
+
+/// A `[` closed by `)` or a `(` closed by `]` (`귀리플레이크 [4590)` on small print): one of
+/// the two is a misread round bracket, and both become round ones. Matching square
+/// brackets stay as printed.
+fn round_mismatched_brackets(item: &str) -> String {
+    if !item.contains(['[', ']']) {
+        return item.to_owned();
+    }
+    let mut chars: Vec<char> = item.chars().collect();
+    let mut open: Vec<usize> = Vec::new();
+    for i in 0..chars.len() {
+        match chars[i] {
+            '(' | '[' => open.push(i),
+            c @ (')' | ']') => {
+                if let Some(j) = open.pop()
+                    && (chars[j] == '[') != (c == ']')
+                {
+                    chars[j] = '(';
+                    chars[i] = ')';
+                }
+            }
+            _ => {}
+        }
+    }
+    chars.into_iter().collect()
 }
 
 /// `《` and `》` (book-title marks, never part of an ingredient list) are Tesseract's reading
@@ -807,11 +929,14 @@ fn double_angle_as_bracket(line: &str) -> String {
 /// A per cent sign misread as digits (`(4590)`, `(4596)`, `(4599)`, `(12.590)` for `(45%)`,
 /// `(12.5%)`) or with a 9 before it (`(459%)`). Only where the printed figure cannot be meant:
 /// a bare bracketed number that would be over 100 or have three decimals, which without its
-/// last two digits is a share of at most 100; or a share over 100 that is one without a
-/// trailing 9. `(12.59%)` is a plausible share and stays.
+/// last two digits is a share of at most 100; or a share over 100, or with two decimals the
+/// second a 9 (`(12.59%)`, the CJK fonts' per cent sign read as `9%`), that is one without
+/// that 9. `(12.95%)` and `(2.09%)` stay. `%%` and a colon for the decimal point are tidied,
+/// and a bracket lost before the figure (`12.590)`) is put back.
 fn mend_percentages(item: &str) -> String {
+    let item = reopen_share_bracket(item);
     let mut out = String::with_capacity(item.len());
-    let mut rest = item;
+    let mut rest = item.as_str();
     while let Some(open) = rest.find('(') {
         let after = &rest[open + 1..];
         let Some(close) = after.find(')') else {
@@ -827,8 +952,62 @@ fn mend_percentages(item: &str) -> String {
     out
 }
 
+/// `헤이즐넛 12.590)`: a closing bracket with none open before it, right after a number that
+/// follows a space, lost its opening bracket; it goes back before the number.
+fn reopen_share_bracket(item: &str) -> String {
+    let Some(close) = item.find(')') else {
+        return item.to_owned();
+    };
+    if item[..close].contains('(') {
+        return item.to_owned();
+    }
+    let before = &item[..close];
+    let name =
+        before.trim_end_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ',' | '%' | ' '));
+    let figure = &before[name.len()..];
+    let share = figure.trim_start();
+    // Only a share (`45%`, or a misread one): `Zucker 1)` is a footnote mark.
+    if name.is_empty()
+        || !figure.starts_with(' ')
+        || !share.starts_with(|c: char| c.is_ascii_digit())
+        || !(share.ends_with('%') || mend_share(share).is_some())
+    {
+        return item.to_owned();
+    }
+    format!("{name} ({}{}", figure.trim_start(), &item[close..])
+}
+
+/// Tidies a bracketed share before it is judged: `%%` read for one per cent sign, a colon
+/// read for the decimal point between digits (`12:59%`).
+fn tidy_share(inner: &str) -> String {
+    let shaped = inner.ends_with('%')
+        && inner
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | ':' | '%'));
+    if !shaped {
+        return inner.to_owned();
+    }
+    let mut out = inner.to_owned();
+    while out.contains("%%") {
+        out = out.replace("%%", "%");
+    }
+    if out.matches(':').count() == 1 && !out.contains(['.', ',']) {
+        out = out.replace(':', ".");
+    }
+    out
+}
+
 /// The share a misread bracket content stands for (see [`mend_percentages`]).
 fn mend_share(inner: &str) -> Option<String> {
+    let tidied = tidy_share(inner);
+    match mend_share_figure(&tidied) {
+        Some(share) => Some(share),
+        None => (tidied != inner).then_some(tidied),
+    }
+}
+
+/// [`mend_share`] on tidied text.
+fn mend_share_figure(inner: &str) -> Option<String> {
     let is_number = |s: &str| {
         !s.is_empty()
             && s.chars()
@@ -840,8 +1019,16 @@ fn mend_share(inner: &str) -> Option<String> {
     let share = |s: &str| is_number(s) && value(s).is_some_and(|v| v <= 100.0);
     if let Some(number) = inner.strip_suffix("9%") {
         let whole = format!("{number}9");
-        return (is_number(&whole) && value(&whole).is_some_and(|v| v > 100.0) && share(number))
-            .then(|| format!("{number}%"));
+        // The per cent sign of CJK fonts (`％`, and `%` in Noto CJK) is read as `9%` after a
+        // decimal (`(12.5％)` → `(12.59%)`, measured on 7 of the 27 CJK chocolate images):
+        // a share printed with two decimals, the second a 9, is taken as that misread.
+        let one_decimal = number
+            .split_once(['.', ','])
+            .is_some_and(|(_, d)| d.len() == 1 && d != "0");
+        return (is_number(&whole)
+            && (value(&whole).is_some_and(|v| v > 100.0) || one_decimal)
+            && share(number))
+        .then(|| format!("{number}%"));
     }
     if !is_number(inner) {
         return None;
@@ -851,9 +1038,13 @@ fn mend_share(inner: &str) -> Option<String> {
         .nth(1)
         .map_or(0, |d| d.chars().count());
     let implausible = value(inner).is_some_and(|v| v > 100.0) || decimals >= 3;
-    let number = ["90", "96", "99"]
-        .iter()
-        .find_map(|misread| inner.strip_suffix(misread))?;
+    // `%` read as `9` and a digit (`90`, `94`, `96`, `99` measured), or the full-width `％`
+    // on small CJK print as `916` (`(45916)`, `(12.5916)`).
+    let number = inner.strip_suffix("916").or_else(|| {
+        let mut tail = inner.chars().rev();
+        let (last, nine) = (tail.next()?, tail.next()?);
+        (last.is_ascii_digit() && nine == '9').then(|| &inner[..inner.len() - 2])
+    })?;
     (implausible && share(number)).then(|| format!("{number}%"))
 }
 

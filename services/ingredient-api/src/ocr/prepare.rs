@@ -68,6 +68,9 @@ pub struct Preparation {
     pub denoised: bool,
     /// Number of text columns found (1, or 2 when they were stacked).
     pub columns: u8,
+    /// Whether the background is much darker in one part of the image than in another
+    /// (light falling off across the label): see [`uneven_light`].
+    pub uneven_light: bool,
 }
 
 /// A prepared image, encoded as PNG for Tesseract's stdin.
@@ -149,6 +152,7 @@ pub fn prepare(
     let mut ink = ink_mask(&small);
     let mut preparation = Preparation {
         scale: 1.0,
+        uneven_light: uneven_light(&small),
         ..Preparation::default()
     };
     // A 3 × 3 median would erase strokes of small print: only where lines are 12 px or more.
@@ -303,6 +307,45 @@ fn ink_mask(rgb: &RgbImage) -> GrayImage {
         m[0] = if g < b - 60 { 255 } else { 0 };
     }
     mask
+}
+
+/// Ratio of the brightest to the darkest background tile above which light is uneven.
+const UNEVEN_LIGHT: f32 = 1.5;
+
+/// Whether the background (the 90th percentile of luma in each of 4 × 4 tiles: text covers
+/// less than a tenth of a tile) is over [`UNEVEN_LIGHT`] times brighter in one tile than in
+/// another. Tesseract's global Otsu threshold loses the text in the dark part then.
+pub fn uneven_light(rgb: &RgbImage) -> bool {
+    const TILES: u32 = 4;
+    let (w, h) = rgb.dimensions();
+    if w < TILES * 8 || h < TILES * 8 {
+        return false;
+    }
+    let mut backgrounds = Vec::with_capacity((TILES * TILES) as usize);
+    for ty in 0..TILES {
+        for tx in 0..TILES {
+            let mut histogram = [0u32; 256];
+            let mut count = 0u32;
+            for y in (ty * h / TILES..(ty + 1) * h / TILES).step_by(2) {
+                for x in (tx * w / TILES..(tx + 1) * w / TILES).step_by(2) {
+                    let [r, g, b] = rgb.get_pixel(x, y).0;
+                    let luma =
+                        (u32::from(r) * 299 + u32::from(g) * 587 + u32::from(b) * 114) / 1000;
+                    histogram[luma.min(255) as usize] += 1;
+                    count += 1;
+                }
+            }
+            let mut seen = 0;
+            let percentile = histogram.iter().position(|&n| {
+                seen += n;
+                seen * 10 >= count * 9
+            });
+            backgrounds.push(percentile.unwrap_or(255) as f32);
+        }
+    }
+    let brightest = backgrounds.iter().copied().fold(0.0, f32::max);
+    let darkest = backgrounds.iter().copied().fold(255.0, f32::min);
+    brightest > UNEVEN_LIGHT * darkest.max(1.0)
 }
 
 /// Share of ink pixels without an ink neighbour above which a photo counts as speckled.
@@ -580,6 +623,28 @@ mod tests {
                 Rgb([250, 250, 245])
             }
         })
+    }
+
+    #[test]
+    fn light_falling_off_across_the_label_is_told_from_even_light() {
+        let even = bars(600, 400, 12);
+        assert!(!uneven_light(&even));
+        // A coloured background is even light too.
+        let yellow = RgbImage::from_fn(600, 400, |x, y| {
+            let p = even.get_pixel(x, y).0;
+            Rgb([p[0], p[1].saturating_sub(20), p[2] / 2])
+        });
+        assert!(!uneven_light(&yellow));
+        // Light falling to 45 % towards one corner, as the corpus's uneven-light variant.
+        let (w, h) = even.dimensions();
+        let dim = RgbImage::from_fn(w, h, |x, y| {
+            let t = (x as f32 / w as f32 + y as f32 / h as f32) / 2.0;
+            let p = even.get_pixel(x, y).0;
+            Rgb(p.map(|c| (f32::from(c) * (1.0 - 0.55 * t)) as u8))
+        });
+        assert!(uneven_light(&dim));
+        let prepared = prepare(&DynamicImage::ImageRgb8(dim), PrepareOptions::default()).unwrap();
+        assert!(prepared.preparation.uneven_light);
     }
 
     #[test]

@@ -151,6 +151,18 @@ impl Tesseract {
         psm: u8,
         tsv: bool,
     ) -> Result<String, TesseractError> {
+        self.run_with(png, langs, psm, tsv, &[]).await
+    }
+
+    /// [`Tesseract::run`] with `-c NAME=VALUE` settings.
+    async fn run_with(
+        &self,
+        png: &[u8],
+        langs: &str,
+        psm: u8,
+        tsv: bool,
+        settings: &[&str],
+    ) -> Result<String, TesseractError> {
         let mut command = command(&self.binary, self.nice);
         command
             .args(["stdin", "stdout", "-l", langs, "--psm", &psm.to_string()])
@@ -159,6 +171,15 @@ impl Tesseract {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
+        if is_cjk(langs) {
+            // Tesseract rejects a text row of one character as noise; on CJK labels it is
+            // the end of a list (`料` of `香料` wrapped alone onto the last line). Measured
+            // on the 81 CJK images: that item found, nothing lost (docs/ocr.md).
+            command.args(["-c", "textord_noise_rejrows=0"]);
+        }
+        for setting in settings {
+            command.args(["-c", setting]);
+        }
         if tsv {
             command.arg("tsv");
         }
@@ -206,6 +227,28 @@ impl Tesseract {
     pub async fn read(&self, png: &[u8], langs: &str, psm: u8) -> Result<Reading, TesseractError> {
         Ok(parse_tsv(&self.run(png, langs, psm, true).await?))
     }
+
+    /// [`Tesseract::read`] binarising with Sauvola's local threshold instead of Otsu's
+    /// global one (`thresholding_method=2`, Tesseract 5): better where light falls off
+    /// across the label, worse elsewhere (docs/ocr.md).
+    pub async fn read_local_threshold(
+        &self,
+        png: &[u8],
+        langs: &str,
+        psm: u8,
+    ) -> Result<Reading, TesseractError> {
+        let settings = ["thresholding_method=2"];
+        Ok(parse_tsv(
+            &self.run_with(png, langs, psm, true, &settings).await?,
+        ))
+    }
+}
+
+/// Whether `langs` (`kor`, `chi_sim+jpn+kor`, …) holds a Korean, Japanese or Chinese pack.
+fn is_cjk(langs: &str) -> bool {
+    langs
+        .split('+')
+        .any(|pack| matches!(pack, "kor" | "jpn" | "chi_sim" | "chi_tra"))
 }
 
 /// `nice -n NICE BINARY` (niceness is added to the service's own), or `BINARY` alone when

@@ -171,6 +171,66 @@ async fn a_french_label_reports_its_language_and_the_printed_list() {
     assert!(text.contains("Parfum"), "{text}");
 }
 
+/// The original text of a label read by the real pipeline.
+async fn original_text(app: &TestApp, name: &str, variant: Variant) -> String {
+    let res = post_image(app, &STANDARD.encode(render(&label(name), variant))).await;
+    assert_eq!(res.status(), 200);
+    let body = json(res).await;
+    body["original_text"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn a_one_character_line_ending_a_japanese_list_is_kept() {
+    // `香料` wraps so that `料` stands alone on the last line, which Tesseract drops as
+    // noise unless told otherwise (textord_noise_rejrows).
+    let app = spawn_app().await;
+    let original = original_text(&app, "ja-biscuits", Variant::Clean).await;
+    assert!(original.ends_with("食塩, 香料"), "{original}");
+}
+
+#[tokio::test]
+async fn a_cjk_list_in_the_dark_corner_of_an_unevenly_lit_label_is_read_whole() {
+    // Otsu's global threshold lost `、香料、クエン酸` in the dark corner; the local threshold
+    // tried on unevenly lit labels finds them.
+    let app = spawn_app().await;
+    let original = original_text(&app, "ja-cream", Variant::UnevenLight).await;
+    assert!(
+        original.ends_with("トコフェロール, 香料, クエン酸"),
+        "{original}"
+    );
+}
+
+#[tokio::test]
+async fn small_cjk_print_is_read_at_a_second_scale() {
+    // At 3× only `귀리플레이크` came out of the Korean biscuit label in 7 pt at 96 dpi; at
+    // 2.5× half the list does.
+    let app = spawn_app().await;
+    let original = original_text(&app, "ko-biscuits", Variant::Small).await;
+    let items: Vec<String> = original.split(", ").map(str::to_owned).collect();
+    let (matched, _, _) = score(label("ko-biscuits").items, &items);
+    assert!(matched >= 3, "{original}");
+}
+
+#[tokio::test]
+async fn a_cjk_name_left_unknown_is_read_again_at_the_first_scale() {
+    // At the CJK line height `鲸蜡硬脂醇` came out `鱼旱硬脂醇` (two characters off: not
+    // mended); the reading at the first pass's scale has it right and knows more names.
+    let app = spawn_app().await;
+    let original = original_text(&app, "zh-cream", Variant::TwoColumn).await;
+    assert!(
+        original.contains("乳木果油, 鲸蜡硬脂醇, 烟酰胺"),
+        "{original}"
+    );
+}
+
+#[tokio::test]
+async fn the_cjk_per_cent_sign_comes_back_as_printed() {
+    // `（12.5％）` is read `(12.59%)` by the jpn pack (docs/ocr.md).
+    let app = spawn_app().await;
+    let original = original_text(&app, "ja-chocolate", Variant::Clean).await;
+    assert!(original.contains("ヘーゼルナッツ(12.5%)"), "{original}");
+}
+
 #[tokio::test]
 async fn a_blank_image_is_success_with_empty_text() {
     let app = spawn_app().await;

@@ -264,8 +264,86 @@ fn per_cent_signs_read_as_digits_are_mended_where_the_figure_cannot_be_meant() {
     );
     // Plausible figures stay as printed.
     assert_eq!(
-        list("Ingredients: Hazelnuts (12.59%), Salt (2.5), Sugar (1000), Milk (E 4590)"),
-        "Hazelnuts (12.59%), Salt (2.5), Sugar (1000), Milk (E 4590)"
+        list(
+            "Ingredients: Hazelnuts (12.95%), Salt (2.5), Sugar (1000), Milk (E 4590), Oil (2.09%)"
+        ),
+        "Hazelnuts (12.95%), Salt (2.5), Sugar (1000), Milk (E 4590), Oil (2.09%)"
+    );
+}
+
+#[test]
+fn the_cjk_per_cent_sign_read_as_9_percent_is_mended() {
+    // `（12.5％）` read `(12.59%)`, `(12.59%%)`, `(12:59%)` on the CJK chocolate labels.
+    assert_eq!(
+        list("成分：ヘーゼルナッツ(12.59%)、カカオマス"),
+        "ヘーゼルナッツ(12.5%), カカオマス"
+    );
+    assert_eq!(
+        list("配料：榛子 (12.59%%)、可可液块、全脂乳粉 (12:59%)"),
+        "榛子 (12.5%), 可可液块, 全脂乳粉 (12.5%)"
+    );
+    // Small print: `％` read as `916`.
+    assert_eq!(
+        list("成分：オーツ麦 (45916)、ヘーゼルナッツ (12.5916)、砂糖"),
+        "オーツ麦 (45%), ヘーゼルナッツ (12.5%), 砂糖"
+    );
+    // The opening bracket lost before a misread share.
+    assert_eq!(
+        list("성분: 설탕, 헤이즐넛 12.590), 코코아매스"),
+        "설탕, 헤이즐넛 (12.5%), 코코아매스"
+    );
+    // 7 pt at 150 dpi: `%` read as `94`, `)` as `|`.
+    assert_eq!(
+        list(
+            "성분: 귀리플레이크 (4594), 헤이즐넛 (12.596|, 코코아매스, 유화제 (대두레시틴)\n영양정보 100 g당"
+        ),
+        "귀리플레이크 (45%), 헤이즐넛 (12.5%), 코코아매스, 유화제 (대두레시틴)"
+    );
+    // A misread square bracket closed by a round one, or the other way round.
+    assert_eq!(
+        list("성분: 귀리플레이크 [4590), 유화제 (대두레시틴], 설탕 [국산]"),
+        "귀리플레이크 (45%), 유화제 (대두레시틴), 설탕 [국산]"
+    );
+    // A footnote mark keeps its lone bracket.
+    assert_eq!(list("Zutaten: Zucker 1), Salz"), "Zucker 1), Salz");
+}
+
+#[test]
+fn cjk_specks_and_separators_misread_as_other_marks_are_mended() {
+    // A speck read as a hyphen at a line start inside `膨張剤`; a bullet read before an item.
+    assert_eq!(
+        list("成分：水あめ、膨\n- 張剤（炭酸水素ナトリウム）、・オーツ麦、食塩"),
+        "水あめ, 膨張剤(炭酸水素ナトリウム), オーツ麦, 食塩"
+    );
+    // `、` read as a colon between two names; Latin colons are no separators.
+    assert_eq!(
+        list("配料：白砂糖、食用盐 : 食用香精"),
+        "白砂糖, 食用盐, 食用香精"
+    );
+    assert_eq!(
+        list("Ingredients: Sugar, Colour: E150, Salt - sea"),
+        "Sugar, Colour: E150, Salt - sea"
+    );
+}
+
+#[test]
+fn a_cjk_section_keyword_misread_by_one_character_still_ends_the_list() {
+    assert_eq!(
+        list("成分：砂糖、バニラ抽出\n物\n貯養成分表示 100g当たり：エネルギー 540kcal"),
+        "砂糖, バニラ抽出物"
+    );
+    assert_eq!(
+        list("配料：可可液块、香兰\n区存条件：阴凉干燥处保存"),
+        "可可液块, 香兰"
+    );
+    // Without a colon, or a short keyword one character off: part of the list.
+    assert_eq!(
+        list("成分：砂糖、\n保存料（ソルビン酸）、食塩"),
+        "砂糖, 保存料(ソルビン酸), 食塩"
+    );
+    assert_eq!(
+        list("配料：小麦粉、\n区存条件好的面粉、盐"),
+        "小麦粉, 区存条件好的面粉, 盐"
     );
 }
 
