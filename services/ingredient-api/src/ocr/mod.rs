@@ -496,8 +496,10 @@ impl TesseractEngine {
         }
         // Light falling off across the label: Otsu's global threshold loses the dark part
         // (a CJK list's last items); Sauvola's local one finds them but loses characters on
-        // other labels, so both readings are compared (docs/ocr.md).
-        if latin.is_none() && prepared.preparation.uneven_light {
+        // other labels, so both readings are compared (docs/ocr.md). The same when a name is
+        // still unknown after the readings above: the local threshold draws characters
+        // differently (a two-column Korean label's last name, a small Chinese one).
+        if latin.is_none() && (prepared.preparation.uneven_light || unknown_items(&best.0) > 0) {
             let local = self.tesseract.read_local_threshold(&png, &used, 6).await?;
             let found = label::extract(&local.text);
             if content_score(&found) > content_score(&best.0) {

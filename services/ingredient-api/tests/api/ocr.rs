@@ -224,6 +224,15 @@ async fn a_cjk_name_left_unknown_is_read_again_at_the_first_scale() {
 }
 
 #[tokio::test]
+async fn a_cjk_name_still_unknown_is_read_again_with_a_local_threshold() {
+    // The last column of the two-column Korean label: `바닐라추출물` came out as garbage at
+    // both scales with Otsu's global threshold; Sauvola's local one reads it (docs/ocr.md).
+    let app = spawn_app().await;
+    let original = original_text(&app, "ko-chocolate", Variant::TwoColumn).await;
+    assert!(original.contains("바닐라추출물"), "{original}");
+}
+
+#[tokio::test]
 async fn the_cjk_per_cent_sign_comes_back_as_printed() {
     // `（12.5％）` is read `(12.59%)` by the jpn pack (docs/ocr.md).
     let app = spawn_app().await;
