@@ -2,9 +2,11 @@
 //! ourselves on stdin (never the client's bytes: given a non-image, the CLI reads the bytes
 //! as a list of file names), with `OMP_THREAD_LIMIT=1` and a hard timeout.
 //!
-//! Each child runs below the HTTP workers' priority (`nice -n OCR_NICE tesseract …`; the
-//! `nice` binary of coreutils, because setting the priority between fork and exec would need
-//! `unsafe`), so a saturated OCR slot cannot starve `/analyze` of CPU.
+//! Each child runs below the HTTP workers' priority (`chrt --idle 0 nice -n OCR_NICE
+//! tesseract …`; the `chrt` binary of util-linux and `nice` of coreutils, because setting the
+//! priority between fork and exec would need `unsafe`), so a saturated OCR slot cannot starve
+//! `/analyze` of CPU. `SCHED_IDLE` gives way to an HTTP worker the moment it wakes, where
+//! niceness alone only shrinks Tesseract's share and lets it finish its time slice first.
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -47,11 +49,16 @@ pub struct Tesseract {
     timeout: Duration,
     /// Niceness added to the child's (0: run at the service's own priority).
     nice: u8,
+    /// Whether the child runs under `SCHED_IDLE` (with `nice` > 0, when `chrt` runs).
+    idle: bool,
     packs: Vec<String>,
 }
 
 /// The `nice` binary (coreutils) that starts Tesseract at a lower priority.
 const NICE_BIN: &str = "nice";
+
+/// The `chrt` binary (util-linux) that starts Tesseract under `SCHED_IDLE`.
+const CHRT_BIN: &str = "chrt";
 
 /// Highest niceness Linux knows.
 pub const MAX_NICE: u8 = 19;
@@ -90,7 +97,13 @@ impl Tesseract {
             );
             nice = 0;
         }
-        let output = command(&binary, nice)
+        let idle = nice > 0 && runs(CHRT_BIN, &["--idle", "0", "true"]).await;
+        if nice > 0 && !idle {
+            tracing::warn!(
+                "`{CHRT_BIN} --idle` does not run: Tesseract runs niced only, and may hold a core a time slice longer"
+            );
+        }
+        let output = command(&binary, nice, idle)
             .arg("--list-langs")
             .env("OMP_THREAD_LIMIT", "1")
             .stdin(Stdio::null())
@@ -129,6 +142,7 @@ impl Tesseract {
             binary,
             timeout,
             nice,
+            idle,
             packs,
         })
     }
@@ -163,7 +177,7 @@ impl Tesseract {
         tsv: bool,
         settings: &[&str],
     ) -> Result<String, TesseractError> {
-        let mut command = command(&self.binary, self.nice);
+        let mut command = command(&self.binary, self.nice, self.idle);
         command
             .args(["stdin", "stdout", "-l", langs, "--psm", &psm.to_string()])
             .env("OMP_THREAD_LIMIT", "1")
@@ -254,19 +268,30 @@ fn is_cjk(langs: &str) -> bool {
 /// `nice -n NICE BINARY` (niceness is added to the service's own), or `BINARY` alone when
 /// `nice` is 0. `nice` execs the binary, so the child's pid is Tesseract's and a kill on
 /// timeout reaches it.
-fn command(binary: &std::path::Path, nice: u8) -> Command {
+fn command(binary: &std::path::Path, nice: u8, idle: bool) -> Command {
     if nice == 0 {
         return Command::new(binary);
     }
-    let mut command = Command::new(NICE_BIN);
+    let mut command = if idle {
+        let mut chrt = Command::new(CHRT_BIN);
+        chrt.args(["--idle", "0", NICE_BIN]);
+        chrt
+    } else {
+        Command::new(NICE_BIN)
+    };
     command.arg("-n").arg(nice.to_string()).arg(binary);
     command
 }
 
 /// Whether the `nice` binary can be started.
 async fn nice_runs() -> bool {
-    let run = Command::new(NICE_BIN)
-        .arg("true")
+    runs(NICE_BIN, &["true"]).await
+}
+
+/// Whether `program args` starts and succeeds (within 5 s).
+async fn runs(program: &str, args: &[&str]) -> bool {
+    let run = Command::new(program)
+        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -342,20 +367,29 @@ mod tests {
     }
 
     #[test]
-    fn the_command_goes_through_nice_unless_it_is_zero() {
-        let niced = command(std::path::Path::new("/usr/bin/tesseract"), 10);
-        let std = niced.as_std();
-        assert_eq!(std.get_program(), NICE_BIN);
-        let args: Vec<_> = std.get_args().collect();
+    fn the_command_goes_through_chrt_and_nice_unless_nice_is_zero() {
+        let binary = std::path::Path::new("/usr/bin/tesseract");
+        let idle = command(binary, 10, true);
+        assert_eq!(idle.as_std().get_program(), CHRT_BIN);
+        let args: Vec<_> = idle.as_std().get_args().collect();
+        assert_eq!(
+            args,
+            ["--idle", "0", NICE_BIN, "-n", "10", "/usr/bin/tesseract"]
+        );
+        let niced = command(binary, 10, false);
+        assert_eq!(niced.as_std().get_program(), NICE_BIN);
+        let args: Vec<_> = niced.as_std().get_args().collect();
         assert_eq!(args, ["-n", "10", "/usr/bin/tesseract"]);
-        let plain = command(std::path::Path::new("tesseract"), 0);
-        assert_eq!(plain.as_std().get_program(), "tesseract");
-        assert_eq!(plain.as_std().get_args().count(), 0);
+        for idle in [true, false] {
+            let plain = command(std::path::Path::new("tesseract"), 0, idle);
+            assert_eq!(plain.as_std().get_program(), "tesseract");
+            assert_eq!(plain.as_std().get_args().count(), 0);
+        }
     }
 
-    /// The child really runs `OCR_NICE` steps below this process: a stand-in binary (a shell
-    /// script answering `--list-langs` and reporting its own niceness otherwise) is run the
-    /// way Tesseract is.
+    /// The child really runs `OCR_NICE` steps below this process, under `SCHED_IDLE`: a
+    /// stand-in binary (a shell script answering `--list-langs` and reporting its own niceness
+    /// and scheduling policy otherwise) is run the way Tesseract is.
     #[tokio::test]
     async fn the_child_runs_at_a_lower_priority() {
         use std::os::unix::fs::PermissionsExt;
@@ -365,7 +399,7 @@ mod tests {
         std::fs::write(
             &script,
             "#!/bin/sh\nif [ \"$1\" = --list-langs ]; then printf 'List of languages:\\neng\\n'; \
-             else cat >/dev/null; nice; fi\n",
+             else cat >/dev/null; nice; chrt -p $$; fi\n",
         )
         .unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -377,8 +411,15 @@ mod tests {
             assert!(tesseract.has_pack("eng"));
             let expected = wanted.min(MAX_NICE);
             assert_eq!(tesseract.nice(), expected);
+            assert_eq!(tesseract.idle, expected > 0, "asked for {wanted}");
             let reported = tesseract.run(b"png", "eng", 3, false).await.unwrap();
-            let child: i32 = reported.trim().parse().unwrap();
+            let (niceness, policy) = reported.split_once('\n').unwrap();
+            assert_eq!(
+                policy.contains("SCHED_IDLE"),
+                expected > 0,
+                "asked for {wanted}: {policy}"
+            );
+            let child: i32 = niceness.trim().parse().unwrap();
             // Niceness saturates at 19.
             assert_eq!(
                 child,
