@@ -520,7 +520,11 @@ fn analyze_item<'kb>(
     let subs: Vec<Finding<'_>> = if whole.is_some() {
         Vec::new()
     } else {
-        let nouns = plant_source_nouns(&parsed.name);
+        let nouns = if parsed.sub.is_empty() {
+            &[][..]
+        } else {
+            plant_source_nouns(&parsed.name)
+        };
         flatten_subs(parsed)
             .into_iter()
             .map(|s| {

@@ -518,31 +518,26 @@ impl TesseractEngine {
     async fn small_print_scale(&self, prepared: &Prepared) -> Option<Vec<u8>> {
         let target =
             small_print_line_px(prepared.preparation.line_px, prepared.unscaled.options())?;
-        let unscaled = prepared.unscaled.clone();
-        let nice = self.tesseract.nice();
-        let rescaled = tokio::task::spawn_blocking(move || {
-            lower_thread_priority(nice);
-            unscaled.png_for_line_px(target)
-        })
-        .await;
-        match rescaled {
-            Ok(Ok(png)) => png,
-            Ok(Err(e)) => {
-                tracing::warn!(error = %e, "cannot encode the small-print image");
-                None
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "small-print rescaling stopped");
-                None
-            }
-        }
+        self.png_at_line_px(prepared, target, "small-print").await
     }
 
-    /// The image rescaled to the CJK line height, on the blocking pool at OCR priority;
-    /// `None` when the scale is the same or rescaling failed (the first image is used).
+    /// The image rescaled to the CJK line height; `None` when the scale is the same or
+    /// rescaling failed (the first image is used).
     async fn cjk_scale(&self, prepared: &Prepared) -> Option<Vec<u8>> {
+        let line_px = prepared.unscaled.options().cjk_line_px;
+        self.png_at_line_px(prepared, line_px, "CJK-scaled").await
+    }
+
+    /// The straightened image brought to `line_px` lines and encoded, on the blocking pool at
+    /// OCR priority; `None` when that is the first pass's scale or rescaling failed (logged
+    /// with `what`).
+    async fn png_at_line_px(
+        &self,
+        prepared: &Prepared,
+        line_px: f32,
+        what: &str,
+    ) -> Option<Vec<u8>> {
         let unscaled = prepared.unscaled.clone();
-        let line_px = unscaled.options().cjk_line_px;
         let nice = self.tesseract.nice();
         let rescaled = tokio::task::spawn_blocking(move || {
             lower_thread_priority(nice);
@@ -552,11 +547,11 @@ impl TesseractEngine {
         match rescaled {
             Ok(Ok(png)) => png,
             Ok(Err(e)) => {
-                tracing::warn!(error = %e, "cannot encode the CJK-scaled image; using the first");
+                tracing::warn!(error = %e, "cannot encode the {what} image");
                 None
             }
             Err(e) => {
-                tracing::warn!(error = %e, "CJK rescaling stopped; using the first image");
+                tracing::warn!(error = %e, "{what} rescaling stopped");
                 None
             }
         }
