@@ -1,21 +1,28 @@
-# Everything runs through these targets; `make help` lists them.
+# Everything runs through these targets; `make help` lists them by topic.
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
 CARGO ?= cargo
+INSTALL_DEPS := scripts/setup/install-deps.sh
 
-.PHONY: help deps build run run-ingredient-api run-digest-web test test-rust lint fmt fmt-check clippy bench clean
+##@ Help
 
-help: ## List every target with one line each
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+.PHONY: help
+help: ## List every target with one line each, by topic
+	@awk 'BEGIN {FS = ":.*## "} \
+	  /^##@ / {printf "\n\033[1m%s\033[0m\n", substr($$0, 5)} \
+	  /^[a-zA-Z0-9_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
+##@ Run
+
+.PHONY: deps build run run-ingredient-api run-digest-web refresh analyze-demo
 deps: ## Install the Debian packages the services need to run (Tesseract + language packs)
-	@scripts/install-deps.sh run
+	@$(INSTALL_DEPS) run
 
 build: ## Build both services in release mode
 	$(CARGO) build --release --bins
 
 run: deps build ## Build and start both services on their embedded defaults (Ctrl-C stops both)
-	@scripts/run-all.sh
+	@scripts/run/services.sh
 
 run-ingredient-api: deps ## Build and start ingredient-api on :8000
 	$(CARGO) run --release --bin ingredient-api
@@ -23,106 +30,104 @@ run-ingredient-api: deps ## Build and start ingredient-api on :8000
 run-digest-web: ## Build and start digest-web on :8001
 	$(CARGO) run --release --bin digest-web
 
+refresh: ## Run digest-refresh once on DIGEST_SOURCE (default: the embedded sample) into DIGEST_DATA_DIR
+	$(CARGO) run --release --bin digest-refresh --
+
+analyze-demo: ## Analyse a sample list with the CLI (no server needed)
+	$(CARGO) run --release --bin ingredient-api -- analyze "Aqua/Water/Eau, Glycerin, Parfum, Linalool, Methylparaben" --allergy fragrance --skin sensitive
+
+##@ Test
+
+.PHONY: test test-rust test-api test-api-llm lint fmt fmt-check clippy screenshots fuzz
 test: ## Lint and run every test (installs test packages first)
-	@scripts/install-deps.sh test
+	@$(INSTALL_DEPS) test
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory test-rust
 	@$(MAKE) --no-print-directory test-api
 	@$(MAKE) --no-print-directory test-api-llm
 	@$(MAKE) --no-print-directory deploy-check
 
-test-rust: ## Run the workspace's Rust tests only
-	@scripts/test.sh
+test-rust: ## Run the workspace's Rust tests only (nextest when installed)
+	@scripts/test/rust.sh
+
+test-api: ## Fuzz both running services against their /openapi.json with schemathesis (in .tmp/venv)
+	@scripts/test/api.sh
+
+test-api-llm: ## schemathesis against ingredient-api with a failing LLM (500s, garbage): offline answers, no 5xx
+	@scripts/test/api-llm.sh
 
 lint: fmt-check clippy ## cargo fmt --check and clippy -D warnings
 
 fmt: ## Format the code
 	$(CARGO) fmt --all
 
-fmt-check:
+fmt-check: ## Check formatting (cargo fmt --check)
 	$(CARGO) fmt --all -- --check
 
-clippy:
+clippy: ## Lint every crate and target with clippy, warnings as errors
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
-bench: ## Measure both services side by side (wrk, GNU time, criterion; ~5 min) into docs/benchmarks.md
-	@scripts/install-deps.sh bench test_ocr
-	@scripts/bench.sh
+screenshots: ## Drive the dashboard in headless Chromium; screenshots in docs/screenshots/
+	@$(INSTALL_DEPS) test_browser
+	$(CARGO) test -p digest-web --test api browser
 
-clean: ## Remove build output
-	$(CARGO) clean
+fuzz: ## Run each cargo-fuzz target for FUZZ_SECS (60) seconds (installs cargo-fuzz if missing)
+	@scripts/fuzz/run.sh
 
-# Each issue adds its targets in its own section below (keeps parallel branches mergeable).
+##@ Measure accuracy
 
-# -- issue 3: analysis engine --
-.PHONY: bench-domain bench-domain-cpu analyze-demo
-bench-domain: ## Criterion bench of the analysis engine and the knowledge-base index (crates/domain)
-	$(CARGO) bench -p domain --bench analyze
-
-bench-domain-cpu: ## CPU time per analysis with perf stat (for busy machines)
-	@scripts/bench-analyze-cpu.sh
-
-analyze-demo: ## Analyse a sample list with the CLI (no server needed)
-	$(CARGO) run --release --bin ingredient-api -- analyze "Aqua/Water/Eau, Glycerin, Parfum, Linalool, Methylparaben" --allergy fragrance --skin sensitive
-
-# -- issue 4: OCR --
+.PHONY: ocr-accuracy classifier-accuracy
 ocr-accuracy: ## Read every synthetic label in every variant with Tesseract; print the accuracy table (docs/ocr.md)
-	@scripts/install-deps.sh run test
+	@$(INSTALL_DEPS) run test
 	$(CARGO) run --release -p ingredient-api --example ocr_accuracy -- --jobs 1
-
-# -- issue 5: refresh job --
-.PHONY: refresh bench-refresh sample-mailbox classifier-accuracy
-refresh: ## Run digest-refresh once on DIGEST_SOURCE (default: the embedded sample) into DIGEST_DATA_DIR
-	$(CARGO) run --release --bin digest-refresh --
-
-bench-refresh: ## Time digest-refresh on a generated 10,000-message Maildir (cold, warm, peak memory)
-	@scripts/bench-refresh.sh 10000
-
-# `make bench` measures the refresh job too.
-bench: bench-refresh
-
-sample-mailbox: ## Regenerate the sample Maildir, edge-case fixtures and fixture mbox
-	python3 scripts/gen-sample-mailbox.py
 
 classifier-accuracy: ## Print the classifier's held-out accuracy (the figures in docs/digest.md)
 	$(CARGO) run -q -p digest-web --example classifier-accuracy
 
-# -- issue 6: dashboard --
-.PHONY: screenshots
-screenshots: ## Drive the dashboard in headless Chromium; screenshots in docs/screenshots/
-	@scripts/install-deps.sh test_browser
-	$(CARGO) test -p digest-web --test api browser
+##@ Bench
 
-# -- issue 7: LLM --
-.PHONY: test-api-llm
-test-api-llm: ## schemathesis against ingredient-api with a failing LLM (500s, garbage): offline answers, no 5xx
-	@scripts/test-api-llm.sh
+.PHONY: bench bench-cpu bench-domain bench-domain-cpu bench-refresh soak
+bench: ## Measure both services side by side (wrk, GNU time, criterion, refresh; ~5 min) into docs/benchmarks.md
+	@$(INSTALL_DEPS) bench test_ocr
+	@scripts/bench/all.sh
 
-# -- issue 8: deploy --
+bench-cpu: ## Server CPU time per GET /health and POST /analyze (release build; robust on a busy machine)
+	@$(INSTALL_DEPS) bench
+	@scripts/bench/cpu-per-request.sh
+
+bench-domain: ## Criterion bench of the analysis engine and the knowledge-base index (crates/domain)
+	$(CARGO) bench -p domain --bench analyze
+
+bench-domain-cpu: ## CPU time per analysis with perf stat (for busy machines)
+	@scripts/bench/analyze-cpu.sh
+
+bench-refresh: ## Time digest-refresh on a generated 10,000-message Maildir (cold, warm, peak memory)
+	@$(INSTALL_DEPS) bench
+	@scripts/bench/refresh.sh 10000
+
+soak: ## Mixed /analyze + /ocr load for SOAK_SECS (300): errors, memory, p99; verdict in docs/benchmarks.md
+	@$(INSTALL_DEPS) bench test_ocr
+	@scripts/bench/soak.sh
+
+##@ Deploy
+
 .PHONY: deploy-check image-check
-
 deploy-check: ## yamllint, hadolint, kustomize + kubernetes-validate, manifest cross-checks, live nginx test
-	@scripts/install-deps.sh test_deploy
-	@scripts/deploy-check.sh
+	@$(INSTALL_DEPS) test_deploy
+	@scripts/deploy/check.sh
 
 image-check: ## Build both images without Docker (buildah), run them with runc behind nginx, live-test (slow)
-	@scripts/install-deps.sh deploy
-	@scripts/image-check.sh
+	@$(INSTALL_DEPS) deploy
+	@scripts/deploy/image-check.sh
 
-# -- issue 9: API contract, hostile input, faults --
-.PHONY: test-api
-test-api: ## Fuzz both running services against their /openapi.json with schemathesis (in .tmp/venv)
-	@scripts/test-api.sh
+##@ Data
 
-# -- issue 9: benchmarks, soak, fuzzing --
-.PHONY: soak fuzz
-soak: ## Mixed /analyze + /ocr load for SOAK_SECS (300): errors, memory, p99; verdict in docs/benchmarks.md
-	@scripts/install-deps.sh bench test_ocr
-	@scripts/soak.sh
+.PHONY: sample-mailbox check-kb clean
+sample-mailbox: ## Regenerate the sample Maildir, edge-case fixtures and fixture mbox
+	python3 scripts/data/gen-sample-mailbox.py
 
-fuzz: ## Run each cargo-fuzz target for FUZZ_SECS (60) seconds (installs cargo-fuzz if missing)
-	@scripts/fuzz.sh
+check-kb: ## Quick validation of the knowledge-base files (the Rust kb_integrity test is the authority)
+	python3 scripts/data/check-kb.py
 
-.PHONY: bench-cpu
-bench-cpu: ## Server CPU time per GET /health and POST /analyze (release build; robust on a busy machine)
-	@scripts/bench/cpu-per-request.sh
+clean: ## Remove build output
+	$(CARGO) clean

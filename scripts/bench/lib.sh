@@ -1,4 +1,4 @@
-# Shell functions shared by scripts/bench.sh and scripts/soak.sh (sourced, not run).
+# Shell functions shared by scripts/bench/all.sh and scripts/bench/soak.sh (sourced, not run).
 # They expect `set -euo pipefail`, the repository root as working directory and $tmp set.
 
 # A free loopback port.

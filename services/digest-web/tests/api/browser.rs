@@ -49,7 +49,7 @@ impl Driver {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .expect("chromedriver not found: install Debian's chromium and chromium-driver (scripts/install-deps.sh test)");
+            .expect("chromedriver not found: install Debian's chromium and chromium-driver (scripts/setup/install-deps.sh test)");
         let driver = Self {
             child,
             base: format!("http://127.0.0.1:{port}"),

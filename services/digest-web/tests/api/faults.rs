@@ -29,7 +29,7 @@ fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
-/// A real Dovecot from scripts/dovecot-test-server.sh, stopped by PID on drop.
+/// A real Dovecot from scripts/test/dovecot-server.sh, stopped by PID on drop.
 struct Dovecot {
     dir: tempfile::TempDir,
     port: u16,
@@ -44,7 +44,7 @@ impl Dovecot {
             let dir = tempfile::tempdir().unwrap();
             let port = free_port();
             let out = Command::new("bash")
-                .arg(repo("../../scripts/dovecot-test-server.sh"))
+                .arg(repo("../../scripts/test/dovecot-server.sh"))
                 .args(["start", dir.path().to_str().unwrap(), &port.to_string()])
                 .args([USER, PASSWORD])
                 .arg(repo("sample-mailbox"))
@@ -55,14 +55,14 @@ impl Dovecot {
             }
             errors.push_str(&String::from_utf8_lossy(&out.stderr));
         }
-        panic!("dovecot did not start (scripts/install-deps.sh test installs it): {errors}");
+        panic!("dovecot did not start (scripts/setup/install-deps.sh test installs it): {errors}");
     }
 }
 
 impl Drop for Dovecot {
     fn drop(&mut self) {
         let _ = Command::new("bash")
-            .arg(repo("../../scripts/dovecot-test-server.sh"))
+            .arg(repo("../../scripts/test/dovecot-server.sh"))
             .args(["stop", self.dir.path().to_str().unwrap()])
             .status();
     }
@@ -85,7 +85,7 @@ fn dovecot_stops_when_the_process_that_started_it_is_killed() {
     let mut parent = Command::new("bash")
         .arg("-c")
         .arg(r#"bash "$0" start "$1" "$2" u p >/dev/null && exec sleep 60"#)
-        .arg(repo("../../scripts/dovecot-test-server.sh"))
+        .arg(repo("../../scripts/test/dovecot-server.sh"))
         .arg(dir.path())
         .arg(port.to_string())
         .spawn()

@@ -1,5 +1,5 @@
 //! The basic suite's login check against a real Dovecot (Debian's dovecot-imapd), started by
-//! scripts/dovecot-test-server.sh on a loopback port and stopped by PID (tests/support/dovecot.rs).
+//! scripts/test/dovecot-server.sh on a loopback port and stopped by PID (tests/support/dovecot.rs).
 
 use serde_json::json;
 

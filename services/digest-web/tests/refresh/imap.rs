@@ -1,4 +1,4 @@
-//! Against a real Dovecot (Debian's dovecot-imapd) started by scripts/dovecot-test-server.sh
+//! Against a real Dovecot (Debian's dovecot-imapd) started by scripts/test/dovecot-server.sh
 //! on a free loopback port, with the sample Maildir as the test user's INBOX.
 
 use digest_web::mail::{ImapAuth, MailSource, check_source};

@@ -1,5 +1,5 @@
 //! A real Dovecot (Debian's dovecot-imapd) for the tests, started by
-//! scripts/dovecot-test-server.sh on a free loopback port with the sample Maildir as the test
+//! scripts/test/dovecot-server.sh on a free loopback port with the sample Maildir as the test
 //! user's INBOX, and stopped (by PID) when dropped. Shared by the `refresh` and `api` test
 //! binaries.
 #![allow(dead_code)]
@@ -30,7 +30,7 @@ fn free_port() -> u16 {
 }
 
 fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/dovecot-test-server.sh")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/test/dovecot-server.sh")
 }
 
 fn sample_maildir() -> PathBuf {
@@ -56,7 +56,7 @@ impl Dovecot {
                 .is_ok_and(|o| o.status.success());
         if !installed {
             eprintln!(
-                "SKIPPED: dovecot is not installed (scripts/install-deps.sh test installs dovecot-imapd)"
+                "SKIPPED: dovecot is not installed (scripts/setup/install-deps.sh test installs dovecot-imapd)"
             );
             return None;
         }

@@ -132,7 +132,7 @@ struct Style<'a> {
 }
 
 /// Renders `text` with pango-view and returns the image. Panics with a clear message if
-/// pango-view is missing (scripts/install-deps.sh test installs it).
+/// pango-view is missing (scripts/setup/install-deps.sh test installs it).
 fn pango(text: &str, style: &Style<'_>) -> RgbImage {
     let dir = tempfile::tempdir().expect("temp dir");
     let input = dir.path().join("label.txt");
@@ -153,7 +153,7 @@ fn pango(text: &str, style: &Style<'_>) -> RgbImage {
         .arg(&output)
         .arg(&input)
         .status()
-        .expect("pango-view runs (Debian package pango1.0-tools: scripts/install-deps.sh test)");
+        .expect("pango-view runs (Debian package pango1.0-tools: scripts/setup/install-deps.sh test)");
     assert!(status.success(), "pango-view failed: {status}");
     image::open(&output)
         .expect("pango-view wrote a PNG")

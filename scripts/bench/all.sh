@@ -7,13 +7,13 @@
 #      POST /ocr (a label rendered by pango-view) with one connection and OCR_CONCURRENCY=1,
 #      i.e. images per second on one core; peak memory of the server and of Tesseract.
 #   2. digest-web: GET / with a 500-email digest (made by digest-refresh), wrk, 64 connections.
-#   3. digest-refresh cold and warm on 10,000 generated messages (scripts/bench-refresh.sh).
+#   3. digest-refresh cold and warm on 10,000 generated messages (scripts/bench/refresh.sh).
 #   4. The criterion bench of the analysis engine (cargo bench -p domain --bench analyze).
 #
 # Environment: BENCH_SECS (wrk seconds per HTTP row, default 10), OCR_SECS (default 20),
 # REFRESH_MESSAGES (default 10000), BENCH_OUT (default docs/benchmarks.md).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 secs=${BENCH_SECS:-10}
 ocr_secs=${OCR_SECS:-20}
 messages=${REFRESH_MESSAGES:-10000}
@@ -84,7 +84,7 @@ ia_hwm=$(vm "$ia_pid" VmHWM)
 tess_peak=$(awk '{printf "%.1f", $1/1024}' "$tmp/tess-peak" 2>/dev/null || echo "?")
 
 # --- digest-web with 500 emails -------------------------------------------------------------
-python3 scripts/gen-bench-maildir.py "$tmp/Maildir500" 500 >/dev/null
+python3 scripts/bench/gen-maildir.py "$tmp/Maildir500" 500 >/dev/null
 "$bin/digest-refresh" --source "maildir:$tmp/Maildir500" --data-dir "$tmp/dw-data" \
   --window all --max-emails 500 >/dev/null
 dw=$(free_port)
@@ -99,7 +99,7 @@ wrk_run digest 64 2 "$secs" "http://127.0.0.1:$dw/"
 dw_hwm=$(vm "$dw_pid" VmHWM)
 
 # --- digest-refresh on 10,000 messages (the refresh helper's script) --------------------------
-refresh_table=$(scripts/bench-refresh.sh "$messages")
+refresh_table=$(scripts/bench/refresh.sh "$messages")
 echo "$refresh_table" >"$tmp/refresh.txt"
 refresh_field() { # refresh_field cold|warm COLUMN
   awk -F'|' -v run="$1" -v col="$2" '$2 ~ run {gsub(/[^0-9.]/, "", $col); print $col}' "$tmp/refresh.txt"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks rendered Kubernetes manifests for what schemas cannot see (make deploy-check).
 
-Usage: scripts/check-manifests.py RENDERED.yaml...   (the output of `kubectl kustomize OVERLAY`)
+Usage: scripts/deploy/check-manifests.py RENDERED.yaml...   (the output of `kubectl kustomize OVERLAY`)
 
 For each file: selectors match pod labels; Services, probes and the CronJob hit real container
 ports and the services' real routes; the PersistentVolumeClaim is mounted where DIGEST_DATA_DIR
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NGINX_TEMPLATE = ROOT / "deploy/proxy/nginx.conf.template"
 # Which nginx upstream serves which Kubernetes Service.
 UPSTREAM_OF_SERVICE = {"ingredient-api": "ingredient_api", "digest-web": "digest_web"}

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-# A misbehaving Chat Completions endpoint for fault runs (issue 7 / issue 9 item 5): answers
+# A misbehaving Chat Completions endpoint for fault runs: answers
 # 30 % of requests with HTTP 500 and the rest with completions that hold no usable JSON or
 # JSON of the wrong shape. Loopback only; stopped by PID.
-#   scripts/llm-garbage-server.py PORT
+#   scripts/test/llm-garbage-server.py PORT
 import http.server
 import json
 import random

@@ -14,7 +14,7 @@
 # there yet, so growth to the steady state read as a leak); /analyze p99 during the soak
 # under twice its idle value. The result also goes into docs/benchmarks.md (the `soak` block).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 soak_secs=${SOAK_SECS:-300}
 warmup_secs=${SOAK_WARMUP_SECS:-15}
 settle_secs=${SOAK_SETTLE_SECS:-60}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every Rust test of the workspace: nextest when installed, cargo test otherwise.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 if cargo nextest --version >/dev/null 2>&1; then
   exec cargo nextest run --workspace --no-fail-fast "$@"
 else

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# API contract fuzzing (issue 9): starts both services on loopback ports with throw-away data
+# API contract fuzzing: starts both services on loopback ports with throw-away data
 # dirs and runs schemathesis (PyPI, in the project-local venv .tmp/venv) against each service's
 # /openapi.json with every applicable check. Zero server errors and zero responses that break
 # the documented schema, or it exits non-zero. Services are stopped by PID on exit.
-#   scripts/test-api.sh            (make test-api)
-#   MAX_EXAMPLES=500 scripts/test-api.sh   (more cases per operation; default 100)
+#   scripts/test/api.sh            (make test-api)
+#   MAX_EXAMPLES=500 scripts/test/api.sh   (more cases per operation; default 100)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tag=test-api
-# shellcheck source=scripts/schemathesis-lib.sh
-source scripts/schemathesis-lib.sh
+# shellcheck source=scripts/test/schemathesis-lib.sh
+source scripts/test/schemathesis-lib.sh
 
 cargo build -q -p ingredient-api -p digest-web --bins
 bin=target/debug

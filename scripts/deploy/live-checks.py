@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The live checks through the reverse proxy (stdlib only), run by scripts/deploy-live-test.sh.
+"""The live checks through the reverse proxy (stdlib only), run by scripts/deploy/live-test.sh.
 
-Usage: scripts/deploy-live-checks.py PROXY_PORT INGREDIENT_API_LOG DIGEST_WEB_LOG PROXY_ACCESS_LOG
+Usage: scripts/deploy/live-checks.py PROXY_PORT INGREDIENT_API_LOG DIGEST_WEB_LOG PROXY_ACCESS_LOG
 
 Talks to nginx on 127.0.0.1:PROXY_PORT with the Host names of deploy/proxy/nginx.conf.template
 and checks: the proxy's own /nginx-health; an unknown Host refused with 421; health of both

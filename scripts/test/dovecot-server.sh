@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Starts a throw-away Dovecot IMAP server on a loopback port for tests, and stops it by PID.
-#   scripts/dovecot-test-server.sh start DIR PORT USER PASSWORD [SEED_MAILDIR]
-#   scripts/dovecot-test-server.sh stop DIR
+#   scripts/test/dovecot-server.sh start DIR PORT USER PASSWORD [SEED_MAILDIR]
+#   scripts/test/dovecot-server.sh stop DIR
 # Everything (config, passwd-file, Maildir, sockets, log, pid) lives under DIR. Plain-text
 # IMAP on 127.0.0.1 only (no TLS). The user's INBOX is seeded with a copy of SEED_MAILDIR's
 # cur/ and new/. With IMAPS_PORT set, TLS is on: a throw-away CA and a server certificate for
 # localhost/127.0.0.1 are made with openssl (CA at DIR/ca.pem), imaps listens on IMAPS_PORT,
-# the plain port offers STARTTLS and refuses plain-text logins. Needs Debian's dovecot-imapd (scripts/install-deps.sh test). Prints the
+# the plain port offers STARTTLS and refuses plain-text logins. Needs Debian's dovecot-imapd (scripts/setup/install-deps.sh test). Prints the
 # master PID on success; on failure prints the log and exits non-zero. The server stops by
 # itself within a second or two of its caller's death (the parent PID, or DOVECOT_PARENT_PID).
 set -euo pipefail

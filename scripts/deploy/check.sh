@@ -4,12 +4,12 @@
 #   2. hadolint over every Dockerfile (config: .hadolint.yaml)
 #   3. every Kubernetes overlay rendered with `kubectl kustomize` and validated with
 #      `kubernetes-validate --strict` (any WARN fails: it means a schema was not checked)
-#   4. scripts/check-manifests.py over the rendered objects (what schemas cannot see)
-#   5. scripts/deploy-live-test.sh: both release binaries behind the project's nginx config
+#   4. scripts/deploy/check-manifests.py over the rendered objects (what schemas cannot see)
+#   5. scripts/deploy/live-test.sh: both release binaries behind the project's nginx config
 # The Python tools live in a project-local venv (.tmp/deploy-venv), installed once per version
-# set. Usage: scripts/deploy-check.sh [--no-live]
+# set. Usage: scripts/deploy/check.sh [--no-live]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 live=1
 [ "${1:-}" = "--no-live" ] && live=0
@@ -64,12 +64,12 @@ for overlay in deploy/kubernetes/overlays/*/; do
 done
 
 step "check-manifests: selectors, ports, probes, data volume, security, Ingress = nginx"
-"$venv/bin/python" scripts/check-manifests.py "${files[@]}"
+"$venv/bin/python" scripts/deploy/check-manifests.py "${files[@]}"
 
 if [ "$live" -eq 1 ]; then
   step "cargo build --release --bins"
   cargo build --release --bins --quiet
   step "live: nginx in front of both release binaries"
-  scripts/deploy-live-test.sh
+  scripts/deploy/live-test.sh
 fi
 step "all deploy checks passed"

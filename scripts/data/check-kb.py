@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Quick validator for crates/domain/data/*.toml (for data authors; the Rust test
-crates/domain/tests/kb_integrity.rs is the authority). Usage: scripts/check-kb.py [DATA_DIR]"""
+crates/domain/tests/kb_integrity.rs is the authority). Usage: scripts/data/check-kb.py [DATA_DIR]"""
 import sys, tomllib, pathlib, re, collections, unicodedata
 
-data = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent.parent / "crates/domain/data")
+data = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2] / "crates/domain/data")
 LANGS = ["fr", "es", "de", "it", "pt", "ko", "ja", "zh"]
 ALLERGENS = {"gluten","crustaceans","eggs","fish","peanuts","soybeans","milk","nuts","celery","mustard","sesame","sulphites","lupin","molluscs","fragrance","parabens","sulfates","formaldehyde"}
 FUNCTIONS = set("""colour preservative antioxidant emulsifier stabiliser thickener gelling-agent sweetener acidity-regulator acid flavour-enhancer raising-agent anti-caking-agent humectant glazing-agent firming-agent flour-treatment-agent bulking-agent carrier propellant sequestrant modified-starch packaging-gas foaming-agent antifoaming-agent flavouring emollient surfactant cleansing-agent uv-filter colourant fragrance solvent skin-conditioning film-former viscosity-controlling ph-adjuster chelating-agent active exfoliant opacifier abrasive antimicrobial hair-conditioning occlusive food banned-substance""".split())

@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# API fuzzing with a failing LLM (issue 7, issue 9 item 5): ingredient-api with every LLM
-# backend on, pointed at scripts/llm-garbage-server.py (HTTP 500s and garbage answers), then
-# schemathesis against its /openapi.json as in scripts/test-api.sh. Passes when schemathesis
+# API fuzzing with a failing LLM: ingredient-api with every LLM
+# backend on, pointed at scripts/test/llm-garbage-server.py (HTTP 500s and garbage answers), then
+# schemathesis against its /openapi.json as in scripts/test/api.sh. Passes when schemathesis
 # finds no server error or schema violation AND the log shows the LLM path was taken (fallback
 # warnings), i.e. every answer came from the offline path despite the LLM.
-#   scripts/test-api-llm.sh        (make test-api-llm)
+#   scripts/test/api-llm.sh        (make test-api-llm)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tag=test-api-llm
-# shellcheck source=scripts/schemathesis-lib.sh
-source scripts/schemathesis-lib.sh
+# shellcheck source=scripts/test/schemathesis-lib.sh
+source scripts/test/schemathesis-lib.sh
 cargo build -q -p ingredient-api --bin ingredient-api
 
 llm_port=$(free_port)
-python3 scripts/llm-garbage-server.py "$llm_port" &
+python3 scripts/test/llm-garbage-server.py "$llm_port" &
 pids+=($!)
 api_port=$(free_port)
 env -i PATH="$PATH" HOST=127.0.0.1 PORT="$api_port" WORKERS=2 OCR_TIMEOUT_SECS=5 \

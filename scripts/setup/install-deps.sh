@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a make target needs, when they are missing.
-# Usage: scripts/install-deps.sh PROFILE...   (profiles: run, test, bench, deploy)
+# Usage: scripts/setup/install-deps.sh PROFILE...   (profiles below: run, test, test_*, bench, deploy)
 # As root it runs apt-get; otherwise it prints one line naming the exact command and fails.
 set -euo pipefail
 
 # Tesseract and the nine label languages (eng fra spa deu ita por kor jpn chi_sim).
 PKGS_run="tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-deu
   tesseract-ocr-ita tesseract-ocr-por tesseract-ocr-kor tesseract-ocr-jpn tesseract-ocr-chi-sim"
-# Tests also render label images (fonts), run a real IMAP server, nginx and a headless browser.
-# One line per issue, each on its own, so parallel branches merge cleanly.
-
+# Tests also render label images (fonts), run a real IMAP server, nginx and a headless browser:
+# one profile per kind of test, so a target installs only what it runs.
 PKGS_test_ocr="fonts-dejavu-core fonts-noto-cjk pango1.0-tools"
 
 PKGS_test_imap="dovecot-imapd openssl"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make image-check: builds the real images from deploy/docker/*.Dockerfile with no Docker daemon
 # and no registry, runs both containers with runc on loopback behind nginx, and runs the same
-# live checks as make deploy-check (scripts/deploy-live-test.sh) against them.
+# live checks as make deploy-check (scripts/deploy/live-test.sh) against them.
 #   - base images made locally and tagged with the names the Dockerfiles use:
 #     docker.io/library/debian:bookworm-slim  = mmdebstrap --variant=minbase bookworm
 #     docker.io/library/rust:1.95-bookworm    = that + build-essential + the host's Rust 1.95
@@ -13,12 +13,12 @@
 # between runs (IMAGE_CHECK_FRESH=1 rebuilds them). Stops every container it starts on exit.
 # Runs as root (buildah with vfs and runc need it here). Takes many minutes (two release builds).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 
 [ "$(id -u)" -eq 0 ] || { echo "image-check: run as root (buildah and runc need it here)" >&2; exit 1; }
 for tool in buildah mmdebstrap umoci runc nginx envsubst; do
-  command -v "$tool" >/dev/null || { echo "image-check: $tool missing; run scripts/install-deps.sh deploy" >&2; exit 1; }
+  command -v "$tool" >/dev/null || { echo "image-check: $tool missing; run scripts/setup/install-deps.sh deploy" >&2; exit 1; }
 done
 
 work=${IMAGE_CHECK_DIR:-$root/deploy/.build}
@@ -176,5 +176,5 @@ start digest-web "$web_port"
 step "live checks through nginx against the containers"
 INGREDIENT_API_UPSTREAM=127.0.0.1:$api_port DIGEST_WEB_UPSTREAM=127.0.0.1:$web_port \
   INGREDIENT_API_LOG=$work/ingredient-api.log DIGEST_WEB_LOG=$work/digest-web.log \
-  LIVE_RUNDIR=$work/live scripts/deploy-live-test.sh
+  LIVE_RUNDIR=$work/live scripts/deploy/live-test.sh
 step "images built, run and checked"

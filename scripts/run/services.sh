@@ -2,7 +2,7 @@
 # Starts both release binaries on their embedded defaults; Ctrl-C (or SIGTERM) stops both.
 # Expects `cargo build --release` to have run (make run does it).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 bin=target/release
 pids=()
 stop() { kill -TERM "${pids[@]}" 2>/dev/null; wait; exit 0; }

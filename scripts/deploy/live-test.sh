@@ -2,15 +2,15 @@
 # Live test of the deployment's reverse proxy: starts both release binaries on free loopback
 # ports, renders deploy/proxy/nginx.conf.template with the upstreams on loopback, starts Debian's
 # nginx unprivileged with it (-p RUNDIR, every temp path under RUNDIR), then runs
-# scripts/deploy-live-checks.py through the proxy. Everything it starts is stopped on exit, even
+# scripts/deploy/live-checks.py through the proxy. Everything it starts is stopped on exit, even
 # on failure.
-# Usage: scripts/deploy-live-test.sh
+# Usage: scripts/deploy/live-test.sh
 #   With INGREDIENT_API_UPSTREAM and DIGEST_WEB_UPSTREAM (host:port) and INGREDIENT_API_LOG and
 #   DIGEST_WEB_LOG set, it starts no services and checks those instead (make image-check).
 # Expects `cargo build --release --bins` to have run (CARGO_TARGET_DIR is honoured); LIVE_RUNDIR
 # overrides the work folder.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 
 rundir=${LIVE_RUNDIR:-$root/.tmp/deploy-live}
@@ -84,5 +84,5 @@ fi
 pids+=($!)
 wait_for 127.0.0.1 "$PROXY_PORT" nginx
 
-python3 scripts/deploy-live-checks.py "$PROXY_PORT" "$INGREDIENT_API_LOG" "$DIGEST_WEB_LOG" \
+python3 scripts/deploy/live-checks.py "$PROXY_PORT" "$INGREDIENT_API_LOG" "$DIGEST_WEB_LOG" \
   "$rundir/proxy-access.log"

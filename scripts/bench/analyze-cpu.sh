@@ -2,7 +2,7 @@
 # CPU time per analysis (perf stat task-clock), robust on a busy shared machine where
 # criterion's wall-clock numbers are inflated by other processes. Needs `perf`.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 cargo build --release -q -p domain --example analyze_cpu
 bin=target/release/examples/analyze_cpu
 ms() { perf stat -x, -e task-clock "$bin" "$@" 2>&1 >/dev/null | awk -F, '/task-clock/ {print $1}'; }

@@ -5,7 +5,7 @@ messages (services/digest-web/fixtures/edge) and the fixture mbox (fixtures/mail
 All people and companies are fictional, on example.com/.org/.net (social-network notification
 senders use the networks' real notification domains, which the classifier knows). Dates are
 fixed (10-21 Nov 2026) so the files are reproducible: the refresh job reads the embedded sample
-with --window all by default. Re-run after editing: python3 scripts/gen-sample-mailbox.py
+with --window all by default. Re-run after editing: python3 scripts/data/gen-sample-mailbox.py
 """
 import base64
 import email.charset
@@ -17,7 +17,7 @@ from email.mime.application import MIMEApplication
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "services", "digest-web")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "services", "digest-web")
 SAMPLE = os.path.join(ROOT, "sample-mailbox")
 EDGE = os.path.join(ROOT, "fixtures", "edge")
 ME = "Dana Whitfield <dana@example.com>"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes a Maildir of N generated messages (default 10,000) for `make bench-refresh`.
-Usage: scripts/gen-bench-maildir.py DIR [N]
+Usage: scripts/bench/gen-maildir.py DIR [N]
 Messages cycle through the five categories and several MIME shapes (plain, quoted-printable,
 multipart/alternative, HTML-only, base64 attachment), dated over the last 25 days."""
 import base64

@@ -9,7 +9,7 @@
 # it into a regression test in the crate that owns the code (docs/benchmarks.md).
 # The summary goes into docs/benchmarks.md (the `fuzz` block).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 secs=${FUZZ_SECS:-60}
 out=${BENCH_OUT:-docs/benchmarks.md}
 export RUSTC_BOOTSTRAP=1

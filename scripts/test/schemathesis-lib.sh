@@ -1,4 +1,4 @@
-# Shared by scripts/test-api.sh and scripts/test-api-llm.sh (source it from the project root
+# Shared by scripts/test/api.sh and scripts/test/api-llm.sh (source it from the project root
 # after setting `tag`, the name that prefixes messages): schemathesis in the project-local
 # venv, a work dir whose services are stopped by PID on exit, free ports, and one
 # schemathesis run with the checks both scripts use.
