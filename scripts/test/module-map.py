@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Prints each library crate's module map (which top-level module uses which) and fails on a cycle.
+
+Usage: scripts/test/module-map.py [--markdown] [CRATE_DIR...]   (default: every crate with src/lib.rs)
+
+A module is a top-level child of `src/lib.rs` (a file `src/x.rs` or a folder `src/x/`); an
+arrow `a -> b` means some file of `a` names `crate::b` (in a path or a `use crate::{...}`
+group). Modules must point one way: any cycle between top-level modules exits 1 with the
+cycle named (run by `make lint`). `--markdown` prints the map as a list for docs/architecture.md.
+"""
+
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def declared_modules(root_file):
+    lib = strip_comments(root_file.read_text())
+    return re.findall(rf"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+({IDENT})\s*;", lib, flags=re.M)
+
+
+def files_of(src, module):
+    single = src / f"{module}.rs"
+    files = [single] if single.exists() else []
+    folder = src / module
+    if folder.is_dir():
+        files += sorted(folder.rglob("*.rs"))
+    return files
+
+
+def brace_group_heads(text, start):
+    """Top-level identifiers of the `{...}` group opening at text[start]."""
+    depth, heads, token, i = 0, [], "", start
+    while i < len(text):
+        c = text[i]
+        if c == "{":
+            depth += 1
+            if depth == 1:
+                token = ""
+                i += 1
+                continue
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                break
+        if depth == 1:
+            if c == ",":
+                token = ""
+            elif re.match(r"[A-Za-z0-9_]", c) and not token.endswith("::"):
+                token += c
+                continue_match = re.match(rf"{IDENT}", text[i + 1:])
+                if not continue_match:
+                    heads.append(token)
+                    token = "::"  # the rest of this item is not a head
+            elif c == ":":
+                token = "::"
+        i += 1
+    return heads
+
+
+def uses(src, module, modules, prefix=r"\bcrate::"):
+    found = set()
+    for path in files_of(src, module):
+        text = strip_comments(path.read_text())
+        for m in re.finditer(rf"{prefix}({IDENT}|\{{)", text):
+            if m.group(1) == "{":
+                found.update(brace_group_heads(text, m.end() - 1))
+            else:
+                found.add(m.group(1))
+    return sorted(found & set(modules) - {module})
+
+
+def find_cycle(graph):
+    state, stack = {}, []
+
+    def visit(node):
+        state[node] = "open"
+        stack.append(node)
+        for nxt in graph[node]:
+            if state.get(nxt) == "open":
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                cycle = visit(nxt)
+                if cycle:
+                    return cycle
+        stack.pop()
+        state[node] = "done"
+        return None
+
+    for node in graph:
+        if node not in state:
+            cycle = visit(node)
+            if cycle:
+                return cycle
+    return None
+
+
+def main(argv):
+    markdown = "--markdown" in argv
+    dirs = [pathlib.Path(a) for a in argv if not a.startswith("--")]
+    if not dirs:
+        dirs = sorted(p.parent.parent for p in ROOT.glob("*/*/src/lib.rs"))
+    failed = False
+    for crate in dirs:
+        src = crate / "src"
+        modules = declared_modules(src / "lib.rs")
+        graph = {m: uses(src, m, modules) for m in modules}
+        name = crate.resolve().relative_to(ROOT)
+        if markdown:
+            print(f"- `{name}`")
+            for m in modules:
+                arrows = ", ".join(f"`{d}`" for d in graph[m]) or "(nothing of the crate)"
+                print(f"  - `{m}` → {arrows}")
+        else:
+            print(f"{name}:")
+            for m in modules:
+                print(f"  {m} -> {', '.join(graph[m]) or '-'}")
+        cycle = find_cycle(graph)
+        if cycle:
+            failed = True
+            print(f"module-map: cycle in {name}: {' -> '.join(cycle)}", file=sys.stderr)
+        # One level down: the children of each folder module (`super::x` or `crate::m::x`).
+        for m in modules:
+            folder = src / m
+            if not (folder / "mod.rs").exists():
+                continue
+            children = declared_modules(folder / "mod.rs")
+            prefix = rf"(?:\bsuper::|\bcrate::{m}::)"
+            sub = {c: uses(folder, c, children, prefix) for c in children}
+            cycle = find_cycle(sub)
+            if cycle:
+                failed = True
+                print(f"module-map: cycle in {name}/{m}: {' -> '.join(cycle)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
