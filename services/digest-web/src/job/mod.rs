@@ -1,18 +1,24 @@
-//! The refresh job: read a mailbox, categorise and summarise, write `<data-dir>/digest.json`
-//! and record the run. [`run`] is the whole job; the `digest-refresh` binary only parses its
-//! command line into [`RefreshOptions`] and prints the outcome.
+//! The refresh job, served by the `digest-refresh` binary: read a mailbox, categorise and
+//! summarise, write `<data-dir>/digest.json` and record the run. [`run`] is the whole job; the
+//! binary only parses its command line into [`RefreshOptions`] and prints the outcome.
 //!
-//! Flow: list the mailbox ([`crate::mail::local`] or [`crate::mail::imap`]) → look every
-//! message up in `message_cache` → fetch and parse only the misses → classify them
-//! ([`crate::classify`]) and cache them → keep the window and the newest `max_emails` →
-//! with an LLM configured, let it categorise the low-confidence ones and write summaries
-//! ([`llm`]) → summarise the rest ([`crate::summarize`]) → write the digest atomically →
-//! finish the `runs` row.
+//! - [`mail`]: mail sources (Maildir, mbox, IMAP, the embedded sample) and MIME parsing.
+//! - [`classify`]: the offline categoriser (sender rules, signals, naive Bayes).
+//! - [`summarize`]: the extractive summaries.
+//! - [`llm`]: the optional LLM step (categories of low-confidence messages, summaries).
+//! - [`checks`]: the job's self-checks, the one part of the job the web server calls (its
+//!   deployment diagnostics run them in-process); otherwise the web server only starts the
+//!   binary.
+//!
+//! Flow: list the mailbox ([`mail::local`] or [`mail::imap`]) → look every message up in
+//! `message_cache` → fetch and parse only the misses → classify them ([`classify`]) and cache
+//! them → keep the window and the newest `max_emails` → with an LLM configured, let it
+//! categorise the low-confidence ones and write summaries ([`llm`]) → summarise the rest
+//! ([`summarize`]) → write the digest atomically → finish the `runs` row.
 //! A message that cannot be read or parsed is recorded in `errors` and skipped.
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use chrono::{DateTime, Duration, Utc};
@@ -20,84 +26,24 @@ use domain::email::{Category, Digest, DigestStats};
 use rusqlite::Connection;
 use service_kit::config::EnvSource;
 
-use crate::classify::{Classifier, Rules, RulesError};
-use crate::mail::imap::ImapMailbox;
-use crate::mail::local::{Entry, LocalMailbox};
-use crate::mail::{ImapAuth, MailError, MailSource, ParsedEmail, parse_message};
+use crate::settings::{ImapAuth, LlmSettings};
 use crate::store::cache::{self, CachedMessage};
 use crate::store::runs::{self, ErrorRecord, RunOutcome};
-use crate::store::{self, StoreError};
-use crate::summarize::{SummaryInput, summarize};
+use crate::store::window::Window;
+use crate::store::{self, StoreError, digest_file};
 
+pub mod checks;
+pub mod classify;
 pub mod llm;
+pub mod mail;
+pub mod summarize;
 
-use llm::{LlmSettings, LlmStep};
-
-/// The digest file's name inside the data dir.
-pub const DIGEST_FILE: &str = "digest.json";
-
-/// Which messages count, by their date (Date header, else delivery time).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Window {
-    /// The last 24 hours.
-    Day,
-    /// The last 7 days.
-    Week,
-    /// The last 30 days.
-    Month,
-    /// Every message.
-    All,
-}
-
-impl Window {
-    /// Parses `24h`, `7d`, `30d` or `all`.
-    pub fn parse(value: &str) -> Option<Self> {
-        match value.trim().to_ascii_lowercase().as_str() {
-            "24h" | "1d" => Some(Self::Day),
-            "7d" | "1w" => Some(Self::Week),
-            "30d" => Some(Self::Month),
-            "all" => Some(Self::All),
-            _ => None,
-        }
-    }
-
-    /// The spelling `parse` accepts.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Day => "24h",
-            Self::Week => "7d",
-            Self::Month => "30d",
-            Self::All => "all",
-        }
-    }
-
-    /// The earliest time inside the window, `None` for `all`.
-    pub fn since(self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-        match self {
-            Self::Day => Some(now - Duration::hours(24)),
-            Self::Week => Some(now - Duration::days(7)),
-            Self::Month => Some(now - Duration::days(30)),
-            Self::All => None,
-        }
-    }
-
-    /// The default for a source: `all` for the embedded sample (its dates are fixed in the
-    /// past), `24h` otherwise.
-    pub fn default_for(source: &MailSource) -> Self {
-        match source {
-            MailSource::Sample => Self::All,
-            _ => Self::Day,
-        }
-    }
-}
-
-impl std::str::FromStr for Window {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::parse(s).ok_or_else(|| format!("invalid window '{s}': expected 24h, 7d, 30d or all"))
-    }
-}
+use classify::{Classifier, Rules, RulesError};
+use llm::LlmStep;
+use mail::imap::ImapMailbox;
+use mail::local::{Entry, LocalMailbox};
+use mail::{MailError, MailSource, ParsedEmail, parse_message};
+use summarize::{SummaryInput, summarize};
 
 /// Cached messages not seen in a run and older than this are dropped from the cache.
 pub const CACHE_RETENTION: Duration = Duration::days(90);
@@ -131,7 +77,7 @@ impl RefreshOptions {
     /// Options with the defaults: the source's default window, 200 emails, no rules.
     pub fn new(source: MailSource, data_dir: impl Into<PathBuf>) -> Self {
         Self {
-            window: Window::default_for(&source),
+            window: source.default_window(),
             source,
             data_dir: data_dir.into(),
             max_emails: DEFAULT_MAX_EMAILS,
@@ -152,7 +98,7 @@ impl RefreshOptions {
         };
         let mut options = Self::new(source, env.string_or("DIGEST_DATA_DIR", "data"));
         if let Some(w) = env.raw("DIGEST_WINDOW") {
-            options.window = w.parse()?;
+            options.window = Window::parse_arg(w)?;
         }
         options.max_emails = env
             .parse_or(
@@ -400,7 +346,7 @@ fn run_inner(
             }
         }
         Mailbox::Imap(imap) => {
-            for batch in misses.chunks(crate::mail::imap::FETCH_BATCH) {
+            for batch in misses.chunks(mail::imap::FETCH_BATCH) {
                 for fetched in imap.fetch(batch)? {
                     take(
                         Raw {
@@ -498,10 +444,12 @@ fn run_inner(
         api_calls,
         execution_time: (execution_time * 1000.0).round() / 1000.0,
     };
-    let digest_path = options.data_dir.join(DIGEST_FILE);
-    write_atomically(&digest_path, &digest).map_err(|source| RefreshError::Output {
-        path: digest_path.clone(),
-        source,
+    let digest_path = digest_file::path(&options.data_dir);
+    digest_file::write_atomically(&digest_path, &digest).map_err(|source| {
+        RefreshError::Output {
+            path: digest_path.clone(),
+            source,
+        }
     })?;
 
     let category_counts: BTreeMap<Category, u64> = digest
@@ -638,36 +586,6 @@ fn assemble(
         digest.engine = Some(engine.to_owned());
     }
     digest
-}
-
-/// Writes JSON to a temp file in the same directory, syncs it, renames it over `path` and
-/// syncs the directory: readers see the old digest or the new one, never half of one.
-pub fn write_atomically(path: &Path, digest: &Digest) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        path.file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("digest.json"),
-        std::process::id()
-    ));
-    let result = (|| {
-        // Buffered: serde_json writes in small pieces (one syscall each otherwise).
-        let mut out = std::io::BufWriter::with_capacity(256 << 10, std::fs::File::create(&tmp)?);
-        serde_json::to_writer_pretty(&mut out, digest)?;
-        out.write_all(b"\n")?;
-        let file = out
-            .into_inner()
-            .map_err(std::io::IntoInnerError::into_error)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        std::fs::File::open(dir)?.sync_all()
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! Reading `<data-dir>/digest.json`, the digest the refresh job writes atomically.
+//! `<data-dir>/digest.json`: the refresh job writes it atomically ([`write_atomically`]), the
+//! web service reads it.
 //!
 //! Before the first refresh there is no file: [`load_or_empty`] then answers an empty digest
 //! with all five categories and `generated_at` set to the Unix epoch (see docs/decisions.md).
@@ -7,7 +8,7 @@
 //! (its inode, length, mtime and ctime), and what is derived from it (the `/api/digest` body,
 //! the page's rendered email list) is kept beside it in a [`CachedDigest`].
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -238,6 +239,36 @@ pub fn problems(digest: &Digest) -> Vec<String> {
     out
 }
 
+/// Writes JSON to a temp file in the same directory, syncs it, renames it over `path` and
+/// syncs the directory: readers see the old digest or the new one, never half of one.
+pub fn write_atomically(path: &Path, digest: &Digest) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("digest.json"),
+        std::process::id()
+    ));
+    let result = (|| {
+        // Buffered: serde_json writes in small pieces (one syscall each otherwise).
+        let mut out = std::io::BufWriter::with_capacity(256 << 10, std::fs::File::create(&tmp)?);
+        serde_json::to_writer_pretty(&mut out, digest)?;
+        out.write_all(b"\n")?;
+        let file = out
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        std::fs::File::open(dir)?.sync_all()
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,5 +344,16 @@ mod tests {
         // Removed: the empty digest again.
         std::fs::remove_file(path(dir.path())).unwrap();
         assert_eq!(cache.load_or_empty().unwrap().digest.generated_at, NEVER);
+    }
+
+    #[test]
+    fn atomic_write_replaces_the_file_and_leaves_no_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        std::fs::write(&path, "old").unwrap();
+        write_atomically(&path, &Digest::empty("2026-11-21T00:00:00")).unwrap();
+        let back: Digest = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(back, Digest::empty("2026-11-21T00:00:00"));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

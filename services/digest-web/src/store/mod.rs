@@ -1,6 +1,14 @@
-//! The run store: a SQLite file in the data dir (`runs.sqlite3`, WAL mode) shared by the
-//! refresh job (writer of runs, errors and caches) and the web service (reader, and writer of
-//! test runs). The schema is in `schema.sql` beside this file.
+//! What the refresh job and the web server share on disk, in the data dir.
+//!
+//! The run store: a SQLite file (`runs.sqlite3`, WAL mode) written by the refresh job (runs,
+//! errors and caches) and read by the web service (which writes test runs). The schema is in
+//! `schema.sql` beside this file.
+//!
+//! - [`runs`]: the job's run rows and errors; [`cache`]: parsed messages; [`llm_cache`]: the
+//!   LLM's answers; [`test_runs`]: the diagnostics' results; [`queries`]: what the dashboard
+//!   reads (metrics, errors, run history).
+//! - [`digest_file`]: `digest.json`, written by the job, read by the web service.
+//! - [`window::Window`]: the job's window and the dashboard's period, one type.
 //!
 //! The web service keeps its connections in a [`Pool`] rather than opening one per request:
 //! opening costs a directory check, the pragmas, a schema-version read and a fresh statement
@@ -14,9 +22,12 @@ use std::time::Duration;
 use rusqlite::Connection;
 
 pub mod cache;
+pub mod digest_file;
+pub mod llm_cache;
 pub mod queries;
 pub mod runs;
 pub mod test_runs;
+pub mod window;
 
 /// The file name of the store inside the data dir.
 pub const FILE_NAME: &str = "runs.sqlite3";

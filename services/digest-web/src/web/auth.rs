@@ -18,9 +18,9 @@ use actix_web::middleware::Next;
 use actix_web::web;
 use base64::Engine;
 
-use crate::configuration::Settings;
-use crate::error::WebError;
-use crate::state::AppState;
+use crate::web::configuration::Settings;
+use crate::web::error::WebError;
+use crate::web::state::AppState;
 
 /// The cookie that carries the token for the pages.
 pub const COOKIE_NAME: &str = "digest_token";

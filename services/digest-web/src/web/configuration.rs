@@ -36,11 +36,11 @@ pub struct Settings {
     pub basic_auth: Option<(String, Secret)>,
     /// IMAP credentials (`DIGEST_IMAP_PASSWORD`, `DIGEST_IMAP_OAUTH_TOKEN`, or `_FILE`), for
     /// the diagnostics' login check; the refresh job reads the same variables itself.
-    pub imap_auth: Option<crate::mail::ImapAuth>,
+    pub imap_auth: Option<crate::settings::ImapAuth>,
     /// The `LLM_*` variables (see docs/llm.md): the comprehensive suite checks the endpoint
     /// answers; `None` when no LLM is configured.
     pub llm: Option<llm_client::LlmConfig>,
-    /// The refresh job's LLM variables (`LLM_*`, see [`crate::refresh::llm::VARIABLES`]) as
+    /// The refresh job's LLM variables (`LLM_*`, see [`crate::settings::LLM_VARIABLES`]) as
     /// this service read them (environment or `CONFIG_FILE`), passed on to the job's
     /// environment. Holds the API key: never printed by `Debug`.
     pub job_env: JobEnv,
@@ -98,10 +98,12 @@ impl Settings {
             })?,
             auth_token: env.secret("DIGEST_AUTH_TOKEN")?.map(Secret),
             basic_auth: basic_auth(env)?,
-            imap_auth: crate::mail::ImapAuth::from_env(env).map_err(|e| ConfigError::Invalid {
-                key: "DIGEST_IMAP_PASSWORD".into(),
-                value: "***".into(),
-                expected: e,
+            imap_auth: crate::settings::ImapAuth::from_env(env).map_err(|e| {
+                ConfigError::Invalid {
+                    key: "DIGEST_IMAP_PASSWORD".into(),
+                    value: "***".into(),
+                    expected: e,
+                }
             })?,
             llm: llm_client::LlmConfig::from_vars(|k| env.raw(k).map(str::to_owned)).map_err(
                 |e| ConfigError::Invalid {
@@ -122,13 +124,13 @@ impl Settings {
 
 /// The job's LLM variables, checked now so a bad one stops start-up rather than every refresh.
 fn job_env(env: &EnvSource) -> Result<JobEnv, ConfigError> {
-    crate::refresh::llm::LlmSettings::from_env(env).map_err(|e| ConfigError::Invalid {
+    crate::settings::LlmSettings::from_env(env).map_err(|e| ConfigError::Invalid {
         key: "LLM_*".into(),
         value: String::new(),
         expected: e,
     })?;
     Ok(JobEnv(
-        crate::refresh::llm::VARIABLES
+        crate::settings::LLM_VARIABLES
             .iter()
             .filter_map(|k| env.raw(k).map(|v| ((*k).to_owned(), v.to_owned())))
             .collect(),

@@ -9,11 +9,12 @@ use actix_web::{App, HttpServer, web};
 use service_kit::{metrics, panic, request_id};
 use tracing_actix_web::TracingLogger;
 
-use crate::configuration::Settings;
-use crate::error::WebError;
-use crate::routes;
-use crate::state::AppState;
-use crate::{auth, store};
+use crate::store;
+use crate::web::auth;
+use crate::web::configuration::Settings;
+use crate::web::error::WebError;
+use crate::web::routes;
+use crate::web::state::AppState;
 
 /// A bound, not yet running server.
 pub struct Application {

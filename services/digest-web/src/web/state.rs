@@ -4,11 +4,11 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use crate::configuration::Settings;
-use crate::control::RefreshControl;
-use crate::digest_file::DigestCache;
-use crate::pages::Templates;
 use crate::store::Pool;
+use crate::store::digest_file::DigestCache;
+use crate::web::configuration::Settings;
+use crate::web::pages::Templates;
+use crate::web::refresh::RefreshControl;
 
 /// Application state, built once at start-up and shared by every worker.
 pub struct AppState {

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use domain::email::Category;
 
 /// The labelled corpus shipped with the crate.
-pub const CORPUS: &str = include_str!("../../corpus/emails.tsv");
+pub const CORPUS: &str = include_str!("../../../corpus/emails.tsv");
 
 /// Laplace smoothing constant.
 const ALPHA: f64 = 0.5;

@@ -20,8 +20,8 @@ use std::sync::OnceLock;
 
 use domain::email::Category;
 
-use crate::mail::ParsedEmail;
-pub use crate::mail::fixtures::{GoldenMessage, golden_messages};
+use crate::job::mail::ParsedEmail;
+pub use crate::job::mail::fixtures::{GoldenMessage, golden_messages};
 use bayes::NaiveBayes;
 
 /// Sender domains of social networks' notification mail (the domain or any subdomain).
@@ -316,7 +316,7 @@ const REQUEST_CUES: &[&str] = &[
 
 /// Whether the subject or the start of the body asks a question or makes a request.
 pub fn asks_something(subject: &str, body: &str) -> bool {
-    let text = format!("{subject} {}", crate::mail::truncate_chars(body, 600)).to_lowercase();
+    let text = format!("{subject} {}", crate::job::mail::truncate_chars(body, 600)).to_lowercase();
     text.contains('?') || text.contains('？') || REQUEST_CUES.iter().any(|c| text.contains(c))
 }
 

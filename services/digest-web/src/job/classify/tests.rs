@@ -1,5 +1,5 @@
 use super::*;
-use crate::mail::parse_message;
+use crate::job::mail::parse_message;
 
 fn email(headers: &str, body: &str) -> ParsedEmail {
     let raw = format!("{headers}\r\n\r\n{body}")

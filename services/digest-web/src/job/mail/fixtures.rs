@@ -9,7 +9,7 @@ use domain::email::Category;
 include!(concat!(env!("OUT_DIR"), "/sample_mailbox.rs"));
 
 /// `file name<TAB>category` for every sample message (written by the generator).
-const SAMPLE_LABELS: &str = include_str!("../../sample-mailbox/labels.tsv");
+const SAMPLE_LABELS: &str = include_str!("../../../sample-mailbox/labels.tsv");
 
 /// A labelled message: raw RFC 5322 bytes and the category a person would give it.
 #[derive(Debug, Clone, Copy)]
@@ -71,7 +71,7 @@ macro_rules! edge {
         EdgeCase {
             name: $name,
             raw: Cow::Borrowed(include_bytes!(concat!(
-                "../../fixtures/edge/",
+                "../../../fixtures/edge/",
                 $name,
                 ".eml"
             ))),
@@ -150,5 +150,5 @@ pub fn huge_message() -> Vec<u8> {
 
 /// A small mbox (12 messages, every category, one broken entry) for the extended suites.
 pub fn fixture_mbox() -> &'static [u8] {
-    include_bytes!("../../fixtures/mailbox.mbox")
+    include_bytes!("../../../fixtures/mailbox.mbox")
 }

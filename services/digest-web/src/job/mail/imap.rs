@@ -20,7 +20,8 @@ use tokio_rustls::client::TlsStream;
 use tokio_rustls::rustls;
 
 use super::local::Entry;
-use super::{ImapAuth, ImapSecurity, ImapUrl, MailError};
+use super::{ImapSecurity, ImapUrl, MailError};
+use crate::settings::ImapAuth;
 
 /// Time allowed for connecting and for each command.
 const TIMEOUT: Duration = Duration::from_secs(30);

@@ -15,7 +15,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use domain::email::EmailItem;
 use mail_parser::MessageParser;
 
-pub use source::{ImapAuth, ImapSecurity, ImapUrl, MailSource, check_source};
+pub use source::{ImapSecurity, ImapUrl, MailSource, check_source};
 
 /// Longest body text kept per message (characters); enough for classifying and summarising.
 const BODY_CHARS: usize = 8_000;

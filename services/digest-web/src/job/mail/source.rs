@@ -4,9 +4,9 @@ use std::fmt;
 use std::net::IpAddr;
 use std::path::PathBuf;
 
-use service_kit::config::EnvSource;
-
 use super::MailError;
+use crate::settings::ImapAuth;
+use crate::store::window::Window;
 
 /// Where the refresh job reads mail.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +22,15 @@ pub enum MailSource {
 }
 
 impl MailSource {
+    /// The window a run uses when none is given: `all` for the embedded sample (its dates
+    /// are fixed in the past), `24h` otherwise.
+    pub fn default_window(&self) -> Window {
+        match self {
+            Self::Sample => Window::All,
+            _ => Window::Day,
+        }
+    }
+
     /// Parses `maildir:/path`, `mbox:/path`, `imaps://user@host:993/INBOX`,
     /// `imap://user@host:143/INBOX` or `sample`.
     pub fn parse(value: &str) -> Result<Self, MailError> {
@@ -234,41 +243,6 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// IMAP credentials. `Debug` never shows the secret.
-#[derive(Clone, PartialEq, Eq)]
-pub enum ImapAuth {
-    /// LOGIN with a password (or an app password for Gmail, Outlook, Fastmail).
-    Password(String),
-    /// AUTHENTICATE XOAUTH2 with a bearer token.
-    OAuth2(String),
-}
-
-impl fmt::Debug for ImapAuth {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Password(_) => f.write_str("Password(***)"),
-            Self::OAuth2(_) => f.write_str("OAuth2(***)"),
-        }
-    }
-}
-
-impl ImapAuth {
-    /// Reads `DIGEST_IMAP_OAUTH_TOKEN`, then `DIGEST_IMAP_PASSWORD`, then the file named by
-    /// `DIGEST_IMAP_PASSWORD_FILE` (trailing newline dropped). `Ok(None)` when none is set.
-    pub fn from_env(env: &EnvSource) -> Result<Option<Self>, String> {
-        if let Some(token) = env
-            .secret("DIGEST_IMAP_OAUTH_TOKEN")
-            .map_err(|e| e.to_string())?
-        {
-            return Ok(Some(Self::OAuth2(token)));
-        }
-        Ok(env
-            .secret("DIGEST_IMAP_PASSWORD")
-            .map_err(|e| e.to_string())?
-            .map(Self::Password))
-    }
-}
-
 /// Connects (and logs in, for IMAP) and counts the messages: the dashboard's "mail source
 /// reachable" diagnostic.
 pub fn check_source(source: &MailSource, auth: Option<&ImapAuth>) -> Result<usize, MailError> {
@@ -326,25 +300,5 @@ mod tests {
         let text = err.to_string();
         assert!(!text.contains("hunter2"), "{text}");
         assert!(text.contains("DIGEST_IMAP_PASSWORD"), "{text}");
-    }
-
-    #[test]
-    fn credentials_from_env_prefer_token_then_password_then_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("pw");
-        std::fs::write(&file, "s3cret\n").unwrap();
-        let env = EnvSource::from_pairs([("DIGEST_IMAP_PASSWORD_FILE", file.to_str().unwrap())]);
-        assert_eq!(
-            ImapAuth::from_env(&env).unwrap(),
-            Some(ImapAuth::Password("s3cret".into()))
-        );
-        let env = EnvSource::from_pairs([
-            ("DIGEST_IMAP_PASSWORD", "pw"),
-            ("DIGEST_IMAP_OAUTH_TOKEN", "tok"),
-        ]);
-        let auth = ImapAuth::from_env(&env).unwrap().unwrap();
-        assert_eq!(auth, ImapAuth::OAuth2("tok".into()));
-        assert_eq!(format!("{auth:?}"), "OAuth2(***)");
-        assert_eq!(ImapAuth::from_env(&EnvSource::default()).unwrap(), None);
     }
 }

@@ -199,7 +199,7 @@ proptest::proptest! {
     #[test]
     fn parsing_arbitrary_bytes_never_panics(raw in proptest::collection::vec(proptest::num::u8::ANY, 0..2000)) {
         if let Ok(parsed) = parse_message(&raw, None) {
-            let c = crate::classify::Classifier::embedded().classify(&parsed);
+            let c = crate::job::classify::Classifier::embedded().classify(&parsed);
             proptest::prop_assert!((0.0..=1.0).contains(&c.confidence));
         }
     }
@@ -215,7 +215,7 @@ proptest::proptest! {
         proptest::prop_assert!(snippet.chars().count() <= SNIPPET_CHARS + 1);
         proptest::prop_assert!(!snippet.contains("  ") && !snippet.contains('\n'));
         proptest::prop_assert_eq!(snippet.trim(), snippet.as_str());
-        let c = crate::classify::Classifier::embedded().classify(&parsed);
+        let c = crate::job::classify::Classifier::embedded().classify(&parsed);
         proptest::prop_assert!((0.0..=1.0).contains(&c.confidence), "{:?}", c);
     }
 }

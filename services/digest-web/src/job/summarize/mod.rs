@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use domain::email::{Category, EmailItem};
 
-use crate::classify::bayes::is_stop_word;
+use crate::job::classify::bayes::is_stop_word;
 
 /// One message as the summariser sees it.
 #[derive(Debug, Clone, Copy)]

@@ -8,10 +8,10 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use futures_util::StreamExt;
 use serde_json::json;
 
-use crate::diagnostics::{self, Suite};
-use crate::error::WebError;
-use crate::state::AppState;
 use crate::store::test_runs;
+use crate::web::diagnostics::{self, Suite};
+use crate::web::error::WebError;
+use crate::web::state::AppState;
 
 /// Reads the body up to `limit` bytes (413 beyond).
 async fn read_body(mut payload: web::Payload, limit: usize) -> Result<Vec<u8>, WebError> {

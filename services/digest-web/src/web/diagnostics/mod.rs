@@ -10,19 +10,31 @@ use std::path::Path;
 use std::time::Instant;
 
 use serde::Serialize;
+use strum::{EnumIter, EnumString, IntoEnumIterator, IntoStaticStr};
 
-use crate::classify::Classifier;
-use crate::configuration::Settings;
-use crate::control;
-use crate::digest_file;
-use crate::mail::fixtures::{EdgeExpect, edge_cases, fixture_mbox, golden_messages};
-use crate::mail::{MailSource, check_source, parse_message};
-use crate::refresh::{self, RefreshOptions, Window};
-use crate::store::{self, queries, test_runs};
+use crate::job::checks;
+use crate::store::{self, digest_file, queries, test_runs};
+use crate::web::configuration::Settings;
+use crate::web::refresh;
+
+pub mod handlers;
 
 /// A test suite.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Serialize,
+    EnumString,
+    IntoStaticStr,
+    EnumIter,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Suite {
     /// Core functionality (about 10 s).
     Basic,
@@ -33,23 +45,22 @@ pub enum Suite {
 }
 
 impl Suite {
-    /// Every suite, in order.
-    pub const ALL: [Suite; 3] = [Suite::Basic, Suite::Extended, Suite::Comprehensive];
     /// The allowed values, for error messages.
     pub const ALLOWED: &'static str = "basic, extended, comprehensive";
 
     /// Parses `basic`, `extended` or `comprehensive`.
     pub fn parse(value: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.as_str() == value)
+        value.parse().ok()
     }
 
     /// The API spelling.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Suite::Basic => "basic",
-            Suite::Extended => "extended",
-            Suite::Comprehensive => "comprehensive",
-        }
+        self.into()
+    }
+
+    /// Every suite, in order.
+    pub fn all() -> impl Iterator<Item = Suite> {
+        Self::iter()
     }
 
     /// What it is for (the spec's table).
@@ -218,11 +229,11 @@ pub fn run(suite: Suite, settings: &Settings) -> Report {
 
 fn configuration_valid(settings: &Settings) -> Verdict {
     let mut problems = Vec::new();
-    if let Some(problem) = control::command_problem(settings) {
+    if let Some(problem) = refresh::command_problem(settings) {
         problems.push(problem);
     }
-    if let Err(e) = source(settings) {
-        problems.push(e.to_string());
+    if let Some(problem) = checks::source_problem(settings.source.as_deref()) {
+        problems.push(problem);
     }
     if settings.data_dir.as_os_str().is_empty() {
         problems.push("DIGEST_DATA_DIR is empty".into());
@@ -323,157 +334,38 @@ fn no_stuck_runs(settings: &Settings) -> Verdict {
     })
 }
 
-/// The configured mailbox (the embedded sample when `DIGEST_SOURCE` is unset, as the job).
-fn source(settings: &Settings) -> Result<MailSource, crate::mail::MailError> {
-    match settings.source.as_deref() {
-        Some(s) => MailSource::parse(s),
-        None => Ok(MailSource::Sample),
-    }
-}
-
 fn mail_source_reachable(settings: &Settings) -> Verdict {
-    let source = match source(settings) {
-        Ok(source) => source,
-        Err(e) => return Verdict::Fail(e.to_string()),
-    };
-    match check_source(&source, settings.imap_auth.as_ref()) {
-        Ok(_) => Verdict::Pass,
-        Err(e) => Verdict::Fail(e.to_string()),
-    }
+    verdict(checks::mail_source_reachable(
+        settings.source.as_deref(),
+        settings.imap_auth.as_ref(),
+    ))
 }
 
-/// The share of golden messages the categoriser must get right (the refresh job's own test
-/// holds it to the same bar).
-const GOLDEN_ACCURACY: f64 = 0.9;
+/// A job self-check's outcome as a verdict.
+fn verdict(outcome: Result<(), String>) -> Verdict {
+    match outcome {
+        Ok(()) => Verdict::Pass,
+        Err(why) => Verdict::Fail(why),
+    }
+}
 
 fn categoriser_golden(_: &Settings) -> Verdict {
-    let classifier = Classifier::embedded();
-    let golden = golden_messages();
-    if golden.is_empty() {
-        return Verdict::Fail("no golden messages are built in".into());
-    }
-    let mut misses = Vec::new();
-    for message in &golden {
-        match parse_message(message.raw, None) {
-            Ok(email) => {
-                let got = classifier.classify(&email).category;
-                if got != message.expected {
-                    misses.push(format!(
-                        "{}: {got} instead of {}",
-                        message.name, message.expected
-                    ));
-                }
-            }
-            Err(e) => misses.push(format!("{}: does not parse ({e})", message.name)),
-        }
-    }
-    let right = golden.len() - misses.len();
-    let accuracy = right as f64 / golden.len() as f64;
-    if accuracy >= GOLDEN_ACCURACY {
-        Verdict::Pass
-    } else {
-        Verdict::Fail(format!(
-            "{right}/{} golden messages categorised as labelled (need {:.0} %); first misses: {}",
-            golden.len(),
-            GOLDEN_ACCURACY * 100.0,
-            misses
-                .iter()
-                .take(5)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join("; ")
-        ))
-    }
+    verdict(checks::categoriser_golden())
 }
 
 fn parser_edge_cases(_: &Settings) -> Vec<(String, Verdict)> {
-    edge_cases()
+    checks::parser_edge_cases()
         .into_iter()
-        .map(|case| {
-            let name = format!("parser_edge_case:{}", case.name);
-            let parsed = parse_message(&case.raw, None);
-            let verdict = match (&case.expect, parsed) {
-                (EdgeExpect::Fails, Err(_)) => Verdict::Pass,
-                (EdgeExpect::Fails, Ok(email)) => Verdict::Fail(format!(
-                    "should be refused, parsed with subject '{}'",
-                    email.item.subject
-                )),
-                (EdgeExpect::Parses { .. }, Err(e)) => {
-                    Verdict::Fail(format!("does not parse: {e}"))
-                }
-                (EdgeExpect::Parses { subject, snippet }, Ok(email)) => {
-                    if !email.item.subject.contains(subject) {
-                        Verdict::Fail(format!(
-                            "subject '{}' lacks '{subject}'",
-                            email.item.subject
-                        ))
-                    } else if !email.item.snippet.contains(snippet) {
-                        Verdict::Fail(format!(
-                            "snippet '{}' lacks '{snippet}'",
-                            email.item.snippet
-                        ))
-                    } else {
-                        Verdict::Pass
-                    }
-                }
-            };
-            (name, verdict)
-        })
+        .map(|(name, outcome)| (name, verdict(outcome)))
         .collect()
 }
 
-/// Runs the real refresh job in-process from `source` into a fresh temp data dir and checks
-/// the digest it writes against the Digest schema; returns the digest's email count.
-fn refresh_into_temp(source: MailSource) -> Result<usize, String> {
-    let data = tempfile::tempdir().map_err(|e| format!("cannot make a temp dir: {e}"))?;
-    let mut options = RefreshOptions::new(source, data.path());
-    // Built-in messages carry fixed past dates.
-    options.window = Window::All;
-    let report = refresh::run(&options).map_err(|e| format!("the refresh failed: {e}"))?;
-    let digest = digest_file::load(data.path())
-        .map_err(|e| e.to_string())?
-        .ok_or("the refresh wrote no digest.json")?;
-    let in_digest: usize = digest.categories.values().map(Vec::len).sum();
-    if in_digest != report.total_emails || digest.stats.total_emails as usize != in_digest {
-        return Err(format!(
-            "the digest holds {in_digest} emails, its stats say {} and the run {}",
-            digest.stats.total_emails, report.total_emails
-        ));
-    }
-    Ok(in_digest)
-}
-
 fn empty_mailbox_refresh(_: &Settings) -> Verdict {
-    let mailbox = match tempfile::tempdir() {
-        Ok(dir) => dir,
-        Err(e) => return Verdict::Fail(format!("cannot make a temp dir: {e}")),
-    };
-    for sub in ["cur", "new", "tmp"] {
-        if let Err(e) = std::fs::create_dir(mailbox.path().join(sub)) {
-            return Verdict::Fail(format!("cannot make the empty Maildir: {e}"));
-        }
-    }
-    match refresh_into_temp(MailSource::Maildir(mailbox.path().to_owned())) {
-        Ok(0) => Verdict::Pass,
-        Ok(n) => Verdict::Fail(format!("an empty mailbox gave a digest of {n} emails")),
-        Err(e) => Verdict::Fail(e),
-    }
+    verdict(checks::empty_mailbox_refresh())
 }
 
 fn full_refresh_from_fixture(_: &Settings) -> Verdict {
-    let dir = match tempfile::tempdir() {
-        Ok(dir) => dir,
-        Err(e) => return Verdict::Fail(format!("cannot make a temp dir: {e}")),
-    };
-    let mbox = dir.path().join("fixture.mbox");
-    if let Err(e) = std::fs::write(&mbox, fixture_mbox()) {
-        return Verdict::Fail(format!("cannot write the fixture mailbox: {e}"));
-    }
-    match refresh_into_temp(MailSource::Mbox(mbox)) {
-        Ok(0) => Verdict::Fail("the fixture mailbox gave an empty digest".into()),
-        Ok(_) => Verdict::Pass,
-        Err(e) => Verdict::Fail(e),
-    }
+    verdict(checks::full_refresh_from_fixture())
 }
 
 fn llm_reachable(settings: &Settings) -> Verdict {

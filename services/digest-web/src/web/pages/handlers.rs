@@ -7,13 +7,14 @@ use std::sync::atomic::Ordering;
 use actix_web::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION};
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use crate::control::RefreshOutcome;
-use crate::diagnostics::Suite;
-use crate::digest_file::CachedDigest;
-use crate::error::WebError;
-use crate::pages::{IndexPage, tests_context};
-use crate::state::AppState;
+use crate::store::digest_file::CachedDigest;
+use crate::store::window::Window;
 use crate::store::{queries, test_runs};
+use crate::web::diagnostics::Suite;
+use crate::web::error::WebError;
+use crate::web::pages::{IndexPage, tests_context};
+use crate::web::refresh::RefreshOutcome;
+use crate::web::state::AppState;
 
 /// Errors listed on the page.
 const PAGE_ERRORS: u32 = 10;
@@ -39,7 +40,7 @@ pub async fn index(
 ) -> Result<HttpResponse, WebError> {
     let period = query
         .get("period")
-        .and_then(|p| queries::Period::parse(p))
+        .and_then(|p| Window::parse_period(p))
         .unwrap_or_default();
     let notice = refresh_notice(&query);
     let body = web::block(move || {
@@ -127,7 +128,7 @@ pub async fn run_suite_form(
             ))
         })?,
     };
-    match super::tests::run_suite(state, suite).await {
+    match crate::web::diagnostics::handlers::run_suite(state, suite).await {
         Ok(_) => Ok(see_other("/tests#latest-results")),
         Err(WebError::Conflict(_)) => Ok(see_other("/tests?busy=1")),
         Err(e) => Err(e),
@@ -153,12 +154,12 @@ const STATIC: &[(&str, &str, &str)] = &[
     (
         "app.css",
         "text/css; charset=utf-8",
-        include_str!("../../static/app.css"),
+        include_str!("../../../static/app.css"),
     ),
     (
         "app.js",
         "text/javascript; charset=utf-8",
-        include_str!("../../static/app.js"),
+        include_str!("../../../static/app.js"),
     ),
 ];
 

@@ -6,27 +6,29 @@
 //! per digest by [`Templates::render_sections`], through the same autoescaping, and spliced
 //! into the page as finished HTML by [`Templates::render_index`].
 
+pub mod handlers;
+
 use domain::email::{Category, Digest};
 use serde::Serialize;
 use tera::{Context, Tera};
 
-use crate::control::ScriptStatus;
-use crate::diagnostics::Suite;
 use crate::store::queries::{ErrorRecord, MetricsReport, RunSummary};
 use crate::store::test_runs::StoredTestRun;
+use crate::web::diagnostics::Suite;
+use crate::web::refresh::ScriptStatus;
 
 /// Every template, by name, as compiled into the binary.
 pub const TEMPLATES: &[(&str, &str)] = &[
-    ("base.html", include_str!("../templates/base.html")),
-    ("index.html", include_str!("../templates/index.html")),
-    ("tests.html", include_str!("../templates/tests.html")),
+    ("base.html", include_str!("../../../templates/base.html")),
+    ("index.html", include_str!("../../../templates/index.html")),
+    ("tests.html", include_str!("../../../templates/tests.html")),
     (
         "email_item.html",
-        include_str!("../templates/email_item.html"),
+        include_str!("../../../templates/email_item.html"),
     ),
     (
         "digest_sections.html",
-        include_str!("../templates/digest_sections.html"),
+        include_str!("../../../templates/digest_sections.html"),
     ),
 ];
 
@@ -256,7 +258,7 @@ impl IndexPage<'_> {
         );
         ctx.insert(
             "never_refreshed",
-            &(self.digest.generated_at == crate::digest_file::NEVER),
+            &(self.digest.generated_at == crate::store::digest_file::NEVER),
         );
         ctx.insert("digest_error", &self.digest_error);
         ctx.insert("total", &total);
@@ -297,8 +299,7 @@ pub struct SuiteCard {
 /// `busy`: a form run was just refused because another one was running.
 pub fn tests_context(latest: Option<&StoredTestRun>, running: bool, busy: bool) -> Context {
     let mut ctx = Context::new();
-    let suites: Vec<SuiteCard> = Suite::ALL
-        .into_iter()
+    let suites: Vec<SuiteCard> = Suite::all()
         .map(|s| SuiteCard {
             name: s.as_str(),
             purpose: s.purpose(),
@@ -317,8 +318,9 @@ pub fn tests_context(latest: Option<&StoredTestRun>, running: bool, busy: bool) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::queries::{Metrics, Period};
+    use crate::store::queries::Metrics;
     use crate::store::test_runs::{Counts, Failure};
+    use crate::store::window::Window;
     use domain::email::EmailItem;
 
     fn item(subject: &str) -> EmailItem {
@@ -333,7 +335,7 @@ mod tests {
 
     fn report() -> MetricsReport {
         MetricsReport {
-            period: Period::Day.as_str(),
+            period: Window::Day.as_str(),
             metrics: Metrics {
                 emails_processed: 1,
                 api_calls: 2,

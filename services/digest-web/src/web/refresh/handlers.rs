@@ -1,11 +1,11 @@
-//! `POST /api/refresh` (the state machine in [`crate::control`]) and `GET /api/status`.
+//! `POST /api/refresh` (the state machine in [`super`]) and `GET /api/status`.
 
 use actix_web::{HttpResponse, web};
 use serde_json::json;
 
-use crate::control::RefreshOutcome;
-use crate::error::WebError;
-use crate::state::AppState;
+use crate::web::error::WebError;
+use crate::web::refresh::RefreshOutcome;
+use crate::web::state::AppState;
 
 /// `POST /api/refresh`: 200 success, 409 busy, 500 error (the job's stderr), 504 time-out.
 /// Any request body is ignored.

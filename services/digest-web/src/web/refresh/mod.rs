@@ -7,6 +7,8 @@
 //! grandchild survives. The command runs in a detached task: a client that hangs up does not
 //! cancel it or release the lock early.
 
+pub mod handlers;
+
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::Write;
@@ -20,9 +22,9 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 
-use crate::configuration::Settings;
-use crate::digest_file;
+use crate::store::digest_file;
 use crate::store::{self, queries};
+use crate::web::configuration::Settings;
 
 /// The lock file's name inside the data dir.
 pub const LOCK_FILE: &str = "refresh.lock";
@@ -260,7 +262,7 @@ impl Inner {
         }
         // The job's LLM variables are exactly those this service read (environment or
         // CONFIG_FILE, or a test's settings): set them, and unset the ones it did not read.
-        for key in crate::refresh::llm::VARIABLES {
+        for key in crate::settings::LLM_VARIABLES {
             if !self.job_env.iter().any(|(k, _)| k == key) {
                 cmd.env_remove(key);
             }

@@ -4,8 +4,8 @@
 use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, web};
 
-use crate::error::WebError;
-use crate::state::AppState;
+use crate::web::error::WebError;
+use crate::web::state::AppState;
 
 /// `GET /api/digest`.
 pub async fn get(state: web::Data<AppState>) -> Result<HttpResponse, WebError> {

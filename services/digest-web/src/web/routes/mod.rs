@@ -1,17 +1,19 @@
-//! The whole URL map.
+//! The whole URL map. The handlers of the HTML pages, of the refresh and of the diagnostics
+//! live beside what they serve (`web::pages::handlers`, `web::refresh::handlers`,
+//! `web::diagnostics::handlers`); the small JSON resources are here.
 
 pub mod digest;
 pub mod health;
 pub mod openapi;
 pub mod ops;
-pub mod pages;
-pub mod refresh;
-pub mod tests;
 
 use actix_web::{HttpRequest, web};
 
-use crate::configuration::Settings;
-use crate::error::WebError;
+use super::configuration::Settings;
+use super::diagnostics::handlers as diagnostics;
+use super::error::WebError;
+use super::pages::handlers as pages;
+use super::refresh::handlers as refresh;
 
 /// Registers every route with its body limits and error handlers.
 pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
@@ -80,12 +82,12 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
     )
     .service(
         web::resource("/api/tests/run")
-            .route(web::post().to(tests::run))
+            .route(web::post().to(diagnostics::run))
             .default_service(web::to(method_not_allowed("POST"))),
     )
     .service(
         web::resource("/api/tests/results")
-            .route(web::get().to(tests::results))
+            .route(web::get().to(diagnostics::results))
             .default_service(web::to(method_not_allowed("GET"))),
     )
     .service(

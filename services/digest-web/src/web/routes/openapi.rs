@@ -8,7 +8,7 @@
 use actix_web::HttpResponse;
 
 /// The document, as served.
-pub const DOCUMENT: &str = include_str!("../../openapi.json");
+pub const DOCUMENT: &str = include_str!("../../../openapi.json");
 
 /// `GET /openapi.json`.
 pub async fn document() -> HttpResponse {

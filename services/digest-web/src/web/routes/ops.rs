@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use actix_web::{HttpResponse, web};
 use serde_json::json;
 
-use crate::error::WebError;
-use crate::state::AppState;
 use crate::store::queries;
+use crate::store::window::Window;
+use crate::web::error::WebError;
+use crate::web::state::AppState;
 
 /// Errors returned when `limit` is absent.
 pub const DEFAULT_LIMIT: u32 = 10;
@@ -15,14 +16,14 @@ pub const DEFAULT_LIMIT: u32 = 10;
 pub const MAX_LIMIT: u32 = 100;
 
 /// Parses `period` (absent: 24h).
-pub fn parse_period(query: &HashMap<String, String>) -> Result<queries::Period, WebError> {
+pub fn parse_period(query: &HashMap<String, String>) -> Result<Window, WebError> {
     match query.get("period") {
-        None => Ok(queries::Period::default()),
-        Some(p) => queries::Period::parse(p).ok_or_else(|| {
+        None => Ok(Window::default()),
+        Some(p) => Window::parse_period(p).ok_or_else(|| {
             let shown: String = p.chars().take(40).collect();
             WebError::BadRequest(format!(
                 "unknown period '{shown}': allowed values are {}",
-                queries::Period::ALLOWED
+                Window::PERIODS
             ))
         }),
     }
@@ -127,11 +128,8 @@ mod tests {
 
     #[test]
     fn periods() {
-        assert_eq!(parse_period(&HashMap::new()).unwrap(), queries::Period::Day);
-        assert_eq!(
-            parse_period(&q("period", "all")).unwrap(),
-            queries::Period::All
-        );
+        assert_eq!(parse_period(&HashMap::new()).unwrap(), Window::Day);
+        assert_eq!(parse_period(&q("period", "all")).unwrap(), Window::All);
         let err = parse_period(&q("period", "1y")).unwrap_err();
         assert!(err.to_string().contains("24h, 7d, all"));
     }
