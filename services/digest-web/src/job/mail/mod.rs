@@ -360,14 +360,13 @@ pub fn truncate_chars(text: &str, max: usize) -> &str {
 }
 
 /// FNV-1a, 64 bits: a stable hash (unlike `DefaultHasher`, fixed across Rust versions) for
-/// ids of messages without Message-ID and for mbox cache keys.
+/// ids of messages without Message-ID and for mbox cache keys. The values are stored in the
+/// run store's `message_cache`: they must never change.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash
+    use std::hash::Hasher;
+    let mut hasher = fnv::FnvHasher::default();
+    hasher.write(bytes);
+    hasher.finish()
 }
 
 #[cfg(test)]
