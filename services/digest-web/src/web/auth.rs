@@ -17,6 +17,7 @@ use actix_web::http::header::{AUTHORIZATION, COOKIE, HeaderValue, SET_COOKIE};
 use actix_web::middleware::Next;
 use actix_web::web;
 use base64::Engine;
+use subtle::ConstantTimeEq;
 
 use crate::web::configuration::Settings;
 use crate::web::error::WebError;
@@ -126,9 +127,10 @@ fn check(settings: &Settings, req: &ServiceRequest) -> Access {
     Access::Denied(format!("send {}", ways.join(" or ")))
 }
 
-/// Compares in time independent of where the first difference is.
+/// Compares in time independent of where the first difference is (`subtle` keeps the
+/// optimiser from turning the comparison into an early exit).
 fn equal(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.ct_eq(b).into()
 }
 
 /// The start-up warning when the service is reachable from other machines without protection.
