@@ -15,6 +15,15 @@ pub fn format_time(t: chrono::NaiveDateTime) -> String {
     t.format("%Y-%m-%dT%H:%M:%S").to_string()
 }
 
+/// The first instant of `period` as stored text; the empty string, which sorts before every
+/// stored time, for `all`.
+fn since_text(period: Window, now: chrono::NaiveDateTime) -> String {
+    period
+        .since(now.and_utc())
+        .map(|t| format_time(t.naive_utc()))
+        .unwrap_or_default()
+}
+
 /// Now, in UTC, without zone.
 pub fn now() -> chrono::NaiveDateTime {
     chrono::Utc::now().naive_utc()
@@ -64,7 +73,7 @@ pub fn metrics(
     period: Window,
     now: chrono::NaiveDateTime,
 ) -> rusqlite::Result<MetricsReport> {
-    let since = period.since_stored(now);
+    let since = since_text(period, now);
     let (emails, api_calls, hits, lookups, cost, count): (i64, i64, i64, i64, f64, i64) = conn
         .query_row(
             "SELECT coalesce(sum(emails_processed), 0), coalesce(sum(api_calls), 0),
@@ -193,7 +202,7 @@ pub fn run_history(
          WHERE started_at >= ?1 ORDER BY started_at DESC, id DESC LIMIT ?2",
     )?;
     let mut runs = stmt
-        .query_map(params![period.since_stored(now), limit], |r| {
+        .query_map(params![since_text(period, now), limit], |r| {
             Ok(RunSummary {
                 started_at: r.get(0)?,
                 status: r.get(1)?,

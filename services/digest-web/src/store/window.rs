@@ -2,10 +2,8 @@
 //! window (`--window`, `DIGEST_WINDOW`: `24h`, `7d`, `30d` or `all`); the dashboard's metrics
 //! and run history use it as their `period` (`24h`, `7d` or `all`).
 
-use chrono::{DateTime, Duration, NaiveDateTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 use strum::{EnumIter, EnumString, IntoEnumIterator, IntoStaticStr};
-
-use super::queries::format_time;
 
 /// A span of time back from now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, EnumString, IntoStaticStr, EnumIter)]
@@ -61,14 +59,6 @@ impl Window {
             Self::Month => Some(now - Duration::days(30)),
             Self::All => None,
         }
-    }
-
-    /// The first instant of the window as the store spells times (ISO 8601 UTC, no zone);
-    /// the empty string, which sorts before every stored time, for `all`.
-    pub fn since_stored(self, now: NaiveDateTime) -> String {
-        self.since(now.and_utc())
-            .map(|t| format_time(t.naive_utc()))
-            .unwrap_or_default()
     }
 }
 
