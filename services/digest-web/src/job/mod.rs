@@ -4,7 +4,7 @@
 //!
 //! - [`mail`]: mail sources (Maildir, mbox, IMAP, the embedded sample) and MIME parsing.
 //! - [`classify`]: the offline categoriser (sender rules, signals, naive Bayes).
-//! - [`summarize`]: the extractive summaries.
+//! - [`summarize`](mod@summarize): the extractive summaries.
 //! - [`llm`]: the optional LLM step (categories of low-confidence messages, summaries).
 //! - [`checks`]: the job's self-checks, the one part of the job the web server calls (its
 //!   deployment diagnostics run them in-process); otherwise the web server only starts the
@@ -14,7 +14,7 @@
 //! `message_cache` → fetch and parse only the misses → classify them ([`classify`]) and cache
 //! them → keep the window and the newest `max_emails` → with an LLM configured, let it
 //! categorise the low-confidence ones and write summaries ([`llm`]) → summarise the rest
-//! ([`summarize`]) → write the digest atomically → finish the `runs` row.
+//! ([`summarize`](mod@summarize)) → write the digest atomically → finish the `runs` row.
 //! A message that cannot be read or parsed is recorded in `errors` and skipped.
 
 use std::collections::{BTreeMap, HashMap};

@@ -1,6 +1,6 @@
 //! The optional LLM step of the refresh job (off unless `LLM_*` variables are set).
 //!
-//! - [`LlmSettings`](crate::settings::LlmSettings) (shared with the web server, which checks
+//! - [`crate::settings::LlmSettings`] (shared with the web server, which checks
 //!   them at start-up) holds the endpoint and the job's own limits: a time budget for the
 //!   whole step, a cap on calls, and the confidence below which the offline category is asked
 //!   of the LLM.
