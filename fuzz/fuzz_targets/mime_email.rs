@@ -2,7 +2,7 @@
 //! invariants the digest relies on.
 #![no_main]
 
-use digest_web::mail::parse_message;
+use digest_web::job::mail::parse_message;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -27,7 +27,7 @@ NGINX_TEMPLATE = ROOT / "deploy/proxy/nginx.conf.template"
 UPSTREAM_OF_SERVICE = {"ingredient-api": "ingredient_api", "digest-web": "digest_web"}
 ROUTES = {
     "ingredient-api": ROOT / "services/ingredient-api/src/routes/mod.rs",
-    "digest-web": ROOT / "services/digest-web/src/routes/mod.rs",
+    "digest-web": ROOT / "services/digest-web/src/web/routes/mod.rs",
 }
 DOCKERFILES = {
     "ingredient-api": ROOT / "deploy/docker/ingredient-api.Dockerfile",

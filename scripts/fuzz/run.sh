@@ -3,9 +3,9 @@
 # installing cargo-fuzz first when it is missing. FUZZ_TARGETS="a b" picks targets.
 #
 # cargo-fuzz passes nightly-only flags (-Zsanitizer=address, sancov); the only toolchain here
-# is stable, so RUSTC_BOOTSTRAP=1 lets it use them. Each target starts from its committed
-# seeds (fuzz/corpus/<target>/, read only) plus what earlier runs found (fuzz/target/corpus/,
-# not in git). A crash leaves its input in fuzz/artifacts/<target>/ and fails the run; turn
+# is stable, so RUSTC_BOOTSTRAP=1 lets it use them. Each target starts from its seeds
+# (fuzz/corpus/<target>/, read only: committed, or generated from the services' fixtures by
+# scripts/fuzz/seed-corpora.sh) plus what earlier runs found (fuzz/target/corpus/, not in git). A crash leaves its input in fuzz/artifacts/<target>/ and fails the run; turn
 # it into a regression test in the crate that owns the code (docs/benchmarks.md).
 # The summary goes into docs/benchmarks.md (the `fuzz` block).
 set -euo pipefail
@@ -19,6 +19,7 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
 fi
 targets=${FUZZ_TARGETS:-$(cargo fuzz list)}
+scripts/fuzz/seed-corpora.sh
 cargo fuzz build
 
 tmp=$(mktemp -d)

@@ -17,8 +17,8 @@ async fn both_services_run_side_by_side() {
     let data = std::env::temp_dir().join(format!("e2e-digest-{}", std::process::id()));
     let mut digest_env = env();
     digest_env.set("DIGEST_DATA_DIR", data.display().to_string());
-    let digest = digest_web::startup::Application::build(
-        digest_web::configuration::Settings::from_env(&digest_env).unwrap(),
+    let digest = digest_web::web::startup::Application::build(
+        digest_web::web::configuration::Settings::from_env(&digest_env).unwrap(),
     )
     .await
     .unwrap();

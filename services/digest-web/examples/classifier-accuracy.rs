@@ -4,8 +4,8 @@
 
 use std::io::Write;
 
-use digest_web::classify::{Classifier, golden_messages, holdout_report};
-use digest_web::mail::parse_message;
+use digest_web::job::classify::{Classifier, golden_messages, holdout_report};
+use digest_web::job::mail::parse_message;
 
 fn main() -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();

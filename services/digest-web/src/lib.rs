@@ -1,27 +1,20 @@
-//! `digest-web`: the ops dashboard over the email digest.
+//! `digest-web`: the ops dashboard over the email digest, and the refresh job that writes
+//! the digest. Two binaries share this library; the folders say which one a module serves:
 //!
-//! [`startup::Application`] binds the server from typed [`configuration::Settings`];
-//! [`routes::configure`] is the whole URL map; [`error::WebError`] is the one place where
-//! failures become the spec's `{"error": "..."}` bodies and status codes.
+//! - [`job`]: the refresh job (`digest-refresh` binary): mail sources, the categoriser, the
+//!   summaries, the optional LLM step and the run itself.
+//! - [`web`]: the web server (`digest-web` binary): start-up, configuration, routes, pages,
+//!   access protection, refresh control and deployment diagnostics.
+//! - [`store`]: what both share on disk: the SQLite run store (runs, errors, caches, test
+//!   runs, metrics queries), the digest file, and [`store::window::Window`].
+//! - [`settings`]: the job's settings the web server reads too (LLM step, IMAP credentials).
 //!
-//! The dashboard (issue 6): [`control::RefreshControl`] is the refresh state machine (lock
-//! file, time-out, process-group kill); [`store::queries`] computes metrics and errors from
-//! the run store; [`diagnostics`] runs the test suites; [`pages`] renders the two HTML pages
-//! from the templates in `templates/`; [`auth`] is the optional access protection.
+//! Modules point one way: `web` → `store` ← `job`, both → `settings`. The web server starts
+//! the job as a separate process; in-process it calls only [`job::checks`] (the self-checks
+//! of its diagnostics).
 #![warn(missing_docs)]
 
-pub mod auth;
-pub mod classify;
-pub mod configuration;
-pub mod control;
-pub mod diagnostics;
-pub mod digest_file;
-pub mod error;
-pub mod mail;
-pub mod pages;
-pub mod refresh;
-pub mod routes;
-pub mod startup;
-pub mod state;
+pub mod job;
+pub mod settings;
 pub mod store;
-pub mod summarize;
+pub mod web;

@@ -1,5 +1,5 @@
-use digest_web::configuration::Settings;
-use digest_web::startup::Application;
+use digest_web::web::configuration::Settings;
+use digest_web::web::startup::Application;
 use service_kit::config::EnvSource;
 use service_kit::telemetry;
 

@@ -7,8 +7,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use digest_web::mail::MailSource;
-use digest_web::refresh::{self, RefreshOptions, Window};
+use digest_web::job::mail::MailSource;
+use digest_web::job::{self, RefreshOptions};
+use digest_web::store::window::Window;
 use service_kit::config::EnvSource;
 use service_kit::telemetry::{self, LogFormat};
 
@@ -44,7 +45,7 @@ struct Cli {
 
     /// Which messages count, by date: 24h, 7d, 30d or all [default: 24h; all for the
     /// sample source]
-    #[arg(long, env = "DIGEST_WINDOW")]
+    #[arg(long, env = "DIGEST_WINDOW", value_parser = Window::parse_arg)]
     window: Option<Window>,
 
     /// At most this many messages (the newest) go in the digest [default: 200]
@@ -96,7 +97,7 @@ fn main() -> ExitCode {
     options.window = cli
         .window
         .or(env_window)
-        .unwrap_or_else(|| Window::default_for(&options.source));
+        .unwrap_or_else(|| options.source.default_window());
     if let Some(dir) = cli.data_dir {
         options.data_dir = dir;
     }
@@ -109,7 +110,7 @@ fn main() -> ExitCode {
     if let Some(price) = cli.llm_price_per_1k_tokens {
         options.llm_price_per_1k_tokens = price;
     }
-    match refresh::run(&options) {
+    match job::run(&options) {
         Ok(report) => {
             let llm = if options.llm.is_some() {
                 format!(

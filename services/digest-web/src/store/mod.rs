@@ -1,6 +1,14 @@
-//! The run store: a SQLite file in the data dir (`runs.sqlite3`, WAL mode) shared by the
-//! refresh job (writer of runs, errors and caches) and the web service (reader, and writer of
-//! test runs). The schema is in `schema.sql` beside this file.
+//! What the refresh job and the web server share on disk, in the data dir.
+//!
+//! The run store: a SQLite file (`runs.sqlite3`, WAL mode) written by the refresh job (runs,
+//! errors and caches) and read by the web service (which writes test runs). The schema is in
+//! `schema.sql` beside this file.
+//!
+//! - [`runs`]: the job's run rows and errors; [`cache`]: parsed messages; [`llm_cache`]: the
+//!   LLM's answers; [`test_runs`]: the diagnostics' results; [`queries`]: what the dashboard
+//!   reads (metrics, errors, run history).
+//! - [`digest_file`]: `digest.json`, written by the job, read by the web service.
+//! - [`window::Window`]: the job's window and the dashboard's period, one type.
 //!
 //! The web service keeps its connections in a [`Pool`] rather than opening one per request:
 //! opening costs a directory check, the pragmas, a schema-version read and a fresh statement
@@ -11,22 +19,29 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, TransactionBehavior};
+use rusqlite_migration::{M, Migrations};
 
 pub mod cache;
+pub mod digest_file;
+pub mod llm_cache;
 pub mod queries;
 pub mod runs;
 pub mod test_runs;
+pub mod window;
 
 /// The file name of the store inside the data dir.
 pub const FILE_NAME: &str = "runs.sqlite3";
 
-/// The whole current schema, for a new store.
-const SCHEMA: &str = include_str!("schema.sql");
-/// `PRAGMA user_version` of a store with [`SCHEMA`]; bumped with each migration.
-pub const SCHEMA_VERSION: i32 = 2;
-/// Migrations of older stores, `(version they produce, SQL)`, in order. Each keeps the data.
-const MIGRATIONS: &[(i32, &str)] = &[(2, include_str!("migrations/v2.sql"))];
+/// The schema's migrations, in order, each keeping the data: the first builds a schema-1
+/// store, each later one brings it one version up. `schema.sql` beside this file is the whole
+/// current schema for readers (a test holds the migrations to it).
+const MIGRATIONS: [&str; 2] = [
+    include_str!("migrations/v1.sql"),
+    include_str!("migrations/v2.sql"),
+];
+/// `PRAGMA user_version` of an up-to-date store: the number of migrations applied.
+pub const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;
 
 /// Failures of the run store.
 #[derive(Debug, thiserror::Error)]
@@ -72,12 +87,12 @@ pub fn open(data_dir: &Path) -> Result<Connection, StoreError> {
     })?;
     let file = path(data_dir);
     let opened = (|| {
-        let conn = Connection::open(&file)?;
+        let mut conn = Connection::open(&file)?;
         conn.busy_timeout(Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        migrate(&conn)?;
+        migrate(&mut conn)?;
         Ok(conn)
     })();
     opened.map_err(|source| {
@@ -206,36 +221,31 @@ impl Drop for Pooled<'_> {
     }
 }
 
-/// Brings the store to [`SCHEMA_VERSION`]: a new store gets [`SCHEMA`], an older one each
-/// migration it lacks. One immediate transaction, so the job and the web service opening an
-/// old store at once do not both migrate it.
-fn migrate(conn: &Connection) -> rusqlite::Result<()> {
+/// Brings the store to [`SCHEMA_VERSION`] with the migrations it lacks (a new store gets
+/// them all), in one transaction. A store of a newer build is left as it is.
+///
+/// The job and the web service may open an old store at once: the migrations run in an
+/// immediate transaction, so one waits for the other, and should the loser then fail
+/// (re-applying a migration the winner committed), the store is current and that is success.
+fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     let version = |conn: &Connection| -> rusqlite::Result<i32> {
         conn.query_row("PRAGMA user_version", [], |row| row.get(0))
     };
     if version(conn)? >= SCHEMA_VERSION {
         return Ok(());
     }
-    conn.execute_batch("BEGIN IMMEDIATE")?;
-    let result = (|| {
-        let current = version(conn)?;
-        if current == 0 {
-            conn.execute_batch(SCHEMA)?;
-        } else {
-            for (target, sql) in MIGRATIONS {
-                if current < *target {
-                    conn.execute_batch(sql)?;
-                }
-            }
-        }
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION)
-    })();
+    let migrations = Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect());
+    conn.set_transaction_behavior(TransactionBehavior::Immediate);
+    let result = migrations.to_latest(conn);
+    conn.set_transaction_behavior(TransactionBehavior::Deferred);
     match result {
-        Ok(()) => conn.execute_batch("COMMIT"),
-        Err(e) => {
-            let _ = conn.execute_batch("ROLLBACK");
-            Err(e)
-        }
+        Ok(()) => Ok(()),
+        Err(_) if version(conn)? >= SCHEMA_VERSION => Ok(()),
+        Err(rusqlite_migration::Error::RusqliteError { err, .. }) => Err(err),
+        Err(other) => Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
+            Some(format!("schema migration: {other}")),
+        )),
     }
 }
 
@@ -329,8 +339,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         {
             let conn = Connection::open(path(dir.path())).unwrap();
-            conn.execute_batch(include_str!("testdata/schema-v1.sql"))
-                .unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
             conn.pragma_update(None, "user_version", 1).unwrap();
             conn.execute(
                 "INSERT INTO runs (started_at, status, api_calls, cache_hits, cache_lookups)
@@ -371,5 +380,42 @@ mod tests {
         // And the migration is not applied twice.
         drop(conn);
         open(dir.path()).unwrap();
+    }
+
+    #[test]
+    fn the_migrations_build_the_schema_of_schema_sql() {
+        let columns = |conn: &Connection| -> Vec<(String, String, String, bool, Option<String>)> {
+            let mut stmt = conn
+                .prepare(
+                    "SELECT m.name, p.name, p.type, p.\"notnull\", p.dflt_value
+                     FROM sqlite_master m, pragma_table_info(m.name) p
+                     WHERE m.type = 'table' ORDER BY m.name, p.name",
+                )
+                .unwrap();
+            stmt.query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap()
+        };
+        let indexes = |conn: &Connection| -> Vec<String> {
+            let mut stmt = conn
+                .prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
+                .unwrap();
+            stmt.query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let migrated = open(dir.path()).unwrap();
+        let documented = Connection::open_in_memory().unwrap();
+        documented
+            .execute_batch(include_str!("schema.sql"))
+            .unwrap();
+        assert!(columns(&migrated).len() > 20);
+        assert_eq!(columns(&migrated), columns(&documented));
+        assert_eq!(indexes(&migrated), indexes(&documented));
     }
 }

@@ -8,55 +8,20 @@ use domain::email::Category;
 use rusqlite::{Connection, params};
 use serde::Serialize;
 
-/// A metrics period: `24h`, `7d` or `all`, counted back from now in UTC.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Period {
-    /// The last 24 hours.
-    #[default]
-    Day,
-    /// The last 7 days.
-    Week,
-    /// Everything in the store.
-    All,
-}
-
-impl Period {
-    /// The allowed values, for error messages.
-    pub const ALLOWED: &'static str = "24h, 7d, all";
-
-    /// Parses `24h`, `7d` or `all`.
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "24h" => Some(Self::Day),
-            "7d" => Some(Self::Week),
-            "all" => Some(Self::All),
-            _ => None,
-        }
-    }
-
-    /// The spelling the API echoes.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Day => "24h",
-            Self::Week => "7d",
-            Self::All => "all",
-        }
-    }
-
-    /// The first instant of the period as stored text (ISO 8601 UTC, no zone).
-    pub fn since(self, now: chrono::NaiveDateTime) -> String {
-        match self {
-            Self::Day => format_time(now - chrono::Duration::hours(24)),
-            Self::Week => format_time(now - chrono::Duration::days(7)),
-            // Every stored time sorts after the empty string.
-            Self::All => String::new(),
-        }
-    }
-}
+use super::window::Window;
 
 /// Formats a UTC time the way the store and the API spell it: `2026-11-21T20:30:00`.
 pub fn format_time(t: chrono::NaiveDateTime) -> String {
     t.format("%Y-%m-%dT%H:%M:%S").to_string()
+}
+
+/// The first instant of `period` as stored text; the empty string, which sorts before every
+/// stored time, for `all`.
+fn since_text(period: Window, now: chrono::NaiveDateTime) -> String {
+    period
+        .since(now.and_utc())
+        .map(|t| format_time(t.naive_utc()))
+        .unwrap_or_default()
 }
 
 /// Now, in UTC, without zone.
@@ -105,10 +70,10 @@ fn round(x: f64, places: i32) -> f64 {
 /// Computes the metrics of `period` ending at `now`.
 pub fn metrics(
     conn: &Connection,
-    period: Period,
+    period: Window,
     now: chrono::NaiveDateTime,
 ) -> rusqlite::Result<MetricsReport> {
-    let since = period.since(now);
+    let since = since_text(period, now);
     let (emails, api_calls, hits, lookups, cost, count): (i64, i64, i64, i64, f64, i64) = conn
         .query_row(
             "SELECT coalesce(sum(emails_processed), 0), coalesce(sum(api_calls), 0),
@@ -228,7 +193,7 @@ pub struct RunSummary {
 /// The runs of `period`, oldest first, at most `limit` (the newest ones).
 pub fn run_history(
     conn: &Connection,
-    period: Period,
+    period: Window,
     now: chrono::NaiveDateTime,
     limit: u32,
 ) -> rusqlite::Result<Vec<RunSummary>> {
@@ -237,7 +202,7 @@ pub fn run_history(
          WHERE started_at >= ?1 ORDER BY started_at DESC, id DESC LIMIT ?2",
     )?;
     let mut runs = stmt
-        .query_map(params![period.since(now), limit], |r| {
+        .query_map(params![since_text(period, now), limit], |r| {
             Ok(RunSummary {
                 started_at: r.get(0)?,
                 status: r.get(1)?,
@@ -389,7 +354,7 @@ mod tests {
         )
         .unwrap();
 
-        let day = metrics(&conn, Period::Day, now).unwrap();
+        let day = metrics(&conn, Window::Day, now).unwrap();
         assert_eq!(day.metrics.script_run_count, 2);
         assert_eq!(day.metrics.emails_processed, 20);
         assert_eq!(day.metrics.success_rate, 50.0);
@@ -400,11 +365,11 @@ mod tests {
         assert_eq!(day.category_breakdown[&Category::Fyi], 4);
         assert_eq!(day.category_breakdown[&Category::NeedAction], 0);
 
-        let week = metrics(&conn, Period::Week, now).unwrap();
+        let week = metrics(&conn, Window::Week, now).unwrap();
         assert_eq!(week.metrics.script_run_count, 3);
         assert_eq!(week.category_breakdown[&Category::Fyi], 14);
 
-        let all = metrics(&conn, Period::All, now).unwrap();
+        let all = metrics(&conn, Window::All, now).unwrap();
         assert_eq!(all.metrics.script_run_count, 4);
         assert_eq!(all.metrics.avg_execution_time, 5.0);
     }

@@ -1,4 +1,4 @@
-//! Faults (issue 9): the mail server down or refusing the password, the refresh job killed,
+//! Faults: the mail server down or refusing the password, the refresh job killed,
 //! a corrupted digest, a read-only data dir, SIGTERM during a request. Each ends in a clear
 //! error that is recorded and shown, and the next refresh works.
 

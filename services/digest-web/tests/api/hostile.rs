@@ -1,4 +1,4 @@
-//! Hostile input (issue 9): each case gets the documented `{"error"}` 4xx, or is shown as
+//! Hostile input: each case gets the documented `{"error"}` 4xx, or is shown as
 //! inert text, and the server keeps serving. The email subject `<script>` on the page is
 //! `pages::the_digest_page_shows_emails_escaped`.
 

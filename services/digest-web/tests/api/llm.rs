@@ -1,4 +1,4 @@
-//! The dashboard over a refresh job that uses an LLM (issue 7): the job gets the service's
+//! The dashboard over a refresh job that uses an LLM: the job gets the service's
 //! LLM variables, and the digest, metrics, errors and page show what the LLM did.
 
 use crate::fake_llm::{self, Behaviour};

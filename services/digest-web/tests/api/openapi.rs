@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::helpers::{TestApp, spawn_app_with};
 
-const URL_MAP: &str = include_str!("../../src/routes/mod.rs");
+const URL_MAP: &str = include_str!("../../src/web/routes/mod.rs");
 const METHODS: [&str; 5] = ["get", "post", "put", "delete", "patch"];
 
 /// `(path, method)` of every `web::resource("...").route(web::METHOD()...)` in the URL map.
@@ -146,7 +146,7 @@ async fn methods_the_document_does_not_list_are_405() {
 
 #[tokio::test]
 async fn the_enums_are_the_ones_the_code_uses() {
-    let doc: Value = serde_json::from_str(digest_web::routes::openapi::DOCUMENT).unwrap();
+    let doc: Value = serde_json::from_str(digest_web::web::routes::openapi::DOCUMENT).unwrap();
     let schemas = &doc["components"]["schemas"];
     let strings = |v: &Value| -> Vec<String> {
         v.as_array()
@@ -167,8 +167,7 @@ async fn the_enums_are_the_ones_the_code_uses() {
         strings(&schemas["MetricsResponse"]["properties"]["category_breakdown"]["required"]),
         categories
     );
-    let suites: Vec<String> = digest_web::diagnostics::Suite::ALL
-        .iter()
+    let suites: Vec<String> = digest_web::web::diagnostics::Suite::all()
         .map(|s| s.as_str().to_owned())
         .collect();
     assert_eq!(
@@ -183,6 +182,6 @@ async fn the_enums_are_the_ones_the_code_uses() {
     let periods = &doc["paths"]["/api/metrics"]["get"]["parameters"][0]["schema"]["enum"];
     assert_eq!(
         strings(periods).join(", "),
-        digest_web::store::queries::Period::ALLOWED
+        digest_web::store::window::Window::PERIODS
     );
 }

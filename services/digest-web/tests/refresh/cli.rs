@@ -9,7 +9,7 @@ fn default_sample_run_writes_the_spec_digest_and_a_run_row() {
     let digest = digest(&out, dir.path());
 
     let keys: Vec<_> = digest.as_object().unwrap().keys().cloned().collect();
-    // The spec's four keys, and `engine` (issue 7): offline without LLM_* variables.
+    // The spec's four keys, and `engine`: offline without LLM_* variables.
     assert_eq!(
         keys,
         ["categories", "engine", "generated_at", "stats", "summaries"]

@@ -1,7 +1,8 @@
 //! Against a real Dovecot (Debian's dovecot-imapd) started by scripts/test/dovecot-server.sh
 //! on a free loopback port, with the sample Maildir as the test user's INBOX.
 
-use digest_web::mail::{ImapAuth, MailSource, check_source};
+use digest_web::job::mail::{MailSource, check_source};
+use digest_web::settings::ImapAuth;
 
 use crate::dovecot::{Dovecot, PASSWORD};
 use crate::helpers::*;

@@ -1,4 +1,4 @@
-//! The refresh job with an LLM (issue 7): a fake OpenAI-compatible endpoint (wiremock) on
+//! The refresh job with an LLM: a fake OpenAI-compatible endpoint (wiremock) on
 //! loopback, the real `digest-refresh` binary on a copy of the sample Maildir.
 
 use std::collections::HashMap;

@@ -1,4 +1,4 @@
--- Schema 1 -> 2 (issue 7, the LLM backend of the refresh job): LLM cache figures and the
+-- Schema 1 -> 2 (the LLM step of the refresh job): LLM cache figures and the
 -- engine per run, and the cache of LLM categories. Existing rows are kept.
 ALTER TABLE runs ADD COLUMN llm_cache_hits INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE runs ADD COLUMN llm_cache_lookups INTEGER NOT NULL DEFAULT 0;

@@ -1,0 +1,373 @@
+//! Reading mail: where it comes from ([`MailSource`]: Maildir, mbox, IMAP, the embedded
+//! sample) and what one message becomes ([`parse_message`] → [`ParsedEmail`], which carries
+//! the spec's [`EmailItem`] plus what the classifier and the summaries need).
+//!
+//! MIME is mail-parser's job (RFC 2047 words, quoted-printable, base64, every charset
+//! `encoding_rs` knows, multipart/alternative with text/plain preferred and HTML converted to
+//! text); this module only cleans its output and decides what a message's date is.
+
+pub mod fixtures;
+pub mod imap;
+pub mod local;
+mod source;
+
+use chrono::{DateTime, TimeZone, Utc};
+use domain::email::EmailItem;
+use mail_parser::MessageParser;
+
+pub use source::{ImapSecurity, ImapUrl, MailSource, check_source};
+
+/// Longest body text kept per message (characters); enough for classifying and summarising.
+const BODY_CHARS: usize = 8_000;
+/// Snippet length target (characters).
+const SNIPPET_CHARS: usize = 200;
+/// Messages larger than this are refused rather than parsed (bytes).
+pub const MAX_MESSAGE_BYTES: usize = 64 << 20;
+
+/// Why one message could not be used. The run records it and skips the message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// Zero bytes.
+    #[error("empty message")]
+    Empty,
+    /// Larger than [`MAX_MESSAGE_BYTES`].
+    #[error("message of {0} bytes is over the {MAX_MESSAGE_BYTES}-byte limit")]
+    TooLarge(usize),
+    /// No header field could be read: not an RFC 5322 message.
+    #[error("no RFC 5322 header found")]
+    NoHeaders,
+}
+
+impl ParseError {
+    /// The `error_type` recorded in the run store.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Empty => "EmptyMessage",
+            Self::TooLarge(_) => "MessageTooLarge",
+            Self::NoHeaders => "NotAMessage",
+        }
+    }
+}
+
+/// Failures reaching or reading a mailbox (fatal for the run).
+#[derive(Debug, thiserror::Error)]
+pub enum MailError {
+    /// `--source` does not parse.
+    #[error("invalid mail source '{value}': {reason}")]
+    InvalidSource {
+        /// What was given (never contains a password).
+        value: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A local mailbox could not be read.
+    #[error("cannot read {kind} {path}: {source}")]
+    Local {
+        /// `Maildir` or `mbox`.
+        kind: &'static str,
+        /// The path.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// TCP connect or TLS failed.
+    #[error("cannot connect to IMAP server {addr}: {reason}")]
+    Connect {
+        /// `host:port`.
+        addr: String,
+        /// Why.
+        reason: String,
+    },
+    /// The server refused the credentials.
+    #[error("IMAP login failed for {user} at {addr}: {reason}")]
+    Login {
+        /// The login name.
+        user: String,
+        /// `host:port`.
+        addr: String,
+        /// The server's words, or "authentication failed".
+        reason: String,
+    },
+    /// No password or token was configured.
+    #[error(
+        "no IMAP credentials for {user}: set DIGEST_IMAP_PASSWORD, DIGEST_IMAP_PASSWORD_FILE or DIGEST_IMAP_OAUTH_TOKEN"
+    )]
+    NoCredentials {
+        /// The login name.
+        user: String,
+    },
+    /// A command after login failed (SELECT, SEARCH, FETCH).
+    #[error("IMAP {command} failed at {addr}: {reason}")]
+    Protocol {
+        /// The command.
+        command: &'static str,
+        /// `host:port`.
+        addr: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl MailError {
+    /// The `error_type` recorded in the run store.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::InvalidSource { .. } => "InvalidSource",
+            Self::Local { .. } => "MailboxUnreadable",
+            Self::Connect { .. } => "ConnectFailed",
+            Self::Login { .. } => "LoginFailed",
+            Self::NoCredentials { .. } => "NoCredentials",
+            Self::Protocol { .. } => "ImapProtocol",
+        }
+    }
+}
+
+/// One message, decoded and cleaned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedEmail {
+    /// The digest's view of it.
+    pub item: EmailItem,
+    /// The sender's display name, if any (decoded).
+    pub from_name: Option<String>,
+    /// When it was sent (Date header), else delivered; UTC.
+    pub received_at: DateTime<Utc>,
+    /// Clean body text (no markup, attachments skipped, quoted replies and signatures kept
+    /// out), at most a few thousand characters, whitespace collapsed per line.
+    pub body: String,
+    /// Header fields that carry signals (lower-case name, raw value), in message order.
+    pub headers: Vec<(String, String)>,
+    /// How many attachments were skipped.
+    pub attachments: usize,
+}
+
+impl ParsedEmail {
+    /// The raw value of the first header field called `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether any header's name starts with `prefix` (lower-case), e.g. `x-mailgun-`.
+    pub fn has_header_prefix(&self, prefix: &str) -> bool {
+        self.headers.iter().any(|(n, _)| n.starts_with(prefix))
+    }
+
+    /// The sender's domain (lower-case), empty when unknown.
+    pub fn from_domain(&self) -> &str {
+        self.item.from.rsplit_once('@').map_or("", |(_, d)| d)
+    }
+
+    /// The name to show for the sender: display name, else the address.
+    pub fn sender_label(&self) -> &str {
+        self.from_name
+            .as_deref()
+            .filter(|n| !n.is_empty())
+            .unwrap_or(&self.item.from)
+    }
+}
+
+/// Header fields the classifier reads; everything else is dropped to keep messages small.
+const SIGNAL_HEADERS: &[&str] = &[
+    "list-id",
+    "list-unsubscribe",
+    "list-post",
+    "precedence",
+    "auto-submitted",
+    "feedback-id",
+    "x-campaign",
+    "x-campaignid",
+    "x-campaign-id",
+    "x-mailgun-",
+    "x-ses-",
+    "x-mailchimp-",
+    "x-mc-user",
+    "x-sg-",
+    "x-autoreply",
+    "x-auto-response-suppress",
+    "in-reply-to",
+    "reply-to",
+    "sender",
+];
+
+/// Parses one RFC 5322 message. `delivered_at` (Maildir file time, IMAP INTERNALDATE, mbox
+/// `From ` line) stands in for a missing or unreadable Date header; without either, now.
+pub fn parse_message(
+    raw: &[u8],
+    delivered_at: Option<DateTime<Utc>>,
+) -> Result<ParsedEmail, ParseError> {
+    if raw.iter().all(u8::is_ascii_whitespace) {
+        return Err(ParseError::Empty);
+    }
+    if raw.len() > MAX_MESSAGE_BYTES {
+        return Err(ParseError::TooLarge(raw.len()));
+    }
+    let message = MessageParser::default()
+        .parse(raw)
+        .ok_or(ParseError::NoHeaders)?;
+    if message.headers().is_empty() || !looks_like_headers(raw) {
+        return Err(ParseError::NoHeaders);
+    }
+
+    let sender = message.from().and_then(|a| a.first());
+    let from = sender
+        .and_then(|a| a.address())
+        .map(|a| a.trim().to_ascii_lowercase())
+        .filter(|a| !a.is_empty())
+        .unwrap_or_else(|| "unknown@invalid".to_owned());
+    let from_name = sender
+        .and_then(|a| a.name())
+        .map(|n| collapse(n.trim_matches(['"', '\'', ' '])))
+        .filter(|n| !n.is_empty() && !n.eq_ignore_ascii_case(&from));
+    let subject = collapse(message.subject().unwrap_or(""));
+
+    let received_at = message
+        .date()
+        .filter(|d| d.is_valid() && d.year >= 1971)
+        .and_then(|d| Utc.timestamp_opt(d.to_timestamp(), 0).single())
+        .or(delivered_at)
+        .unwrap_or_else(Utc::now);
+
+    let text = message
+        .body_text(0)
+        .map(|t| t.into_owned())
+        .unwrap_or_default();
+    let body = clean_body(&text);
+    let snippet = snippet(&body, SNIPPET_CHARS);
+
+    let id = message
+        .message_id()
+        .map(|m| m.trim().trim_matches(['<', '>']).trim().to_owned())
+        .filter(|m| !m.is_empty())
+        .unwrap_or_else(|| format!("h{:016x}", fnv1a(raw)));
+
+    let headers = message
+        .headers_raw()
+        .filter_map(|(name, value)| {
+            let lower = name.trim().to_ascii_lowercase();
+            SIGNAL_HEADERS
+                .iter()
+                .any(|h| {
+                    if h.ends_with('-') {
+                        lower.starts_with(h)
+                    } else {
+                        lower == *h
+                    }
+                })
+                .then(|| (lower, truncate_chars(value.trim(), 300).to_owned()))
+        })
+        .collect();
+
+    Ok(ParsedEmail {
+        item: EmailItem {
+            id,
+            subject,
+            from,
+            date: received_at.format("%Y-%m-%d").to_string(),
+            snippet,
+        },
+        from_name,
+        received_at,
+        body,
+        headers,
+        attachments: message.attachment_count(),
+    })
+}
+
+/// A message starts with a header field (`Name: value`) within its first line, possibly
+/// after an mbox `From ` line. Binary garbage does not.
+fn looks_like_headers(raw: &[u8]) -> bool {
+    let mut lines = raw.split(|&b| b == b'\n');
+    let mut first = lines.next().unwrap_or_default();
+    if first.starts_with(b"From ") {
+        first = lines.next().unwrap_or_default();
+    }
+    match first.iter().position(|&b| b == b':') {
+        Some(colon) if colon > 0 => first[..colon]
+            .iter()
+            .all(|b| b.is_ascii_graphic() && *b != b':'),
+        _ => false,
+    }
+}
+
+/// Cleans decoded body text: drops quoted replies (`>` lines), the signature (after `-- `)
+/// and the "On ... wrote:" line; collapses whitespace within lines; keeps paragraph breaks as
+/// single newlines; stops at [`BODY_CHARS`].
+pub fn clean_body(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(BODY_CHARS));
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed == "--" {
+            break;
+        }
+        if trimmed.starts_with('>') || (trimmed.starts_with("On ") && trimmed.ends_with("wrote:")) {
+            continue;
+        }
+        let clean = collapse(trimmed);
+        if clean.is_empty() {
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push('\n');
+            }
+            continue;
+        }
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push(' ');
+        }
+        out.push_str(&clean);
+        if out.len() >= BODY_CHARS * 4 || out.chars().count() >= BODY_CHARS {
+            break;
+        }
+    }
+    truncate_chars(out.trim(), BODY_CHARS).to_owned()
+}
+
+/// About `max` characters of `body` on one line, cut at a word boundary, with `…` when cut.
+pub fn snippet(body: &str, max: usize) -> String {
+    let flat = collapse(body);
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let cut = truncate_chars(&flat, max);
+    let cut = match cut.rfind(' ') {
+        Some(space) if space > max / 2 => &cut[..space],
+        _ => cut,
+    };
+    format!("{}…", cut.trim_end_matches([',', ';', ':', ' ', '.']))
+}
+
+/// Collapses every run of whitespace (including control characters) to one space.
+pub fn collapse(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text
+        .split(|c: char| c.is_whitespace() || c.is_control() || c == '\u{200b}')
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// The longest prefix of `text` with at most `max` characters.
+pub fn truncate_chars(text: &str, max: usize) -> &str {
+    match text.char_indices().nth(max) {
+        Some((index, _)) => &text[..index],
+        None => text,
+    }
+}
+
+/// FNV-1a, 64 bits: a stable hash (unlike `DefaultHasher`, fixed across Rust versions) for
+/// ids of messages without Message-ID and for mbox cache keys. The values are stored in the
+/// run store's `message_cache`: they must never change.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = fnv::FnvHasher::default();
+    hasher.write(bytes);
+    hasher.finish()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,233 @@
+use super::fixtures::{EdgeExpect, edge_cases, golden_messages};
+use super::*;
+
+fn msg(headers: &str, body: &str) -> Vec<u8> {
+    format!("{headers}\r\n\r\n{body}")
+        .replace('\n', "\r\n")
+        .replace("\r\r", "\r")
+        .into_bytes()
+}
+
+#[test]
+fn every_edge_case_parses_or_fails_as_documented() {
+    for case in edge_cases() {
+        let result = parse_message(&case.raw, None);
+        match (&case.expect, result) {
+            (EdgeExpect::Parses { subject, snippet }, Ok(parsed)) => {
+                assert!(
+                    parsed.item.subject.contains(subject),
+                    "{}: subject {:?}",
+                    case.name,
+                    parsed.item.subject
+                );
+                assert!(
+                    parsed.item.snippet.contains(snippet),
+                    "{}: snippet {:?}",
+                    case.name,
+                    parsed.item.snippet
+                );
+            }
+            (EdgeExpect::Fails, Err(_)) => {}
+            (expect, got) => panic!("{}: expected {expect:?}, got {got:?}", case.name),
+        }
+    }
+}
+
+#[test]
+fn html_is_converted_without_markup_styles_or_scripts() {
+    let case = edge_cases()
+        .into_iter()
+        .find(|c| c.name == "html-only-with-style")
+        .unwrap();
+    let parsed = parse_message(&case.raw, None).unwrap();
+    for bad in ["<", ">", "color:red", "var a"] {
+        assert!(!parsed.body.contains(bad), "{bad} in {:?}", parsed.body);
+    }
+}
+
+#[test]
+fn multipart_alternative_prefers_text_plain() {
+    let raw = msg(
+        "From: a@example.com\nSubject: alt\nMIME-Version: 1.0\nContent-Type: multipart/alternative; boundary=xx",
+        "--xx\nContent-Type: text/plain\n\nthe plain version\n--xx\nContent-Type: text/html\n\n<p>the html version</p>\n--xx--\n",
+    );
+    let parsed = parse_message(&raw, None).unwrap();
+    assert_eq!(parsed.body, "the plain version");
+}
+
+#[test]
+fn attachments_are_skipped_and_counted() {
+    let parsed = parse_message(&fixtures::huge_message(), None).unwrap();
+    assert_eq!(parsed.attachments, 1);
+    assert_eq!(parsed.body, "Hello, the logs are attached.");
+}
+
+#[test]
+fn missing_date_uses_delivery_time_and_missing_id_a_stable_hash() {
+    let raw = msg("From: Someone <Someone@Example.COM>\nSubject: x", "hello");
+    let delivered = Utc.with_ymd_and_hms(2026, 3, 4, 5, 6, 7).unwrap();
+    let a = parse_message(&raw, Some(delivered)).unwrap();
+    assert_eq!(a.received_at, delivered);
+    assert_eq!(a.item.date, "2026-03-04");
+    assert_eq!(a.item.from, "someone@example.com");
+    assert_eq!(a.from_name.as_deref(), Some("Someone"));
+    assert!(
+        a.item.id.starts_with('h') && a.item.id.len() == 17,
+        "{}",
+        a.item.id
+    );
+    let b = parse_message(&raw, None).unwrap();
+    assert_eq!(a.item.id, b.item.id, "the hash id is stable");
+}
+
+#[test]
+fn message_id_loses_its_angle_brackets_and_date_zone_is_applied() {
+    let raw = msg(
+        "From: a@example.com\nMessage-ID: <abc.123@example.com>\nDate: Sat, 21 Nov 2026 01:30:00 +0200\nSubject: s",
+        "b",
+    );
+    let parsed = parse_message(&raw, None).unwrap();
+    assert_eq!(parsed.item.id, "abc.123@example.com");
+    // 01:30 at +02:00 is the previous day in UTC.
+    assert_eq!(parsed.item.date, "2026-11-20");
+}
+
+#[test]
+fn snippet_is_about_200_chars_collapsed_and_cut_at_a_word() {
+    let body = "word   \t ".repeat(100);
+    let raw = msg("From: a@example.com\nSubject: long", &body);
+    let snippet = parse_message(&raw, None).unwrap().item.snippet;
+    assert!(
+        snippet.chars().count() <= 201,
+        "{}",
+        snippet.chars().count()
+    );
+    assert!(snippet.chars().count() >= 150);
+    assert!(
+        !snippet.contains("  ") && snippet.ends_with("word…"),
+        "{snippet}"
+    );
+}
+
+#[test]
+fn quoted_replies_and_signatures_are_left_out_of_the_body() {
+    let raw = msg(
+        "From: a@example.com\nSubject: re",
+        "New text here.\n\nOn Mon, 1 Jan 2026, Bob wrote:\n> old text\n> more old\n\n-- \nBob's signature",
+    );
+    assert_eq!(parse_message(&raw, None).unwrap().body, "New text here.");
+}
+
+#[test]
+fn garbage_and_empty_input_are_parse_errors() {
+    assert_eq!(parse_message(b"", None).unwrap_err(), ParseError::Empty);
+    assert_eq!(
+        parse_message(&[0u8, 159, 146, 150, 10, 0, 1], None).unwrap_err(),
+        ParseError::NoHeaders
+    );
+    assert_eq!(ParseError::NoHeaders.kind(), "NotAMessage");
+}
+
+#[test]
+fn every_sample_message_parses_with_a_sender_and_subject() {
+    let golden = golden_messages();
+    assert!(golden.len() >= 50, "{}", golden.len());
+    for g in golden {
+        let parsed = parse_message(g.raw, None).unwrap_or_else(|e| panic!("{}: {e}", g.name));
+        assert!(
+            parsed.item.from.contains('@') && parsed.item.from != "unknown@invalid",
+            "{}",
+            g.name
+        );
+        assert!(!parsed.item.subject.is_empty(), "{}", g.name);
+        assert!(
+            !parsed.item.subject.contains('\u{fffd}'),
+            "{}: {}",
+            g.name,
+            parsed.item.subject
+        );
+        assert!(!parsed.item.snippet.is_empty(), "{}", g.name);
+    }
+}
+
+#[test]
+fn sample_charsets_decode_to_the_expected_text() {
+    let by_id = |id: &str| {
+        golden_messages()
+            .into_iter()
+            .map(|g| parse_message(g.raw, None).unwrap())
+            .find(|p| p.item.id == id)
+            .unwrap()
+    };
+    assert_eq!(
+        by_id("keiyaku-3@example.com").item.subject,
+        "契約書の確認をお願いします"
+    );
+    assert_eq!(by_id("weihu-12@example.org").item.subject, "服务器维护通知");
+    assert!(
+        by_id("otchet-11@example.org")
+            .item
+            .snippet
+            .contains("Пожалуйста")
+    );
+    assert!(
+        by_id("receipt-551@cafe-lumiere.example.net")
+            .body
+            .contains("jus d’orange")
+    );
+    assert!(
+        by_id("lancement-77@example.net")
+            .item
+            .subject
+            .starts_with("Réunion")
+    );
+}
+
+#[test]
+fn signal_headers_are_kept_and_others_dropped() {
+    let raw = msg(
+        "From: a@example.com\nSubject: s\nList-Unsubscribe: <https://x>\nX-Mailgun-Tag: t\nX-Other: z",
+        "b",
+    );
+    let parsed = parse_message(&raw, None).unwrap();
+    assert_eq!(parsed.header("LIST-UNSUBSCRIBE"), Some("<https://x>"));
+    assert!(parsed.has_header_prefix("x-mailgun-"));
+    assert_eq!(parsed.header("x-other"), None);
+}
+
+proptest::proptest! {
+    #[test]
+    fn parsing_arbitrary_bytes_never_panics(raw in proptest::collection::vec(proptest::num::u8::ANY, 0..2000)) {
+        if let Ok(parsed) = parse_message(&raw, None) {
+            let c = crate::job::classify::Classifier::embedded().classify(&parsed);
+            proptest::prop_assert!((0.0..=1.0).contains(&c.confidence));
+        }
+    }
+
+    #[test]
+    fn any_header_and_body_give_a_clean_bounded_snippet(
+        subject in "[^\r\n]{0,80}",
+        body in "(?s).{0,1500}",
+    ) {
+        let raw = format!("From: a@example.com\r\nSubject: {subject}\r\n\r\n{body}");
+        let parsed = parse_message(raw.as_bytes(), None).unwrap();
+        let snippet = &parsed.item.snippet;
+        proptest::prop_assert!(snippet.chars().count() <= SNIPPET_CHARS + 1);
+        proptest::prop_assert!(!snippet.contains("  ") && !snippet.contains('\n'));
+        proptest::prop_assert_eq!(snippet.trim(), snippet.as_str());
+        let c = crate::job::classify::Classifier::embedded().classify(&parsed);
+        proptest::prop_assert!((0.0..=1.0).contains(&c.confidence), "{:?}", c);
+    }
+}
+
+#[test]
+fn the_message_key_hash_keeps_its_stored_values() {
+    // Published FNV-1a 64 test vectors, and the id of a message without Message-ID: these
+    // are keys in existing run stores.
+    assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
+    let raw = msg("From: a@example.com\nSubject: no id", "hello");
+    let parsed = parse_message(&raw, None).unwrap();
+    assert_eq!(parsed.item.id, format!("h{:016x}", fnv1a(&raw)));
+}

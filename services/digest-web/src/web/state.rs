@@ -1,0 +1,42 @@
+//! What every handler shares: the settings, the refresh controller, the templates and the
+//! one-test-run-at-a-time flag.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use crate::store::Pool;
+use crate::store::digest_file::DigestCache;
+use crate::web::configuration::Settings;
+use crate::web::pages::Templates;
+use crate::web::refresh::RefreshControl;
+
+/// Application state, built once at start-up and shared by every worker.
+pub struct AppState {
+    /// The settings read at start-up.
+    pub settings: Settings,
+    /// The refresh state machine.
+    pub refresh: RefreshControl,
+    /// Connections to the run store, reused across requests.
+    pub store: Arc<Pool>,
+    /// The digest file, parsed once per version.
+    pub digest: DigestCache,
+    /// The parsed templates.
+    pub templates: Templates,
+    /// Whether a test suite is running in this process.
+    pub tests_running: AtomicBool,
+}
+
+impl AppState {
+    /// Builds the state; fails only if a template does not parse.
+    pub fn new(settings: Settings) -> Result<Self, tera::Error> {
+        let store = Arc::new(Pool::new(&settings.data_dir));
+        Ok(Self {
+            refresh: RefreshControl::new(&settings, store.clone()),
+            store,
+            digest: DigestCache::new(&settings.data_dir),
+            templates: Templates::load()?,
+            tests_running: AtomicBool::new(false),
+            settings,
+        })
+    }
+}
