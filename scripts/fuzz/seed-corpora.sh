@@ -2,7 +2,7 @@
 # Writes the fuzz seed corpora that are copies of service fixtures, so no seed file is kept
 # twice in git: fuzz/corpus/mime_email/ gets digest-web's edge-case messages
 # (services/digest-web/fixtures/edge/*.eml) and three messages of its sample Maildir.
-# The generated folders are git-ignored (fuzz/.gitignore); scripts/fuzz.sh runs this before
+# The generated folders are git-ignored (fuzz/.gitignore); scripts/fuzz/run.sh runs this before
 # fuzzing. The ingredients and ocr_image seeds stay committed under fuzz/corpus/: no service
 # fixture holds the same files.
 set -euo pipefail
