@@ -6,6 +6,7 @@
 //! - [`process`]: free ports, waiting for a server to listen, signals, raw HTTP requests.
 //! - [`llm`]: a fake OpenAI-compatible server (wiremock) and the refresh job's answerer.
 //! - [`dovecot`]: a real Dovecot IMAP server on loopback, stopped by PID on drop.
+//! - [`openapi`]: a service's OpenAPI document against its URL map and running app.
 //! - [`images`]: hand-made image files (a PNG whose header lies about its size).
 //! - [`labels`]: synthetic product labels rendered by pango-view and degraded like photos,
 //!   read from a data file, and how `/ocr` answers are scored against them.
@@ -16,6 +17,7 @@ pub mod dovecot;
 pub mod images;
 pub mod labels;
 pub mod llm;
+pub mod openapi;
 pub mod process;
 
 use std::path::PathBuf;
