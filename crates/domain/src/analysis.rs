@@ -20,8 +20,22 @@ pub const OFFLINE_ENGINE: &str = "offline";
 pub const UNKNOWN_PRODUCT: &str = "Unknown Product";
 
 /// The user's skin type. Parsed, never validated afterwards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase", ascii_case_insensitive)]
 pub enum SkinType {
     /// No particular sensitivity (the default).
     #[default]
@@ -38,7 +52,7 @@ pub enum SkinType {
 
 impl SkinType {
     /// Every accepted value, in the spec's order.
-    pub const ALL: [&'static str; 5] = ["normal", "dry", "oily", "combination", "sensitive"];
+    pub const ALL: &'static [&'static str] = <Self as strum::VariantNames>::VARIANTS;
     /// Every skin type, in the spec's order.
     pub const EVERY: [SkinType; 5] = [
         Self::Normal,
@@ -50,31 +64,34 @@ impl SkinType {
 
     /// Parses the spec's lowercase value, tolerating surrounding whitespace and case.
     pub fn parse(value: &str) -> Result<Self, InvalidValue> {
-        match value.trim().to_ascii_lowercase().as_str() {
-            "normal" => Ok(Self::Normal),
-            "dry" => Ok(Self::Dry),
-            "oily" => Ok(Self::Oily),
-            "combination" => Ok(Self::Combination),
-            "sensitive" => Ok(Self::Sensitive),
-            _ => Err(InvalidValue::new("skin_type", value, &Self::ALL)),
-        }
+        value
+            .trim()
+            .parse()
+            .map_err(|_| InvalidValue::new("skin_type", value, Self::ALL))
     }
 
     /// The spec's lowercase name.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Normal => "normal",
-            Self::Dry => "dry",
-            Self::Oily => "oily",
-            Self::Combination => "combination",
-            Self::Sensitive => "sensitive",
-        }
+        self.into()
     }
 }
 
 /// How the summary is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
+    strum::EnumString,
+    strum::VariantNames,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase", ascii_case_insensitive)]
 pub enum Expertise {
     /// Short, plain and actionable (the default).
     #[default]
@@ -85,15 +102,14 @@ pub enum Expertise {
 
 impl Expertise {
     /// Every accepted value.
-    pub const ALL: [&'static str; 2] = ["beginner", "expert"];
+    pub const ALL: &'static [&'static str] = <Self as strum::VariantNames>::VARIANTS;
 
     /// Parses `beginner` or `expert`, tolerating surrounding whitespace and case.
     pub fn parse(value: &str) -> Result<Self, InvalidValue> {
-        match value.trim().to_ascii_lowercase().as_str() {
-            "beginner" => Ok(Self::Beginner),
-            "expert" => Ok(Self::Expert),
-            _ => Err(InvalidValue::new("expertise", value, &Self::ALL)),
-        }
+        value
+            .trim()
+            .parse()
+            .map_err(|_| InvalidValue::new("expertise", value, Self::ALL))
     }
 }
 

@@ -5,13 +5,30 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// The five digest categories, in display order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::Display,
+    strum::EnumString,
+    strum::IntoStaticStr,
+)]
+#[strum(ascii_case_insensitive)]
 pub enum Category {
     /// Someone wants something from the reader.
     #[serde(rename = "Need-Action")]
+    #[strum(serialize = "Need-Action")]
     NeedAction,
     /// Receipts, alerts, notifications, list discussion: good to know.
     #[serde(rename = "FYI")]
+    #[strum(serialize = "FYI")]
     Fyi,
     /// Editorial mailings.
     Newsletter,
@@ -33,26 +50,12 @@ impl Category {
 
     /// The spec's key, e.g. `Need-Action`.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Category::NeedAction => "Need-Action",
-            Category::Fyi => "FYI",
-            Category::Newsletter => "Newsletter",
-            Category::Promotional => "Promotional",
-            Category::Social => "Social",
-        }
+        self.into()
     }
 
     /// Parses a spec key, case-insensitively (`need-action`, `fyi`, ...).
     pub fn parse(value: &str) -> Option<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|c| c.as_str().eq_ignore_ascii_case(value.trim()))
-    }
-}
-
-impl std::fmt::Display for Category {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+        value.trim().parse().ok()
     }
 }
 
@@ -151,5 +154,8 @@ mod tests {
             assert_eq!(Category::parse(&c.as_str().to_lowercase()), Some(c));
         }
         assert_eq!(Category::parse("spam"), None);
+        assert_eq!(Category::parse(" need-ACTION "), Some(Category::NeedAction));
+        assert_eq!(Category::Fyi.to_string(), "FYI");
+        assert_eq!(Category::NeedAction.as_str(), "Need-Action");
     }
 }

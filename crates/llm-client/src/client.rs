@@ -6,6 +6,7 @@ use std::time::{Duration, SystemTime};
 
 use reqwest::StatusCode;
 use reqwest::header::RETRY_AFTER;
+use secrecy::ExposeSecret;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio::sync::Semaphore;
@@ -164,6 +165,7 @@ impl LlmClient {
                 .json(&body)
                 .timeout(self.config.timeout);
             if let Some(key) = &self.config.api_key {
+                let key = key.expose_secret();
                 builder = if self.config.api_key_header == "authorization" {
                     builder.bearer_auth(key)
                 } else {

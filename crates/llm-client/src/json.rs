@@ -1,5 +1,5 @@
 //! Finding JSON in what a model wrote: the whole answer, a markdown fence, or the first
-//! balanced object or array inside prose.
+//! object or array inside prose.
 
 /// Extracts the first JSON value from `text`.
 pub fn extract_json(text: &str) -> Option<serde_json::Value> {
@@ -12,7 +12,7 @@ pub fn extract_json(text: &str) -> Option<serde_json::Value> {
             return Some(value);
         }
     }
-    balanced_candidates(trimmed).find_map(|candidate| serde_json::from_str(candidate).ok())
+    first_embedded_value(trimmed)
 }
 
 /// Bodies of markdown code fences (```json ... ``` or ``` ... ```).
@@ -26,42 +26,16 @@ fn fences(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Every substring that starts at `{` or `[` and ends at its matching bracket, ignoring
-/// brackets inside strings.
-fn balanced_candidates(text: &str) -> impl Iterator<Item = &str> {
-    let bytes = text.as_bytes();
-    bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| matches!(b, b'{' | b'['))
-        .filter_map(move |(start, _)| {
-            let mut depth = 0usize;
-            let mut in_string = false;
-            let mut escaped = false;
-            for (offset, &b) in bytes[start..].iter().enumerate() {
-                if in_string {
-                    match b {
-                        _ if escaped => escaped = false,
-                        b'\\' => escaped = true,
-                        b'"' => in_string = false,
-                        _ => {}
-                    }
-                    continue;
-                }
-                match b {
-                    b'"' => in_string = true,
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(&text[start..=start + offset]);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            None
-        })
+/// The first JSON object or array that starts at a `{` or `[` of `text` and parses, read
+/// by serde_json's stream deserializer (which stops at the end of the value and leaves the
+/// prose after it unread).
+fn first_embedded_value(text: &str) -> Option<serde_json::Value> {
+    text.match_indices(['{', '[']).find_map(|(start, _)| {
+        serde_json::Deserializer::from_str(&text[start..])
+            .into_iter::<serde_json::Value>()
+            .next()
+            .and_then(Result::ok)
+    })
 }
 
 #[cfg(test)]
@@ -95,5 +69,11 @@ mod tests {
         assert_eq!(extract_json(text), Some(json!([1, 2, 3])));
         assert_eq!(extract_json("no json here {"), None);
         assert_eq!(extract_json(""), None);
+    }
+
+    #[test]
+    fn an_unclosed_object_before_a_valid_one_is_skipped() {
+        let text = r#"Thinking: {"draft": [1, 2 ... final answer: {"items": ["salt"]} ok"#;
+        assert_eq!(extract_json(text), Some(json!({"items": ["salt"]})));
     }
 }

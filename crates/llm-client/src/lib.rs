@@ -3,7 +3,9 @@
 //! `POST {base_url}/chat/completions`.
 //!
 //! - [`LlmConfig`] says where the endpoint is, how to authenticate and what to spend; it is
-//!   read from `LLM_*` variables by [`LlmConfig::from_vars`] and never shows the key.
+//!   read from `LLM_*` variables by [`LlmConfig::from_env`] (through `env-config`'s
+//!   `EnvSource`, the services' one configuration mechanism) and never shows the key
+//!   (a `secrecy::SecretString`).
 //! - [`LlmClient::chat`] sends a [`ChatRequest`] (text and base64 images) with a per-request
 //!   timeout, retries 429/5xx/connection errors with exponential backoff and jitter (honouring
 //!   `Retry-After`), limits concurrency, and counts tokens and cost ([`Usage`]).

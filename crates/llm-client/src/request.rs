@@ -3,7 +3,8 @@
 use serde_json::{Value, json};
 
 /// Who speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Role {
     /// Instructions.
     System,
@@ -11,16 +12,6 @@ pub enum Role {
     User,
     /// A previous model answer.
     Assistant,
-}
-
-impl Role {
-    fn as_str(self) -> &'static str {
-        match self {
-            Role::System => "system",
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        }
-    }
 }
 
 /// One piece of a message.
@@ -84,7 +75,8 @@ impl Message {
                     .collect(),
             ),
         };
-        json!({"role": self.role.as_str(), "content": content})
+        let role: &'static str = self.role.into();
+        json!({"role": role, "content": content})
     }
 }
 
@@ -167,5 +159,10 @@ mod tests {
             json!({"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}})
         );
         assert!(body.get("response_format").is_none());
+        let assistant = Message {
+            role: Role::Assistant,
+            parts: vec![Part::Text("ok".into())],
+        };
+        assert_eq!(assistant.to_json()["role"], "assistant");
     }
 }

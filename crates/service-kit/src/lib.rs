@@ -10,7 +10,7 @@
 //! - [`request_id`]: echoes the per-request id of the tracing span as `x-request-id`.
 #![warn(missing_docs)]
 
-pub mod config;
+pub use env_config as config;
 pub mod metrics;
 pub mod panic;
 pub mod request_id;

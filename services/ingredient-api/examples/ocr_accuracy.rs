@@ -1,5 +1,5 @@
 //! Prints the `/ocr` accuracy table (docs/ocr.md): every synthetic label of
-//! `tests/api/labels.rs` in every variant, read by the real pipeline (Tesseract included),
+//! `fixtures/labels.toml` in every variant, read by the real pipeline (Tesseract included),
 //! scored item by item.
 //!
 //! `cargo run --release -p ingredient-api --example ocr_accuracy -- [--jobs N]
@@ -9,9 +9,6 @@
 //! `--jobs 1` (the default) measures seconds per image on one core.
 #![allow(clippy::print_stdout)]
 
-#[path = "../tests/api/labels.rs"]
-mod labels;
-
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -19,8 +16,8 @@ use std::time::Instant;
 use base64::Engine as _;
 use ingredient_api::ocr::prepare::PrepareOptions;
 use ingredient_api::ocr::{OcrService, OcrSettings};
-use labels::{Variant, corpus, render, score};
 use service_kit::config::EnvSource;
+use test_support::labels::{self, Label, Variant, render, score};
 
 #[derive(Default, Clone, Copy)]
 struct Tally {
@@ -55,6 +52,11 @@ impl Tally {
             self.images
         )
     }
+}
+
+/// Every label of `fixtures/labels.toml` (the file the test binary reads).
+fn corpus() -> Vec<Label> {
+    labels::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels.toml"))
 }
 
 fn arg_list(args: &[String], flag: &str) -> Option<Vec<String>> {
@@ -112,11 +114,7 @@ async fn main() {
 
     let labels: Vec<_> = corpus()
         .into_iter()
-        .filter(|l| {
-            languages
-                .as_ref()
-                .is_none_or(|ls| ls.iter().any(|c| c == l.language))
-        })
+        .filter(|l| languages.as_ref().is_none_or(|ls| ls.contains(&l.language)))
         .filter(|l| {
             kinds
                 .as_ref()
@@ -198,10 +196,10 @@ async fn main() {
                 (Vec::new(), None)
             }
         };
-        let s = score(label.items, &items);
-        let language_ok = language == Some(label.language);
+        let s = score(&label.items, &items);
+        let language_ok = language == Some(label.language.as_str());
         if verbose && (s.0 < s.1 || s.0 < s.2 || !language_ok) {
-            let (missed, extra) = differences(label.items, &items);
+            let (missed, extra) = differences(&label.items, &items);
             eprintln!(
                 "{} {} ({:.2} s): {}/{} of {} returned, language {language:?}\n  missed: {missed:?}\n  extra:  {extra:?}\n  got: {items:?}\n  raw: {raw:?}",
                 label.name,
@@ -213,7 +211,7 @@ async fn main() {
             );
         }
         by_language
-            .entry(label.language)
+            .entry(label.language.as_str())
             .or_default()
             .add(s, language_ok);
         by_variant
@@ -259,8 +257,8 @@ async fn main() {
 
 /// The printed items not returned and the returned items not printed (compared as
 /// [`labels::normalise`] does).
-fn differences(printed: &[&str], returned: &[String]) -> (Vec<String>, Vec<String>) {
-    let mut missed: Vec<String> = printed.iter().map(|s| s.to_string()).collect();
+fn differences(printed: &[String], returned: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut missed = printed.to_vec();
     let mut extra = Vec::new();
     for item in returned {
         match missed

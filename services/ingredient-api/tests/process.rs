@@ -1,19 +1,13 @@
 //! The real binary: start-up errors, JSON logs with request ids, graceful shutdown on SIGTERM.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use test_support::process::{free_port, raw_request, sigterm, wait_for_port};
 
 const BIN: &str = env!("CARGO_BIN_EXE_ingredient-api");
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 fn start(port: u16, extra: &[(&str, &str)]) -> Child {
     let mut cmd = Command::new(BIN);
@@ -27,28 +21,8 @@ fn start(port: u16, extra: &[(&str, &str)]) -> Child {
         cmd.env(k, v);
     }
     let child = cmd.spawn().expect("binary starts");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "server did not start listening");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_port(port, Duration::from_secs(10), "the server");
     child
-}
-
-fn raw_request(port: u16, request: &str) -> String {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    response
-}
-
-fn sigterm(child: &Child) {
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
 }
 
 #[test]

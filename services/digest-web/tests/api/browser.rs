@@ -2,7 +2,6 @@
 //! `chromedriver` (a thin client over reqwest: the handful of commands used here do not
 //! justify fantoccini's dependency tree). Screenshots go to `docs/screenshots/` (gitignored).
 
-use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -11,6 +10,7 @@ use base64::Engine;
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, sample_digest, spawn_app_with};
+use test_support::process::free_port;
 
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
@@ -32,13 +32,6 @@ impl Drop for Driver {
 struct Session<'a> {
     driver: &'a Driver,
     url: String,
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
 }
 
 impl Driver {

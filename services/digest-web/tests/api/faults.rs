@@ -3,78 +3,19 @@
 //! error that is recorded and shown, and the next refresh works.
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::net::TcpStream;
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+use crate::dovecot::{Dovecot, PASSWORD, USER};
 use crate::helpers::{TestApp, json, sample_digest, spawn_app_with};
+use test_support::process::{alive, free_port, wait_for_port};
 
 const JOB: &str = env!("CARGO_BIN_EXE_digest-refresh");
 const SERVER: &str = env!("CARGO_BIN_EXE_digest-web");
-const USER: &str = "ops@example.com";
-const PASSWORD: &str = "correct horse battery";
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-/// A real Dovecot from scripts/test/dovecot-server.sh, stopped by PID on drop.
-struct Dovecot {
-    dir: tempfile::TempDir,
-    port: u16,
-}
-
-impl Dovecot {
-    /// Three tries, each on a fresh port: on a loaded machine the script's five-second wait
-    /// can run out, and a port released by `free_port` can be taken before Dovecot binds it.
-    fn start() -> Self {
-        let mut errors = String::new();
-        for _ in 0..3 {
-            let dir = tempfile::tempdir().unwrap();
-            let port = free_port();
-            let out = Command::new("bash")
-                .arg(repo("../../scripts/test/dovecot-server.sh"))
-                .args(["start", dir.path().to_str().unwrap(), &port.to_string()])
-                .args([USER, PASSWORD])
-                .arg(repo("sample-mailbox"))
-                .output()
-                .unwrap();
-            if out.status.success() {
-                return Self { dir, port };
-            }
-            errors.push_str(&String::from_utf8_lossy(&out.stderr));
-        }
-        panic!("dovecot did not start (scripts/setup/install-deps.sh test installs it): {errors}");
-    }
-}
-
-impl Drop for Dovecot {
-    fn drop(&mut self) {
-        let _ = Command::new("bash")
-            .arg(repo("../../scripts/test/dovecot-server.sh"))
-            .args(["stop", self.dir.path().to_str().unwrap()])
-            .status();
-    }
-}
-
-/// Whether `pid` is a live process (not gone, not a zombie).
-fn alive(pid: &str) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        stat.rsplit_once(") ")
-            .is_some_and(|(_, rest)| !rest.starts_with('Z'))
-    })
-}
 
 /// A test process killed hard never runs `Dovecot::drop`: the server must not outlive it.
 #[test]
@@ -85,16 +26,13 @@ fn dovecot_stops_when_the_process_that_started_it_is_killed() {
     let mut parent = Command::new("bash")
         .arg("-c")
         .arg(r#"bash "$0" start "$1" "$2" u p >/dev/null && exec sleep 60"#)
-        .arg(repo("../../scripts/test/dovecot-server.sh"))
+        .arg(test_support::dovecot::script())
         .arg(dir.path())
         .arg(port.to_string())
         .spawn()
         .unwrap();
-    let server = Dovecot {
-        dir, // stopped on drop should an assertion fail
-        port,
-    };
-    let pid_file = server.dir.path().join("run/master.pid");
+    let server = Dovecot::adopt(dir, port); // stopped on drop should an assertion fail
+    let pid_file = server.dir().join("run/master.pid");
     let deadline = Instant::now() + Duration::from_secs(15);
     while !(pid_file.exists() && TcpStream::connect(("127.0.0.1", server.port)).is_ok()) {
         assert!(Instant::now() < deadline, "dovecot did not start");
@@ -171,7 +109,7 @@ async fn imap_server_down_is_a_500_recorded_and_shown_on_the_dashboard() {
 
 #[tokio::test]
 async fn a_wrong_imap_password_is_a_500_recorded_and_shown_on_the_dashboard() {
-    let server = Dovecot::start();
+    let server = Dovecot::start().expect("dovecot is installed (scripts/setup/install-deps.sh test)");
     let app = app_on_imap(server.port, "wrong").await;
     let res = app.post("/api/refresh").await;
     assert_eq!(res.status(), 500);
@@ -388,11 +326,7 @@ fn start_server(port: u16, data: &Path, command: &str) -> Child {
         .stdout(Stdio::null())
         .stderr(Stdio::null());
     let child = cmd.spawn().expect("digest-web starts");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "digest-web did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_port(port, Duration::from_secs(10), "digest-web");
     child
 }
 

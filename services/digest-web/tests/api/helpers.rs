@@ -1,13 +1,22 @@
 use digest_web::web::configuration::Settings;
 use digest_web::web::startup::Application;
-use service_kit::config::EnvSource;
+pub use test_support::app::json;
 
+/// The application under test and a client bound to it (`get`, `post`, `post_json`,
+/// `post_raw`, `address`, `client` come from [`test_support::app::Http`]).
 pub struct TestApp {
-    pub address: String,
-    pub client: reqwest::Client,
+    http: test_support::app::Http,
     /// Kept alive for the test's duration; removed on drop (None when the caller owns it).
     pub _temp: Option<tempfile::TempDir>,
     data_dir: std::path::PathBuf,
+}
+
+impl std::ops::Deref for TestApp {
+    type Target = test_support::app::Http;
+
+    fn deref(&self) -> &Self::Target {
+        &self.http
+    }
 }
 
 /// Starts the real application on a random loopback port with a fresh data dir.
@@ -20,19 +29,16 @@ pub async fn spawn_app_with(extra: &[(&str, &str)]) -> TestApp {
 
 /// Starts the real application on a data dir the caller owns (two servers may share one).
 pub async fn spawn_app_in(data_dir: &std::path::Path, extra: &[(&str, &str)]) -> TestApp {
-    service_kit::telemetry::init_for_tests();
-    let mut env = EnvSource::from_pairs([("HOST", "127.0.0.1"), ("PORT", "0"), ("WORKERS", "2")]);
-    env.set("DIGEST_DATA_DIR", data_dir.display().to_string());
-    for (k, v) in extra {
-        env.set(*k, *v);
-    }
+    let data = data_dir.display().to_string();
+    let mut vars = vec![("DIGEST_DATA_DIR", data.as_str())];
+    vars.extend_from_slice(extra);
+    let env = test_support::app::env(&vars);
     let settings = Settings::from_env(&env).expect("test settings are valid");
     let app = Application::build(settings).await.expect("app builds");
-    let address = format!("http://127.0.0.1:{}", app.port());
+    let http = test_support::app::Http::new(app.port());
     tokio::spawn(app.run_until_stopped());
     TestApp {
-        address,
-        client: reqwest::Client::new(),
+        http,
         _temp: None,
         data_dir: data_dir.to_owned(),
     }
@@ -45,38 +51,6 @@ pub async fn spawn_app() -> TestApp {
 impl TestApp {
     pub fn data_dir(&self) -> &std::path::Path {
         &self.data_dir
-    }
-
-    pub async fn post(&self, path: &str) -> reqwest::Response {
-        self.client
-            .post(format!("{}{path}", self.address))
-            .send()
-            .await
-            .expect("request sent")
-    }
-
-    pub async fn post_json(&self, path: &str, body: &serde_json::Value) -> reqwest::Response {
-        self.client
-            .post(format!("{}{path}", self.address))
-            .json(body)
-            .send()
-            .await
-            .expect("request sent")
-    }
-
-    pub async fn post_raw(
-        &self,
-        path: &str,
-        content_type: &str,
-        body: Vec<u8>,
-    ) -> reqwest::Response {
-        self.client
-            .post(format!("{}{path}", self.address))
-            .header("content-type", content_type)
-            .body(body)
-            .send()
-            .await
-            .expect("request sent")
     }
 
     /// Writes `digest` as the data dir's digest.json (what the refresh job does).
@@ -92,18 +66,6 @@ impl TestApp {
     pub fn store(&self) -> rusqlite::Connection {
         digest_web::store::open(self.data_dir()).unwrap()
     }
-
-    pub async fn get(&self, path: &str) -> reqwest::Response {
-        self.client
-            .get(format!("{}{path}", self.address))
-            .send()
-            .await
-            .expect("request sent")
-    }
-}
-
-pub async fn json(res: reqwest::Response) -> serde_json::Value {
-    res.json().await.expect("body is JSON")
 }
 
 /// A digest with one email per category, the first with a script subject.

@@ -14,7 +14,5 @@ mod pages;
 mod refresh;
 mod suites;
 
-#[path = "../support/dovecot.rs"]
-mod dovecot;
-#[path = "../support/fake_llm.rs"]
-mod fake_llm;
+use test_support::dovecot;
+use test_support::llm::refresh_job as fake_llm;

@@ -7,59 +7,16 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use crate::helpers::{TestApp, spawn_app_with};
+use test_support::openapi::{self, METHODS, concrete, document, operations};
 
 const URL_MAP: &str = include_str!("../../src/web/routes/mod.rs");
-const METHODS: [&str; 5] = ["get", "post", "put", "delete", "patch"];
 
-/// `(path, method)` of every `web::resource("...").route(web::METHOD()...)` in the URL map.
 fn routes_in_url_map() -> BTreeSet<(String, String)> {
-    let mut out = BTreeSet::new();
-    for block in URL_MAP.split("web::resource(\"").skip(1) {
-        let path = &block[..block.find('"').expect("closing quote of the path")];
-        for method in METHODS {
-            if block.contains(&format!(".route(web::{method}()")) {
-                out.insert((path.to_owned(), method.to_owned()));
-            }
-        }
-    }
-    out
+    openapi::routes_in_url_map(URL_MAP)
 }
 
 async fn app() -> TestApp {
     spawn_app_with(&[("DIGEST_REFRESH_COMMAND", "true")]).await
-}
-
-async fn document(app: &TestApp) -> Value {
-    let res = app.get("/openapi.json").await;
-    assert_eq!(res.status(), 200);
-    assert_eq!(res.headers()["content-type"], "application/json");
-    res.json().await.expect("the document is JSON")
-}
-
-/// Documented operations, POSTs first (so that `GET /api/tests/results` has a run to show).
-fn operations(doc: &Value) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for method in ["post", "get", "put", "delete", "patch"] {
-        for (path, item) in doc["paths"].as_object().expect("paths") {
-            if item.get(method).is_some() {
-                out.push((path.clone(), method.to_owned()));
-            }
-        }
-    }
-    out
-}
-
-/// The path with each path parameter replaced by the first value of its enum.
-fn concrete(doc: &Value, path: &str, method: &str) -> String {
-    let mut out = path.to_owned();
-    if let Some(params) = doc["paths"][path][method]["parameters"].as_array() {
-        for p in params.iter().filter(|p| p["in"] == "path") {
-            let name = p["name"].as_str().unwrap();
-            let value = p["schema"]["enum"][0].as_str().expect("path enum");
-            out = out.replace(&format!("{{{name}}}"), value);
-        }
-    }
-    out
 }
 
 #[tokio::test]

@@ -1,15 +1,16 @@
 //! A small bounded least-recently-used map, shared between workers behind a mutex.
 //!
-//! Entries are few (thousands) and operations rare next to an LLM call, so eviction scans
-//! for the oldest entry instead of keeping a linked list.
+//! The recency order is the `lru` crate's (a hash map threaded with a linked list: O(1) get
+//! and insert); this wrapper adds the sharing, the disabled cache of capacity 0 and the
+//! hit/miss counters.
 
-use std::collections::HashMap;
+use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
 
 #[derive(Debug)]
 struct Inner<V> {
-    map: HashMap<String, (V, u64)>,
-    tick: u64,
+    /// `None` when the capacity is 0 (caching disabled).
+    map: Option<lru::LruCache<String, V>>,
     hits: u64,
     misses: u64,
 }
@@ -18,14 +19,12 @@ struct Inner<V> {
 #[derive(Debug)]
 pub struct Lru<V> {
     inner: Arc<Mutex<Inner<V>>>,
-    capacity: usize,
 }
 
 impl<V> Clone for Lru<V> {
     fn clone(&self) -> Self {
         Self {
             inner: Arc::clone(&self.inner),
-            capacity: self.capacity,
         }
     }
 }
@@ -35,12 +34,10 @@ impl<V: Clone> Lru<V> {
     pub fn new(capacity: usize) -> Self {
         Self {
             inner: Arc::new(Mutex::new(Inner {
-                map: HashMap::new(),
-                tick: 0,
+                map: NonZeroUsize::new(capacity).map(lru::LruCache::new),
                 hits: 0,
                 misses: 0,
             })),
-            capacity,
         }
     }
 
@@ -54,12 +51,7 @@ impl<V: Clone> Lru<V> {
     /// The value for `key`, marked as recently used.
     pub fn get(&self, key: &str) -> Option<V> {
         let mut inner = self.lock();
-        inner.tick += 1;
-        let tick = inner.tick;
-        let found = inner.map.get_mut(key).map(|(value, used)| {
-            *used = tick;
-            value.clone()
-        });
+        let found = inner.map.as_mut().and_then(|map| map.get(key).cloned());
         if found.is_some() {
             inner.hits += 1;
         } else {
@@ -70,28 +62,14 @@ impl<V: Clone> Lru<V> {
 
     /// Stores `value`, evicting the least recently used entry when full.
     pub fn insert(&self, key: String, value: V) {
-        if self.capacity == 0 {
-            return;
+        if let Some(map) = self.lock().map.as_mut() {
+            map.put(key, value);
         }
-        let mut inner = self.lock();
-        inner.tick += 1;
-        let tick = inner.tick;
-        if !inner.map.contains_key(&key)
-            && inner.map.len() >= self.capacity
-            && let Some(oldest) = inner
-                .map
-                .iter()
-                .min_by_key(|(_, (_, used))| *used)
-                .map(|(k, _)| k.clone())
-        {
-            inner.map.remove(&oldest);
-        }
-        inner.map.insert(key, (value, tick));
     }
 
     /// Number of entries.
     pub fn len(&self) -> usize {
-        self.lock().map.len()
+        self.lock().map.as_ref().map_or(0, lru::LruCache::len)
     }
 
     /// Whether the cache is empty.
@@ -129,5 +107,26 @@ mod tests {
         let cache = Lru::new(0);
         cache.insert("a".into(), 1);
         assert!(cache.is_empty());
+        assert_eq!(cache.get("a"), None);
+        assert_eq!(cache.stats(), (0, 1));
+    }
+
+    #[test]
+    fn updating_a_key_keeps_one_entry_and_marks_it_used() {
+        let cache = Lru::new(2);
+        cache.insert("a".into(), 1);
+        cache.insert("b".into(), 2);
+        cache.insert("a".into(), 10);
+        cache.insert("c".into(), 3);
+        assert_eq!(cache.get("a"), Some(10));
+        assert_eq!(cache.get("b"), None);
+        assert_eq!(cache.len(), 2);
+    }
+
+    #[test]
+    fn clones_share_the_entries() {
+        let cache = Lru::new(4);
+        cache.clone().insert("a".into(), 1);
+        assert_eq!(cache.get("a"), Some(1));
     }
 }

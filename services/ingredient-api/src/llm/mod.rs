@@ -85,28 +85,7 @@ fn seconds(env: &EnvSource, key: &str, default: f64) -> Result<Duration, ConfigE
 impl LlmSettings {
     /// Reads the `LLM_*` variables; an invalid one fails start-up with one line naming it.
     pub fn from_env(env: &EnvSource) -> Result<Self, ConfigError> {
-        let config =
-            LlmConfig::from_vars(|k| env.raw(k).map(str::to_owned)).map_err(|e| match e {
-                llm_client::ConfigError::Invalid {
-                    key,
-                    value,
-                    expected,
-                } => ConfigError::Invalid {
-                    key: key.to_owned(),
-                    value,
-                    expected: expected.to_owned(),
-                },
-                llm_client::ConfigError::MissingModel => ConfigError::Missing {
-                    key: "LLM_MODEL".to_owned(),
-                    expected: "the model name, required when LLM_BASE_URL or LLM_API_KEY is set"
-                        .to_owned(),
-                },
-                other @ llm_client::ConfigError::KeyFile { .. } => ConfigError::Invalid {
-                    key: "LLM_API_KEY_FILE".to_owned(),
-                    value: String::new(),
-                    expected: format!("a readable file ({other})"),
-                },
-            })?;
+        let config = LlmConfig::from_env(env)?;
         let list = env
             .list("LLM_BACKENDS")
             .unwrap_or_else(|| Backends::ALL.iter().map(|s| (*s).to_owned()).collect());

@@ -266,41 +266,6 @@ mod tests {
         ));
     }
 
-    /// A PNG whose header announces `width` × `height` but whose data is a few bytes.
-    fn bomb_png(width: u32, height: u32) -> Vec<u8> {
-        fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-            out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-            let start = out.len();
-            out.extend_from_slice(kind);
-            out.extend_from_slice(data);
-            let crc = out[start..].iter().fold(!0u32, |mut crc, &byte| {
-                crc ^= u32::from(byte);
-                for _ in 0..8 {
-                    crc = if crc & 1 == 1 {
-                        (crc >> 1) ^ 0xEDB8_8320
-                    } else {
-                        crc >> 1
-                    };
-                }
-                crc
-            });
-            out.extend_from_slice(&(!crc).to_be_bytes());
-        }
-        let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
-        let mut header = Vec::new();
-        header.extend_from_slice(&width.to_be_bytes());
-        header.extend_from_slice(&height.to_be_bytes());
-        header.extend_from_slice(&[8, 2, 0, 0, 0]);
-        chunk(&mut out, b"IHDR", &header);
-        chunk(
-            &mut out,
-            b"IDAT",
-            &[0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01],
-        );
-        chunk(&mut out, b"IEND", &[]);
-        out
-    }
-
     #[test]
     fn exif_orientation_is_applied() {
         let mut jpeg = Vec::new();
@@ -324,7 +289,7 @@ mod tests {
 
     #[test]
     fn a_decompression_bomb_is_refused_from_its_header() {
-        let bytes = bomb_png(10_000, 10_000);
+        let bytes = test_support::images::bomb_png(10_000, 10_000);
         assert!(bytes.len() < 100, "{}", bytes.len());
         let started = std::time::Instant::now();
         let err = decode_image(&bytes, LIMITS).unwrap_err();

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
-use wiremock::matchers::{body_partial_json, method, path};
+use test_support::llm::{answer_schema as answer, closed_port_url, received, schema_name};
+use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use crate::helpers::{TestApp, json, spawn_app_with};
@@ -33,58 +34,14 @@ async fn app_with_llm(base_url: &str, backends: &str) -> TestApp {
     .await
 }
 
-/// A Chat Completions answer whose message is `content`.
+/// A Chat Completions answer from [`MODEL`] whose message is `content`.
 fn completion(content: &str) -> ResponseTemplate {
-    ResponseTemplate::new(200).set_body_json(json!({
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "model": MODEL,
-        "choices": [{"index": 0, "finish_reason": "stop",
-                     "message": {"role": "assistant", "content": content}}],
-        "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
-    }))
-}
-
-/// Mounts `response` for requests whose JSON schema is named `schema`.
-async fn answer(server: &MockServer, schema: &str, response: ResponseTemplate) {
-    Mock::given(method("POST"))
-        .and(path("/v1/chat/completions"))
-        .and(body_partial_json(
-            json!({"response_format": {"json_schema": {"name": schema}}}),
-        ))
-        .respond_with(response)
-        .mount(server)
-        .await;
-}
-
-/// The JSON bodies the server received.
-async fn received(server: &MockServer) -> Vec<Value> {
-    server
-        .received_requests()
-        .await
-        .unwrap_or_default()
-        .iter()
-        .map(|r| serde_json::from_slice(&r.body).expect("request body is JSON"))
-        .collect()
-}
-
-fn schema_name(body: &Value) -> &str {
-    body["response_format"]["json_schema"]["name"]
-        .as_str()
-        .unwrap_or_default()
-}
-
-/// A base URL where nothing listens.
-fn closed_port_url() -> String {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    drop(listener);
-    format!("http://127.0.0.1:{port}/v1")
+    test_support::llm::completion(MODEL, content)
 }
 
 // ---------------------------------------------------------------- /ocr
 
-fn label_image() -> (Vec<u8>, &'static [&'static str]) {
+fn label_image() -> (Vec<u8>, Vec<String>) {
     let label = corpus()
         .into_iter()
         .find(|l| l.name == "en-cream")

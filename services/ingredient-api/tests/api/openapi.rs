@@ -6,42 +6,18 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, spawn_app};
+use crate::helpers::spawn_app;
+use test_support::openapi::{self, METHODS, document};
 
 const URL_MAP: &str = include_str!("../../src/routes/mod.rs");
-const METHODS: [&str; 5] = ["get", "post", "put", "delete", "patch"];
 
-/// `(path, method)` of every `web::resource("...").route(web::METHOD()...)` in the URL map.
 fn routes_in_url_map() -> BTreeSet<(String, String)> {
-    let mut out = BTreeSet::new();
-    for block in URL_MAP.split("web::resource(\"").skip(1) {
-        let path = &block[..block.find('"').expect("closing quote of the path")];
-        for method in METHODS {
-            if block.contains(&format!(".route(web::{method}()")) {
-                out.insert((path.to_owned(), method.to_owned()));
-            }
-        }
-    }
-    out
+    openapi::routes_in_url_map(URL_MAP)
 }
 
-async fn document(app: &TestApp) -> Value {
-    let res = app.get("/openapi.json").await;
-    assert_eq!(res.status(), 200);
-    assert_eq!(res.headers()["content-type"], "application/json");
-    res.json().await.expect("the document is JSON")
-}
-
+/// Documented operations, by path.
 fn operations(doc: &Value) -> BTreeSet<(String, String)> {
-    let mut out = BTreeSet::new();
-    for (path, item) in doc["paths"].as_object().expect("paths") {
-        for method in METHODS {
-            if item.get(method).is_some() {
-                out.insert((path.clone(), method.to_owned()));
-            }
-        }
-    }
-    out
+    openapi::operations(doc).into_iter().collect()
 }
 
 #[tokio::test]

@@ -4,6 +4,12 @@
 //! `CONFIG_FILE` (if set), then the process environment (the Kubernetes way). Every read names
 //! its variable, so an invalid value fails start-up with a line such as
 //! `invalid PORT 'abc': expected an integer from 0 to 65535`.
+//!
+//! [`EnvSource`] is the one configuration mechanism of the workspace: both services read
+//! their settings through it (re-exported as `service_kit::config`) and so does
+//! `llm-client` for its `LLM_*` variables, which is why it sits below both in a crate of its
+//! own with no dependency on actix or HTTP.
+#![warn(missing_docs)]
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -41,9 +47,20 @@ pub enum ConfigError {
 }
 
 /// The merged view of the configuration file and the environment.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct EnvSource {
     vars: HashMap<String, String>,
+}
+
+// Values may be secrets (API keys, passwords): Debug shows the names only.
+impl std::fmt::Debug for EnvSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut keys: Vec<&str> = self.vars.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        f.debug_struct("EnvSource")
+            .field("keys", &keys)
+            .finish_non_exhaustive()
+    }
 }
 
 impl EnvSource {
@@ -264,6 +281,18 @@ mod tests {
         assert_eq!(env.string_or("HOST", "x"), "127.0.0.1");
         assert_eq!(env.parse_or::<u16>("PORT", 1, "port").unwrap(), 9100);
         std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn debug_shows_names_not_values() {
+        let env = EnvSource::from_pairs([("LLM_API_KEY", "sk-hidden-1234"), ("PORT", "8000")]);
+        let shown = format!("{env:?}");
+        assert!(
+            shown.contains("LLM_API_KEY") && shown.contains("PORT"),
+            "{shown}"
+        );
+        assert!(!shown.contains("sk-hidden-1234"), "{shown}");
+        assert!(!shown.contains("8000"), "{shown}");
     }
 
     #[test]

@@ -1,13 +1,11 @@
-//! A fake OpenAI-compatible endpoint (wiremock) that answers the refresh job's two prompts,
-//! well or badly, and the environment that points the job at it. Shared by the `refresh` and
-//! `api` test binaries.
-#![allow(dead_code)]
+//! The fake answers to the digest refresh job's two prompts (categorisation and summaries),
+//! well or badly, and the environment that points the job at it. Used by digest-web's `refresh`
+//! and `api` test binaries.
 
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, Request, ResponseTemplate};
+use wiremock::{MockServer, Request, ResponseTemplate};
 
 /// The model the fake reports; the digest's engine is `llm:fake-model`.
 pub const MODEL: &str = "fake-model";
@@ -15,6 +13,7 @@ pub const MODEL: &str = "fake-model";
 pub const KEY: &str = "sk-test-secret-4242";
 /// Tokens the fake reports per answer.
 pub const PROMPT_TOKENS: u64 = 100;
+/// Completion tokens the fake reports per answer.
 pub const COMPLETION_TOKENS: u64 = 20;
 
 /// How the fake answers.
@@ -60,19 +59,11 @@ pub fn emails_in(body: &Value) -> Vec<Value> {
 }
 
 fn completion(content: &str) -> ResponseTemplate {
-    ResponseTemplate::new(200).set_body_json(json!({
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "model": MODEL,
-        "choices": [{"index": 0, "finish_reason": "stop",
-                     "message": {"role": "assistant", "content": content}}],
-        "usage": {"prompt_tokens": PROMPT_TOKENS, "completion_tokens": COMPLETION_TOKENS,
-                  "total_tokens": PROMPT_TOKENS + COMPLETION_TOKENS}
-    }))
+    super::completion_with_usage(MODEL, content, PROMPT_TOKENS, COMPLETION_TOKENS)
 }
 
 fn answer(behaviour: Behaviour, request: &Request) -> ResponseTemplate {
-    let Ok(body) = serde_json::from_slice::<Value>(&request.body) else {
+    let Some(body) = super::body_of(request) else {
         return ResponseTemplate::new(400);
     };
     match behaviour {
@@ -107,13 +98,7 @@ fn answer(behaviour: Behaviour, request: &Request) -> ResponseTemplate {
 
 /// Starts the fake on a free loopback port.
 pub async fn start(behaviour: Behaviour) -> MockServer {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/chat/completions"))
-        .respond_with(move |request: &Request| answer(behaviour, request))
-        .mount(&server)
-        .await;
-    server
+    super::start(move |request: &Request| answer(behaviour, request)).await
 }
 
 /// The job's LLM variables for an endpoint (`base` up to `/v1`): no retries (the fault

@@ -1,17 +1,18 @@
-//! A real Dovecot (Debian's dovecot-imapd) for the tests, started by
-//! scripts/test/dovecot-server.sh on a free loopback port with the sample Maildir as the test
-//! user's INBOX, and stopped (by PID) when dropped. Shared by the `refresh` and `api` test
-//! binaries.
-#![allow(dead_code)]
+//! A real Dovecot (Debian's dovecot-imapd), started by `scripts/test/dovecot-server.sh` on a
+//! free loopback port with a Maildir as the test user's INBOX, and stopped (by PID) when
+//! dropped. Used by digest-web's `refresh` and `api` test binaries.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The test user (the sample Maildir is its INBOX).
+use crate::process::free_port;
+
+/// The test user (the Maildir is its INBOX).
 pub const USER: &str = "ops@example.com";
 /// The test user's password.
 pub const PASSWORD: &str = "correct horse battery";
 
+/// A running Dovecot; stopped on drop.
 pub struct Dovecot {
     dir: tempfile::TempDir,
     /// The IMAP port (STARTTLS required when started with TLS).
@@ -20,25 +21,27 @@ pub struct Dovecot {
     pub tls_port: Option<u16>,
 }
 
-fn free_port() -> u16 {
-    // Bind to 0, read the port, release it for Dovecot.
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// The script that starts and stops the server.
+pub fn script() -> PathBuf {
+    crate::workspace_root().join("scripts/test/dovecot-server.sh")
 }
 
-fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/test/dovecot-server.sh")
+/// digest-web's sample Maildir, the INBOX [`Dovecot::start`] serves.
+pub fn sample_maildir() -> PathBuf {
+    crate::workspace_root().join("services/digest-web/sample-mailbox")
 }
 
-fn sample_maildir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-mailbox")
+fn installed() -> bool {
+    Path::new("/usr/sbin/dovecot").exists()
+        || Command::new("sh")
+            .args(["-c", "command -v dovecot"])
+            .output()
+            .is_ok_and(|o| o.status.success())
 }
 
 impl Dovecot {
-    /// Starts plain-text Dovecot; `None` (with a message) only when Dovecot is not installed.
+    /// Starts plain-text Dovecot on the sample Maildir; `None` (with a message) only when
+    /// Dovecot is not installed.
     pub fn start() -> Option<Self> {
         Self::start_with(false)
     }
@@ -48,23 +51,29 @@ impl Dovecot {
         Self::start_with(true)
     }
 
+    /// A server the caller started itself in `dir` on `port` (through [`script`]): stopped
+    /// on drop like the others.
+    pub fn adopt(dir: tempfile::TempDir, port: u16) -> Self {
+        Self {
+            dir,
+            port,
+            tls_port: None,
+        }
+    }
+
     fn start_with(tls: bool) -> Option<Self> {
-        let installed = Path::new("/usr/sbin/dovecot").exists()
-            || Command::new("sh")
-                .args(["-c", "command -v dovecot"])
-                .output()
-                .is_ok_and(|o| o.status.success());
-        if !installed {
+        if !installed() {
             eprintln!(
                 "SKIPPED: dovecot is not installed (scripts/setup/install-deps.sh test installs dovecot-imapd)"
             );
             return None;
         }
         // A port picked by binding to 0 can be taken again before Dovecot binds it (tests
-        // run in parallel): try a few times.
+        // run in parallel), and on a loaded machine the script's wait can run out: try a few
+        // times.
         let mut failure = String::new();
         for _ in 0..3 {
-            let dir = tempfile::tempdir().unwrap();
+            let dir = tempfile::tempdir().expect("temp dir");
             let port = free_port();
             let tls_port = tls.then(free_port);
             let mut cmd = Command::new("bash");
@@ -73,16 +82,13 @@ impl Dovecot {
             }
             let out = cmd
                 .arg(script())
-                .args([
-                    "start",
-                    dir.path().to_str().unwrap(),
-                    &port.to_string(),
-                    USER,
-                    PASSWORD,
-                ])
+                .arg("start")
+                .arg(dir.path())
+                .arg(port.to_string())
+                .args([USER, PASSWORD])
                 .arg(sample_maildir())
                 .output()
-                .unwrap();
+                .expect("bash runs");
             if out.status.success() {
                 return Some(Self {
                     dir,
@@ -95,12 +101,14 @@ impl Dovecot {
                 String::from_utf8_lossy(&out.stdout),
                 String::from_utf8_lossy(&out.stderr)
             );
-            let _ = Command::new("bash")
-                .arg(script())
-                .args(["stop", dir.path().to_str().unwrap()])
-                .status();
+            stop(dir.path());
         }
         panic!("dovecot did not start: {failure}");
+    }
+
+    /// The folder the server runs in (configuration, `run/master.pid`, certificates).
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
     }
 
     /// The `imap://` source URL of the test user's INBOX.
@@ -114,11 +122,16 @@ impl Dovecot {
     }
 }
 
+fn stop(dir: &Path) {
+    let _ = Command::new("bash")
+        .arg(script())
+        .arg("stop")
+        .arg(dir)
+        .status();
+}
+
 impl Drop for Dovecot {
     fn drop(&mut self) {
-        let _ = Command::new("bash")
-            .arg(script())
-            .args(["stop", self.dir.path().to_str().unwrap()])
-            .status();
+        stop(self.dir.path());
     }
 }
