@@ -42,6 +42,10 @@ pub const DATA_FILES: &[(&str, &str)] = &[
         "colourants-restricted.toml",
         include_str!("../../data/colourants-restricted.toml"),
     ),
+    (
+        "foods-everyday.toml",
+        include_str!("../../data/foods-everyday.toml"),
+    ),
 ];
 
 /// The label languages a name may be translated into.
