@@ -46,6 +46,10 @@ pub const DATA_FILES: &[(&str, &str)] = &[
         "foods-everyday.toml",
         include_str!("../../data/foods-everyday.toml"),
     ),
+    (
+        "vitamins-minerals.toml",
+        include_str!("../../data/vitamins-minerals.toml"),
+    ),
 ];
 
 /// The label languages a name may be translated into.
