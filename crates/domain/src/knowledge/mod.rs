@@ -50,6 +50,10 @@ pub const DATA_FILES: &[(&str, &str)] = &[
         "vitamins-minerals.toml",
         include_str!("../../data/vitamins-minerals.toml"),
     ),
+    (
+        "cosmetics-inci-extra.toml",
+        include_str!("../../data/cosmetics-inci-extra.toml"),
+    ),
 ];
 
 /// The label languages a name may be translated into.
