@@ -54,6 +54,10 @@ pub const DATA_FILES: &[(&str, &str)] = &[
         "cosmetics-inci-extra.toml",
         include_str!("../../data/cosmetics-inci-extra.toml"),
     ),
+    (
+        "cosmetics-botanicals.toml",
+        include_str!("../../data/cosmetics-botanicals.toml"),
+    ),
 ];
 
 /// The label languages a name may be translated into.
