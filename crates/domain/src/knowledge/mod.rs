@@ -42,6 +42,22 @@ pub const DATA_FILES: &[(&str, &str)] = &[
         "colourants-restricted.toml",
         include_str!("../../data/colourants-restricted.toml"),
     ),
+    (
+        "foods-everyday.toml",
+        include_str!("../../data/foods-everyday.toml"),
+    ),
+    (
+        "vitamins-minerals.toml",
+        include_str!("../../data/vitamins-minerals.toml"),
+    ),
+    (
+        "cosmetics-inci-extra.toml",
+        include_str!("../../data/cosmetics-inci-extra.toml"),
+    ),
+    (
+        "cosmetics-botanicals.toml",
+        include_str!("../../data/cosmetics-botanicals.toml"),
+    ),
 ];
 
 /// The label languages a name may be translated into.
