@@ -78,6 +78,83 @@ def uses(src, module, modules, prefix=r"\bcrate::"):
     return sorted(found & set(modules) - {module})
 
 
+def module_files(src):
+    """Every file module of the library: its path (a tuple of names) and its file."""
+    found = {}
+    for path in sorted(src.rglob("*.rs")):
+        rel = path.relative_to(src)
+        if rel.parts[0] in ("bin", "main.rs", "lib.rs"):
+            continue
+        parts = list(rel.with_suffix("").parts)
+        if parts[-1] == "mod":
+            parts.pop()
+        found[tuple(parts)] = path
+    return found
+
+
+def use_paths(text, at):
+    """Full paths named after `crate::`, `super::` or `self::` (use-groups expanded)."""
+    out = []
+    for m in re.finditer(r"\b(crate|super|self)((?:::super)*)::", text):
+        base, supers = m.group(1), m.group(2).count("super")
+        if base == "crate":
+            root = []
+        else:
+            root = list(at)
+            for _ in range((1 if base == "super" else 0) + supers):
+                root = root[:-1]
+        for tail in expand(text, m.end()):
+            out.append(tuple(root + tail))
+    return out
+
+
+def expand(text, i):
+    """The paths of the use-tree starting at text[i] (a path, or a {group})."""
+    m = re.match(rf"((?:{IDENT}::)*)({IDENT}|\{{)", text[i:])
+    if not m:
+        return []
+    prefix = [p for p in m.group(1).split("::") if p]
+    if m.group(2) != "{":
+        return [prefix + [m.group(2)]]
+    j, depth, start, items = i + m.end(), 1, i + m.end(), []
+    while j < len(text) and depth:
+        c = text[j]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        if (c == "," and depth == 1) or depth == 0:
+            items.append((start, j))
+            start = j + 1
+        j += 1
+    paths = []
+    for a, _ in items:
+        k = a
+        while k < len(text) and text[k] in " \n\t":
+            k += 1
+        paths += [prefix + t for t in expand(text, k)]
+    return paths or [prefix]
+
+
+def file_cycle(src):
+    """A cycle between file modules that are not nested in one another, or None."""
+    files = module_files(src)
+    graph = {mod: set() for mod in files}
+    for mod, path in files.items():
+        at = mod if path.name != "mod.rs" else mod
+        # In `a/b.rs` or `a/b/mod.rs`, `super` is `a` and `self` is `a::b`.
+        for target in use_paths(strip_comments(path.read_text()), at):
+            for n in range(len(target), 0, -1):
+                if target[:n] in files:
+                    dep = target[:n]
+                    nested = dep[: len(mod)] == mod or mod[: len(dep)] == dep
+                    if not nested:
+                        graph[mod].add(dep)
+                    break
+    named = {"::".join(k): sorted("::".join(d) for d in v) for k, v in graph.items()}
+    return find_cycle(named)
+
+
 def find_cycle(graph):
     state, stack = {}, []
 
@@ -127,18 +204,11 @@ def main(argv):
         if cycle:
             failed = True
             print(f"module-map: cycle in {name}: {' -> '.join(cycle)}", file=sys.stderr)
-        # One level down: the children of each folder module (`super::x` or `crate::m::x`).
-        for m in modules:
-            folder = src / m
-            if not (folder / "mod.rs").exists():
-                continue
-            children = declared_modules(folder / "mod.rs")
-            prefix = rf"(?:\bsuper::|\bcrate::{m}::)"
-            sub = {c: uses(folder, c, children, prefix) for c in children}
-            cycle = find_cycle(sub)
-            if cycle:
-                failed = True
-                print(f"module-map: cycle in {name}/{m}: {' -> '.join(cycle)}", file=sys.stderr)
+        # File by file: no cycle between modules that are not nested in one another.
+        cycle = file_cycle(src)
+        if cycle:
+            failed = True
+            print(f"module-map: cycle in {name} (files): {' -> '.join(cycle)}", file=sys.stderr)
     return 1 if failed else 0
 
 

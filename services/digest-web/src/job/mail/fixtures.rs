@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use domain::email::Category;
 
-include!(concat!(env!("OUT_DIR"), "/sample_mailbox.rs"));
+use super::local::{SAMPLE_MESSAGES, maildir_key};
 
 /// `file name<TAB>category` for every sample message (written by the generator).
 const SAMPLE_LABELS: &str = include_str!("../../../sample-mailbox/labels.tsv");
@@ -27,7 +27,7 @@ pub fn golden_messages() -> Vec<GoldenMessage> {
     SAMPLE_MESSAGES
         .iter()
         .filter_map(|(name, raw)| {
-            let key = super::local::maildir_key(name);
+            let key = maildir_key(name);
             let expected = SAMPLE_LABELS.lines().find_map(|line| {
                 let (file, category) = line.split_once('\t')?;
                 (file == key).then(|| Category::parse(category))?

@@ -6,8 +6,11 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, TimeZone, Utc};
 use mail_parser::mailbox::mbox::MessageIterator;
 
-use super::fixtures::SAMPLE_MESSAGES;
 use super::{MailError, MailSource, fnv1a};
+
+// The sample Maildir compiled into the binary (`SAMPLE_MESSAGES`, written by build.rs): the
+// default mail source, and the golden messages of the fixtures.
+include!(concat!(env!("OUT_DIR"), "/sample_mailbox.rs"));
 
 /// A message found in a mailbox, before it is read: its cache key and delivery time.
 #[derive(Debug, Clone, PartialEq, Eq)]
