@@ -38,7 +38,7 @@ analyze-demo: ## Analyse a sample list with the CLI (no server needed)
 
 ##@ Test
 
-.PHONY: test test-rust test-api test-api-llm lint fmt fmt-check clippy screenshots fuzz
+.PHONY: test test-rust test-api test-api-llm lint fmt fmt-check clippy module-map screenshots fuzz
 test: ## Lint and run every test (installs test packages first)
 	@$(INSTALL_DEPS) test
 	@$(MAKE) --no-print-directory lint
@@ -56,7 +56,8 @@ test-api: ## Fuzz both running services against their /openapi.json with schemat
 test-api-llm: ## schemathesis against ingredient-api with a failing LLM (500s, garbage): offline answers, no 5xx
 	@scripts/test/api-llm.sh
 
-lint: fmt-check clippy ## cargo fmt --check and clippy -D warnings
+lint: fmt-check clippy ## cargo fmt --check, clippy -D warnings, modules point one way (module-map.py)
+	@python3 scripts/test/module-map.py --check docs/architecture.md
 
 fmt: ## Format the code
 	$(CARGO) fmt --all
@@ -66,6 +67,9 @@ fmt-check: ## Check formatting (cargo fmt --check)
 
 clippy: ## Lint every crate and target with clippy, warnings as errors
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+module-map: ## Rewrite the module maps in docs/architecture.md (fails on a cycle between modules)
+	@python3 scripts/test/module-map.py --write docs/architecture.md
 
 screenshots: ## Drive the dashboard in headless Chromium; screenshots in docs/screenshots/
 	@$(INSTALL_DEPS) test_browser

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Prints each library crate's module map (which top-level module uses which) and fails on a cycle.
 
-Usage: scripts/test/module-map.py [--markdown] [CRATE_DIR...]   (default: every crate with src/lib.rs)
+Usage: scripts/test/module-map.py [--markdown | --write DOC | --check DOC] [CRATE_DIR...]
+       (default: every crate with src/lib.rs)
 
 A module is a top-level child of `src/lib.rs` (a file `src/x.rs` or a folder `src/x/`); an
 arrow `a -> b` means some file of `a` names `crate::b` (in a path or a `use crate::{...}`
 group). Modules must point one way: any cycle between top-level modules exits 1 with the
-cycle named (run by `make lint`). `--markdown` prints the map as a list for docs/architecture.md.
+cycle named (run by `make lint`). `--markdown` prints the map as a Markdown list; `--write DOC`
+puts that list between `<!-- module-map:start -->` and `<!-- module-map:end -->` in DOC
+(`make module-map`), and `--check DOC` fails when DOC's list is not the current one.
 """
 
 import pathlib
@@ -181,6 +184,17 @@ def find_cycle(graph):
 
 
 def main(argv):
+    doc_mode, doc = None, None
+    if argv and argv[0] in ("--write", "--check"):
+        doc_mode, doc, argv = argv[0], pathlib.Path(argv[1]), argv[2:]
+    if doc_mode:
+        import contextlib
+        import io
+
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = main(["--markdown", *argv])
+        return status or sync_doc(doc, out.getvalue(), doc_mode == "--write")
     markdown = "--markdown" in argv
     dirs = [pathlib.Path(a) for a in argv if not a.startswith("--")]
     if not dirs:
@@ -210,6 +224,24 @@ def main(argv):
             failed = True
             print(f"module-map: cycle in {name} (files): {' -> '.join(cycle)}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def sync_doc(doc, block, write):
+    start, end = "<!-- module-map:start -->", "<!-- module-map:end -->"
+    text = doc.read_text()
+    if start not in text or end not in text:
+        print(f"module-map: {doc} has no {start} ... {end} block", file=sys.stderr)
+        return 1
+    before, rest = text.split(start, 1)
+    current, after = rest.split(end, 1)
+    wanted = "\n" + block.rstrip() + "\n"
+    if current == wanted:
+        return 0
+    if write:
+        doc.write_text(before + start + wanted + end + after)
+        return 0
+    print(f"module-map: the module map in {doc} is out of date: run `make module-map`", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":
