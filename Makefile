@@ -8,8 +8,9 @@ CARGO ?= cargo
 help: ## List every target with one line each
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-deps: ## Install the Debian packages the services need to run (Tesseract + language packs)
+deps: ## Install what the services need to run (Tesseract + language packs, PP-OCR models)
 	@scripts/install-deps.sh run
+	@scripts/install-ocr-models.sh
 
 build: ## Build both services in release mode
 	$(CARGO) build --release --bins
@@ -25,6 +26,7 @@ run-digest-web: ## Build and start digest-web on :8001
 
 test: ## Lint and run every test (installs test packages first)
 	@scripts/install-deps.sh test
+	@scripts/install-ocr-models.sh
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory test-rust
 	@$(MAKE) --no-print-directory test-api
