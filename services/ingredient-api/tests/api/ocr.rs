@@ -80,7 +80,12 @@ async fn an_image_over_the_byte_limit_is_400() {
 
 #[tokio::test]
 async fn a_missing_engine_is_500_and_the_service_still_runs() {
-    let app = spawn_app_with(&[("TESSERACT_BIN", "/nonexistent/tesseract")]).await;
+    // Neither engine: no Tesseract binary and the neural engine turned off.
+    let app = spawn_app_with(&[
+        ("TESSERACT_BIN", "/nonexistent/tesseract"),
+        ("OCR_MODELS_DIR", "/nonexistent/ocr-models"),
+    ])
+    .await;
     let image = STANDARD.encode(render(&label("en-cream"), Variant::Clean));
     let res = post_image(&app, &image).await;
     assert_eq!(res.status(), 500);
@@ -105,7 +110,7 @@ async fn a_label_photo_round_trips_to_its_ingredient_list() {
     assert_eq!(body["success"], true);
     assert_eq!(body["error"], Value::Null);
     assert_eq!(body["language"], "en");
-    assert_eq!(body["engine"], "tesseract");
+    assert_eq!(body["engine"], "ppocr");
     let text = body["text"].as_str().unwrap();
     let items: Vec<String> = text.split(", ").map(str::to_owned).collect();
     let (matched, expected, returned) = score(&label.items, &items);

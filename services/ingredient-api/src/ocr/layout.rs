@@ -1,0 +1,284 @@
+//! A page's layout from the neural engine's text boxes: boxes into lines, lines into blocks,
+//! blocks into a reading order (recursive XY cut: columns and bands), then the ingredient list
+//! found in that text by the list grammar of `domain` ([`find_list`], the only place this module
+//! calls it).
+//!
+//! The text handed to the grammar has one line per layout line and a blank line between blocks,
+//! so a list ends where its block ends (the next block is another statement, a nutrition table,
+//! a column beside it), and never runs across columns.
+
+use domain::ocr::label::{self, Extraction};
+
+use super::ppocr::TextLine;
+
+/// An axis-aligned box with its text.
+#[derive(Debug, Clone, PartialEq)]
+struct Piece {
+    x0: f32,
+    y0: f32,
+    x1: f32,
+    y1: f32,
+    text: String,
+}
+
+impl Piece {
+    fn height(&self) -> f32 {
+        self.y1 - self.y0
+    }
+
+    fn union(&mut self, other: &Piece, separator: &str) {
+        self.x0 = self.x0.min(other.x0);
+        self.y0 = self.y0.min(other.y0);
+        self.x1 = self.x1.max(other.x1);
+        self.y1 = self.y1.max(other.y1);
+        self.text.push_str(separator);
+        self.text.push_str(&other.text);
+    }
+}
+
+/// Overlap of two intervals, as a share of the shorter one.
+fn overlap(a0: f32, a1: f32, b0: f32, b1: f32) -> f32 {
+    let shorter = (a1 - a0).min(b1 - b0).max(1e-3);
+    ((a1.min(b1) - a0.max(b0)) / shorter).max(0.0)
+}
+
+/// One block of lines: its bounds and its lines' texts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    /// Bounds `(x0, y0, x1, y1)` in the page's pixels.
+    pub bounds: (f32, f32, f32, f32),
+    /// Its lines, top to bottom.
+    pub lines: Vec<String>,
+}
+
+/// The blocks of a page in reading order.
+pub fn blocks(text_lines: &[TextLine]) -> Vec<Block> {
+    // A page photographed a few degrees off: boxes are placed in the frame of the lines' median
+    // slope, so the bounds of long tilted lines do not overlap the lines above and below.
+    let mut slopes: Vec<f32> = text_lines
+        .iter()
+        .filter(|l| l.rect.width > 2.0 * l.rect.height)
+        .map(|l| l.rect.axis.1.atan2(l.rect.axis.0))
+        .collect();
+    slopes.sort_by(f32::total_cmp);
+    let angle = slopes.get(slopes.len() / 2).copied().unwrap_or(0.0);
+    let (sin, cos) = angle.sin_cos();
+    let mut pieces: Vec<Piece> = text_lines
+        .iter()
+        .map(|l| {
+            let r = &l.rect;
+            let (cx, cy) = (r.cx * cos + r.cy * sin, -r.cx * sin + r.cy * cos);
+            Piece {
+                x0: cx - r.width / 2.0,
+                y0: cy - r.height / 2.0,
+                x1: cx + r.width / 2.0,
+                y1: cy + r.height / 2.0,
+                text: l.text.trim().to_owned(),
+            }
+        })
+        .collect();
+    pieces.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+    // Lines: a box continues a line whose last box it overlaps vertically by half and follows
+    // closely (a gap wider than a line height is a column or table gutter).
+    let mut lines: Vec<Piece> = Vec::new();
+    for piece in pieces {
+        let h = piece.height();
+        let best = lines
+            .iter_mut()
+            .filter(|l| {
+                let gap = piece.x0 - l.x1;
+                gap > -0.5 * h && gap < 1.2 * h.max(l.height().min(2.0 * h))
+            })
+            .map(|l| (overlap(l.y0, l.y1, piece.y0, piece.y1), l))
+            .filter(|(o, _)| *o >= 0.5)
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        match best {
+            Some((_, line)) => line.union(&piece, " "),
+            None => lines.push(piece),
+        }
+    }
+    lines.sort_by(|a, b| a.y0.total_cmp(&b.y0));
+    // Blocks: a line joins the block whose last line is just above it (gap under a line
+    // height), overlaps it horizontally and has a similar height.
+    let mut blocks: Vec<(Piece, Vec<String>)> = Vec::new();
+    for line in lines {
+        let h = line.height();
+        let best = blocks
+            .iter_mut()
+            .filter(|(b, rows)| {
+                let last_h = b.height() / rows.len() as f32;
+                let gap = line.y0 - b.y1;
+                let ratio = h / last_h.max(1.0);
+                gap > -0.4 * h
+                    && gap < 0.9 * h.max(last_h)
+                    && (0.6..=1.7).contains(&ratio)
+                    && overlap(b.x0, b.x1, line.x0, line.x1) > 0.0
+            })
+            .min_by(|a, b| {
+                (line.y0 - a.0.y1)
+                    .abs()
+                    .total_cmp(&(line.y0 - b.0.y1).abs())
+            });
+        match best {
+            Some((block, rows)) => {
+                rows.push(line.text.clone());
+                block.union(&line, "");
+            }
+            None => {
+                let text = line.text.clone();
+                blocks.push((line, vec![text]));
+            }
+        }
+    }
+    let mut ordered = Vec::with_capacity(blocks.len());
+    xy_cut(blocks, &mut ordered);
+    ordered
+        .into_iter()
+        .map(|(p, lines)| Block {
+            bounds: (p.x0, p.y0, p.x1, p.y1),
+            lines,
+        })
+        .collect()
+}
+
+/// Reading order by recursive XY cut: split at the first horizontal band free of blocks (top
+/// part first), else at the first vertical gutter (left part first), else top to bottom.
+fn xy_cut(mut blocks: Vec<(Piece, Vec<String>)>, out: &mut Vec<(Piece, Vec<String>)>) {
+    if blocks.len() <= 1 {
+        out.extend(blocks);
+        return;
+    }
+    for horizontal in [true, false] {
+        let span = |p: &Piece| {
+            if horizontal {
+                (p.y0, p.y1)
+            } else {
+                (p.x0, p.x1)
+            }
+        };
+        blocks.sort_by(|a, b| span(&a.0).0.total_cmp(&span(&b.0).0));
+        let mut reach = span(&blocks[0].0).1;
+        for i in 1..blocks.len() {
+            let (start, end) = span(&blocks[i].0);
+            if start >= reach {
+                let rest = blocks.split_off(i);
+                xy_cut(blocks, out);
+                xy_cut(rest, out);
+                return;
+            }
+            reach = reach.max(end);
+        }
+    }
+    blocks.sort_by(|a, b| a.0.y0.total_cmp(&b.0.y0));
+    out.extend(blocks);
+}
+
+/// The page as text: a line per layout line, a blank line between blocks.
+pub fn page_text(blocks: &[Block]) -> String {
+    blocks
+        .iter()
+        .map(|b| b.lines.join("\n"))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// The ingredient list of a laid-out page, through the list grammar. A header alone in its
+/// block (`Ingrédients :` on its own line, set apart) is read together with the block after it.
+pub fn find_list(blocks: &[Block]) -> (Extraction, String) {
+    let text = page_text(blocks);
+    let found = label::extract(&text);
+    if !found.items.is_empty() || !found.header_found {
+        return (found, text);
+    }
+    for (i, block) in blocks.iter().enumerate() {
+        if i + 1 < blocks.len() && label::extract(&block.lines.join("\n")).header_found {
+            let mut merged = blocks.to_vec();
+            let next = merged.remove(i + 1);
+            merged[i].lines.extend(next.lines);
+            let text = page_text(&merged);
+            let again = label::extract(&text);
+            if !again.items.is_empty() {
+                return (again, text);
+            }
+        }
+    }
+    (found, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ocr::ppocr::geometry::RotatedRect;
+
+    fn line(x0: f32, y0: f32, x1: f32, y1: f32, text: &str) -> TextLine {
+        TextLine {
+            rect: RotatedRect {
+                cx: (x0 + x1) / 2.0,
+                cy: (y0 + y1) / 2.0,
+                width: x1 - x0,
+                height: y1 - y0,
+                axis: (1.0, 0.0),
+            },
+            text: text.into(),
+            confidence: 0.9,
+        }
+    }
+
+    fn texts(blocks: &[Block]) -> Vec<String> {
+        blocks.iter().map(|b| b.lines.join(" / ")).collect()
+    }
+
+    #[test]
+    fn words_join_lines_and_lines_join_blocks_column_by_column() {
+        // Two columns: an ingredient list on the left, a nutrition table on the right, and a
+        // footer across the page. Boxes come in detector order (not reading order).
+        let page = [
+            line(400.0, 100.0, 560.0, 120.0, "Nutrition"),
+            line(10.0, 100.0, 130.0, 120.0, "Ingredients:"),
+            line(140.0, 100.0, 300.0, 120.0, "sugar, cocoa"),
+            line(10.0, 124.0, 300.0, 144.0, "butter, milk,"),
+            line(10.0, 148.0, 200.0, 168.0, "salt."),
+            line(400.0, 124.0, 480.0, 144.0, "Energy"),
+            line(520.0, 124.0, 560.0, 144.0, "2000 kJ"),
+            line(10.0, 300.0, 560.0, 330.0, "Made in France"),
+        ];
+        let blocks = blocks(&page);
+        assert_eq!(
+            texts(&blocks),
+            [
+                "Ingredients: sugar, cocoa / butter, milk, / salt.",
+                "Nutrition / Energy",
+                // A value beyond a table's gutter is a block of its own.
+                "2000 kJ",
+                "Made in France",
+            ]
+        );
+        let (found, text) = find_list(&blocks);
+        assert_eq!(
+            found.items,
+            ["sugar", "cocoa butter", "milk", "salt"],
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_header_set_apart_reads_with_the_block_below() {
+        // The header's line is taller and far above the list: its own block.
+        let page = [
+            line(10.0, 10.0, 200.0, 40.0, "Ingrédients :"),
+            line(10.0, 80.0, 300.0, 96.0, "Eau (64%), soja (33%),"),
+            line(10.0, 99.0, 300.0, 115.0, "nigari (3%)"),
+        ];
+        let blocks = blocks(&page);
+        assert_eq!(blocks.len(), 2, "{:?}", texts(&blocks));
+        let (found, _) = find_list(&blocks);
+        assert_eq!(found.items, ["Eau (64%)", "soja (33%)", "nigari (3%)"]);
+    }
+
+    #[test]
+    fn an_empty_page_has_no_list() {
+        let (found, text) = find_list(&blocks(&[]));
+        assert!(found.items.is_empty());
+        assert_eq!(text, "");
+    }
+}

@@ -1,0 +1,179 @@
+//! Checking the neural engine's words against the knowledge base: an item the knowledge base
+//! does not know becomes the name it is a typo of only when
+//! - the recogniser was unsure of the line it came from (mean character probability under
+//!   [`SURE`]: a line read with confidence is taken as printed, even when unknown), and
+//! - the knowledge base resolves it as a typo (its conservative edit-distance threshold, one
+//!   entry only: [`domain::knowledge::MatchKind::Typo`]), and
+//! - that entry has a name (English/INCI, or in the label's language) within
+//!   [`max_edits`] of the item as read: `SOOUM LAURETH SULFATE` → `SODIUM LAURETH SULFATE`.
+//!
+//! Names that are unknown and not a near miss of one known name stay as printed. Tesseract's
+//! readings use `domain::ocr::translate::correct_spelling` instead, tuned to the letters that
+//! engine confuses; this module replaces it for the neural engine, whose mistakes are not
+//! those (it drops or merges letters rather than swapping `l`/`1`).
+
+use domain::knowledge::fold::{bounded_distance, fold};
+use domain::knowledge::{KnowledgeBase, MatchKind};
+use domain::ocr::label::Language;
+
+use super::ppocr::TextLine;
+
+/// Mean character probability from which a line is taken as printed.
+pub const SURE: f32 = 0.97;
+
+/// Edits allowed between an item and the name it becomes: one per six letters, at most three.
+pub fn max_edits(len: usize) -> usize {
+    (len / 6).clamp(1, 3)
+}
+
+/// The items, each mended when the rules above allow it.
+pub fn mend(
+    kb: &KnowledgeBase,
+    items: &[String],
+    lines: &[TextLine],
+    language: Option<Language>,
+) -> Vec<String> {
+    items
+        .iter()
+        .map(|item| {
+            let confidence = confidence_of(item, lines);
+            mend_item(kb, item, confidence, language).unwrap_or_else(|| item.clone())
+        })
+        .collect()
+}
+
+/// The lowest confidence of the lines the item's words were read on (1.0 when none is found:
+/// then nothing is changed).
+fn confidence_of(item: &str, lines: &[TextLine]) -> f32 {
+    let words: Vec<&str> = item.split_whitespace().collect();
+    lines
+        .iter()
+        .filter(|l| words.iter().any(|w| w.len() >= 3 && l.text.contains(w)))
+        .map(|l| l.confidence)
+        .fold(1.0, f32::min)
+}
+
+/// The knowledge-base spelling of one item, when it is an unsure near miss of one name.
+pub fn mend_item(
+    kb: &KnowledgeBase,
+    item: &str,
+    confidence: f32,
+    language: Option<Language>,
+) -> Option<String> {
+    if confidence >= SURE
+        || item
+            .chars()
+            .any(|c| c.is_ascii_digit() || "()[]".contains(c))
+    {
+        return None;
+    }
+    if kb.lookup(item).is_some() {
+        return None;
+    }
+    let resolved = kb.resolve(item)?;
+    if resolved.kind != MatchKind::Typo {
+        return None;
+    }
+    let key: Vec<char> = fold(item).chars().collect();
+    let translated = language
+        .and_then(|l| resolved.ingredient.names.get(l.code()))
+        .into_iter()
+        .flat_map(|names| names.iter());
+    let (distance, best) = resolved
+        .ingredient
+        .primary_names()
+        .chain(translated)
+        .filter_map(|name| {
+            let folded: Vec<char> = fold(name).chars().collect();
+            bounded_distance(&key, &folded, max_edits(key.len())).map(|d| (d, name))
+        })
+        .min_by_key(|(d, _)| *d)?;
+    (distance > 0).then(|| match_case(item, best))
+}
+
+/// `name` in capitals when the item was printed in capitals, with a capital first letter when
+/// the item has one.
+fn match_case(printed: &str, name: &str) -> String {
+    let letters = printed.chars().filter(|c| c.is_alphabetic());
+    if letters.clone().count() > 1 && letters.clone().all(char::is_uppercase) {
+        return name.to_uppercase();
+    }
+    let mut chars = name.chars();
+    match (printed.chars().next(), chars.next()) {
+        (Some(p), Some(first)) if p.is_uppercase() => first.to_uppercase().chain(chars).collect(),
+        _ => name.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unsure_near_miss_of_one_known_name_is_mended() {
+        let kb = KnowledgeBase::embedded();
+        assert_eq!(
+            mend_item(kb, "SOOUM LAURETH SULFATE", 0.80, Some(Language::English)).as_deref(),
+            Some("SODIUM LAURETH SULFATE")
+        );
+        assert_eq!(
+            mend_item(kb, "Glycerln", 0.85, Some(Language::English)).as_deref(),
+            Some("Glycerin")
+        );
+    }
+
+    #[test]
+    fn a_sure_reading_or_a_known_name_stays_as_printed() {
+        let kb = KnowledgeBase::embedded();
+        // The recogniser was sure: printed that way.
+        assert_eq!(
+            mend_item(kb, "SOOUM LAURETH SULFATE", 0.99, Some(Language::English)),
+            None
+        );
+        assert_eq!(
+            mend_item(kb, "Glycerin", 0.5, Some(Language::English)),
+            None
+        );
+    }
+
+    #[test]
+    fn names_the_knowledge_base_does_not_know_stay_as_printed() {
+        let kb = KnowledgeBase::embedded();
+        for unknown in [
+            "Zorblax extract",
+            "Quintessence of Moonpetal",
+            "Frobnicated starch blend",
+            "Hydrolyzed Unobtainium",
+        ] {
+            assert_eq!(
+                mend_item(kb, unknown, 0.5, Some(Language::English)),
+                None,
+                "{unknown}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_items_confidence_is_that_of_its_least_sure_line() {
+        use crate::ocr::ppocr::geometry::RotatedRect;
+        let rect = RotatedRect {
+            cx: 0.0,
+            cy: 0.0,
+            width: 1.0,
+            height: 1.0,
+            axis: (1.0, 0.0),
+        };
+        let line = |text: &str, confidence| TextLine {
+            rect,
+            text: text.into(),
+            confidence,
+        };
+        let lines = [
+            line("Aqua, SOOUM LAURETH", 0.8),
+            line("SULFATE, Glycerin", 0.99),
+        ];
+        assert_eq!(confidence_of("SOOUM LAURETH SULFATE", &lines), 0.8);
+        assert_eq!(confidence_of("Glycerin", &lines), 0.99);
+        assert_eq!(confidence_of("Parfum", &lines), 1.0);
+    }
+}

@@ -1,0 +1,420 @@
+//! PP-OCR (PP-OCRv6 small models from the `rapidocr` wheel) on ONNX Runtime: text lines found
+//! by the DB detector, turned upright by the angle classifier, read by the CTC recogniser.
+//!
+//! [`PpOcr::read`] on an upright RGB image:
+//! 1. the detector runs on a copy whose longest side is [`PpOcrOptions::detector_side`]
+//!    (rounded to multiples of 32): its probability map is thresholded, each connected region
+//!    becomes a minimum-area rotated rectangle grown by the DB "unclip" margin
+//!    ([`geometry`]);
+//! 2. when most text regions stand upright, the page is turned a quarter and detected again;
+//! 3. each rectangle is sampled straight out of the full-resolution image at 48 px height
+//!    (perspective of a rotated box undone by the sampling), the classifier flips lines it reads
+//!    as upside down, and when most are, the whole page is turned half a turn and detected
+//!    again (so the layout's reading order is right);
+//! 4. the recogniser reads the lines in batches of similar widths; CTC greedy decoding.
+//!
+//! The request's time budget is checked between batches: past it, the lines read so far are
+//! returned ([`Reading::complete`] is false).
+
+pub mod geometry;
+pub mod models;
+
+use std::path::Path;
+use std::time::Instant;
+
+use image::RgbImage;
+use ort::value::Tensor;
+
+use self::geometry::RotatedRect;
+use self::models::{ModelError, ModelPool, Models};
+
+/// Tuning of the pipeline (defaults from PP-OCR's own, checked on the real photos).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PpOcrOptions {
+    /// Longest side of the detector's input, in pixels.
+    pub detector_side: u32,
+    /// Probability above which a map pixel is text.
+    pub threshold: f32,
+    /// Least mean probability of a text region.
+    pub region_score: f32,
+    /// DB unclip ratio: the margin added around a region is area × ratio / perimeter.
+    pub unclip_ratio: f32,
+    /// Least classifier probability to flip a line.
+    pub flip_confidence: f32,
+}
+
+impl Default for PpOcrOptions {
+    fn default() -> Self {
+        Self {
+            detector_side: 1280,
+            threshold: 0.3,
+            region_score: 0.6,
+            unclip_ratio: 1.6,
+            flip_confidence: 0.9,
+        }
+    }
+}
+
+/// One recognised text line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextLine {
+    /// Where it is, in the (possibly turned) page's pixels.
+    pub rect: RotatedRect,
+    /// What it says.
+    pub text: String,
+    /// Mean probability of its characters.
+    pub confidence: f32,
+}
+
+/// What the engine read on one image.
+#[derive(Debug, Clone, Default)]
+pub struct Reading {
+    /// Recognised lines, in detection order.
+    pub lines: Vec<TextLine>,
+    /// Clockwise quarter turns applied to the page before reading (0–3).
+    pub quarter_turns: u8,
+    /// False when the time budget ran out before every line was read.
+    pub complete: bool,
+}
+
+/// Why a reading failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PpOcrError {
+    /// ONNX Runtime failed on this image.
+    #[error("ONNX Runtime: {0}")]
+    Runtime(#[from] ort::Error),
+    /// A model gave an output of an unexpected shape.
+    #[error("unexpected model output shape {0:?}")]
+    Shape(Vec<i64>),
+}
+
+/// The engine: loaded models and options; cheap to share (`Arc` it).
+#[derive(Debug)]
+pub struct PpOcr {
+    pool: ModelPool,
+    options: PpOcrOptions,
+}
+
+/// Recogniser input height.
+const LINE_HEIGHT: u32 = 48;
+/// Classifier input width.
+const CLASSIFIER_WIDTH: u32 = 192;
+/// Widest line crop (an aspect ratio of 40).
+const MAX_LINE_WIDTH: u32 = 40 * LINE_HEIGHT;
+/// Lines per recogniser batch.
+const BATCH: usize = 8;
+/// Detector normalisation, in the models' BGR channel order.
+const DET_MEAN: [f32; 3] = [0.485, 0.456, 0.406];
+const DET_STD: [f32; 3] = [0.229, 0.224, 0.225];
+
+impl PpOcr {
+    /// Loads the models from `dir` (one set of sessions per OCR slot).
+    pub fn load(
+        dir: &Path,
+        library: &Path,
+        slots: usize,
+        options: PpOcrOptions,
+    ) -> Result<Self, ModelError> {
+        Ok(Self {
+            pool: ModelPool::load(dir, library, slots)?,
+            options,
+        })
+    }
+
+    /// Reads every text line of an upright image, within `deadline` (see the module docs).
+    pub fn read(&self, image: &RgbImage, deadline: Instant) -> Result<Reading, PpOcrError> {
+        let mut models = self.pool.take();
+        let models = &mut *models;
+        let mut page = std::borrow::Cow::Borrowed(image);
+        let mut quarter_turns = 0u8;
+        let mut rects = self.detect(models, &page)?;
+        if mostly_upright(&rects) {
+            page = std::borrow::Cow::Owned(image::imageops::rotate90(&*page));
+            quarter_turns = 1;
+            rects = self.detect(models, &page)?;
+        }
+        let mut crops = line_crops(&page, &rects);
+        let flips = self.classify(models, &crops)?;
+        if Instant::now() < deadline && flips.iter().filter(|f| **f).count() * 2 > flips.len() {
+            page = std::borrow::Cow::Owned(image::imageops::rotate180(&*page));
+            quarter_turns += 2;
+            rects = self.detect(models, &page)?;
+            crops = line_crops(&page, &rects);
+            let flips = self.classify(models, &crops)?;
+            flip(&mut crops, &flips);
+        } else {
+            flip(&mut crops, &flips);
+        }
+        let (texts, complete) = self.recognise(models, &crops, deadline)?;
+        let lines = rects
+            .into_iter()
+            .zip(texts)
+            .filter_map(|(rect, read)| read.map(|(text, confidence)| (rect, text, confidence)))
+            .filter(|(_, text, _)| !text.trim().is_empty())
+            .map(|(rect, text, confidence)| TextLine {
+                rect,
+                text,
+                confidence,
+            })
+            .collect();
+        Ok(Reading {
+            lines,
+            quarter_turns,
+            complete,
+        })
+    }
+
+    /// The text regions as rotated rectangles in the page's pixels.
+    fn detect(&self, models: &mut Models, page: &RgbImage) -> Result<Vec<RotatedRect>, PpOcrError> {
+        let o = self.options;
+        let (w, h) = page.dimensions();
+        let scale = (o.detector_side as f32 / w.max(h) as f32).min(1.0);
+        let round32 = |v: u32| ((v as f32 * scale / 32.0).round() as u32).max(1) * 32;
+        let (nw, nh) = (round32(w), round32(h));
+        let small = image::imageops::resize(page, nw, nh, image::imageops::FilterType::Triangle);
+        let plane = (nw * nh) as usize;
+        let mut data = vec![0f32; 3 * plane];
+        for (i, p) in small.pixels().enumerate() {
+            for c in 0..3 {
+                // BGR: the models were trained on OpenCV's channel order.
+                let v = f32::from(p.0[2 - c]) / 255.0;
+                data[c * plane + i] = (v - DET_MEAN[c]) / DET_STD[c];
+            }
+        }
+        let input = Tensor::from_array(([1usize, 3, nh as usize, nw as usize], data))?;
+        let outputs = models.detector.run(ort::inputs![input])?;
+        let (shape, prob) = outputs[0].try_extract_tensor::<f32>()?;
+        if shape.len() != 4 || shape[2] as u32 != nh || shape[3] as u32 != nw {
+            return Err(PpOcrError::Shape(shape.to_vec()));
+        }
+        let (sx, sy) = (w as f32 / nw as f32, h as f32 / nh as f32);
+        let mut rects = Vec::new();
+        for region in geometry::regions(prob, nw as usize, nh as usize, o.threshold, 4) {
+            if region.mean_score() < o.region_score {
+                continue;
+            }
+            let Some(rect) = geometry::min_area_rect(&region) else {
+                continue;
+            };
+            if rect.width.min(rect.height) < 2.0 {
+                continue;
+            }
+            let margin =
+                rect.width * rect.height * o.unclip_ratio / (2.0 * (rect.width + rect.height));
+            let grown = rect.grown(margin);
+            if grown.width.min(grown.height) < 5.0 {
+                continue;
+            }
+            rects.push(grown.scaled(sx, sy));
+        }
+        Ok(rects)
+    }
+
+    /// For each crop, whether the classifier reads it as upside down.
+    fn classify(&self, models: &mut Models, crops: &[RgbImage]) -> Result<Vec<bool>, PpOcrError> {
+        let mut flips = Vec::with_capacity(crops.len());
+        for batch in crops.chunks(BATCH) {
+            let input = tensor(batch, CLASSIFIER_WIDTH, true)?;
+            let outputs = models.classifier.run(ort::inputs![input])?;
+            let (shape, probs) = outputs[0].try_extract_tensor::<f32>()?;
+            if shape.len() != 2 || shape[1] != 2 {
+                return Err(PpOcrError::Shape(shape.to_vec()));
+            }
+            flips.extend(
+                probs
+                    .chunks(2)
+                    .map(|p| p[1] > p[0] && p[1] >= self.options.flip_confidence),
+            );
+        }
+        Ok(flips)
+    }
+
+    /// Reads the crops, narrowest first in batches; `None` for crops left unread when the
+    /// deadline passed (then `complete` is false).
+    #[allow(clippy::type_complexity)]
+    fn recognise(
+        &self,
+        models: &mut Models,
+        crops: &[RgbImage],
+        deadline: Instant,
+    ) -> Result<(Vec<Option<(String, f32)>>, bool), PpOcrError> {
+        let mut order: Vec<usize> = (0..crops.len()).collect();
+        order.sort_by_key(|&i| crops[i].width());
+        let mut out = vec![None; crops.len()];
+        for batch in order.chunks(BATCH) {
+            if Instant::now() >= deadline {
+                return Ok((out, false));
+            }
+            let images: Vec<RgbImage> = batch.iter().map(|&i| crops[i].clone()).collect();
+            let width = images
+                .iter()
+                .map(RgbImage::width)
+                .max()
+                .unwrap_or(LINE_HEIGHT)
+                .max(320);
+            let input = tensor(&images, width, false)?;
+            let outputs = models.recogniser.run(ort::inputs![input])?;
+            let (shape, probs) = outputs[0].try_extract_tensor::<f32>()?;
+            if shape.len() != 3 || shape[0] as usize != batch.len() {
+                return Err(PpOcrError::Shape(shape.to_vec()));
+            }
+            let (steps, classes) = (shape[1] as usize, shape[2] as usize);
+            for (k, &i) in batch.iter().enumerate() {
+                let rows = &probs[k * steps * classes..(k + 1) * steps * classes];
+                out[i] = Some(ctc_greedy(rows, classes, &self.pool.alphabet));
+            }
+        }
+        Ok((out, true))
+    }
+}
+
+/// True when most of the text area stands in regions taller than wide: a page turned 90°.
+fn mostly_upright(rects: &[RotatedRect]) -> bool {
+    let area = |r: &RotatedRect| r.width * r.height;
+    let total: f32 = rects.iter().map(area).sum();
+    let tall: f32 = rects
+        .iter()
+        .filter(|r| r.height > 1.5 * r.width)
+        .map(area)
+        .sum();
+    rects.len() >= 3 && tall > 0.5 * total
+}
+
+/// Each rectangle sampled at the recogniser's height (tall ones read downwards).
+fn line_crops(page: &RgbImage, rects: &[RotatedRect]) -> Vec<RgbImage> {
+    rects
+        .iter()
+        .map(|r| {
+            let (along, across, turns) = if r.height > 1.5 * r.width {
+                (r.height, r.width, 1)
+            } else {
+                (r.width, r.height, 0)
+            };
+            let width = ((LINE_HEIGHT as f32 * along / across.max(1.0)).round() as u32)
+                .clamp(8, MAX_LINE_WIDTH);
+            geometry::sample(page, r, width, LINE_HEIGHT, turns)
+        })
+        .collect()
+}
+
+fn flip(crops: &mut [RgbImage], flips: &[bool]) {
+    for (crop, &f) in crops.iter_mut().zip(flips) {
+        if f {
+            image::imageops::rotate180_in_place(crop);
+        }
+    }
+}
+
+/// A batch of 48 px high crops as an `N × 3 × 48 × width` tensor normalised to [-1, 1], each
+/// crop left-aligned and zero-padded; wider crops are squeezed to `width` (`squeeze`, the
+/// classifier) or already fit (the recogniser's width is the batch's widest).
+fn tensor(crops: &[RgbImage], width: u32, squeeze: bool) -> Result<Tensor<f32>, ort::Error> {
+    let h = LINE_HEIGHT as usize;
+    let w = width as usize;
+    let mut data = vec![0f32; crops.len() * 3 * h * w];
+    for (n, crop) in crops.iter().enumerate() {
+        let resized;
+        let crop = if squeeze && crop.width() > width {
+            resized = image::imageops::resize(
+                crop,
+                width,
+                LINE_HEIGHT,
+                image::imageops::FilterType::Triangle,
+            );
+            &resized
+        } else {
+            crop
+        };
+        let base = n * 3 * h * w;
+        for (x, y, p) in crop.enumerate_pixels() {
+            if x >= width {
+                continue;
+            }
+            for c in 0..3 {
+                let v = f32::from(p.0[2 - c]) / 255.0;
+                data[base + c * h * w + y as usize * w + x as usize] = (v - 0.5) / 0.5;
+            }
+        }
+    }
+    Tensor::from_array(([crops.len(), 3, h, w], data))
+}
+
+/// CTC greedy decoding of one line's `steps × classes` probabilities: the best class per step,
+/// repeats merged, blanks dropped; confidence is the mean probability of the kept steps.
+pub fn ctc_greedy(probs: &[f32], classes: usize, alphabet: &[String]) -> (String, f32) {
+    let mut text = String::new();
+    let (mut sum, mut kept) = (0f32, 0u32);
+    let mut previous = 0usize;
+    for row in probs.chunks(classes) {
+        let (best, p) = row
+            .iter()
+            .copied()
+            .enumerate()
+            .fold((0, f32::MIN), |a, b| if b.1 > a.1 { b } else { a });
+        if best != 0 && best != previous {
+            if let Some(c) = alphabet.get(best) {
+                text.push_str(c);
+            }
+            sum += p;
+            kept += 1;
+        }
+        previous = best;
+    }
+    let confidence = if kept == 0 { 0.0 } else { sum / kept as f32 };
+    (text.trim().to_owned(), confidence)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ctc_merges_repeats_and_drops_blanks() {
+        let alphabet: Vec<String> = ["", "a", "b", " "].map(String::from).to_vec();
+        // Steps: a a blank a b b blank → "aab".
+        let one_hot = |c: usize, p: f32| {
+            let mut row = vec![(1.0 - p) / 3.0; 4];
+            row[c] = p;
+            row
+        };
+        let probs: Vec<f32> = [
+            (1, 0.9),
+            (1, 0.9),
+            (0, 0.8),
+            (1, 0.7),
+            (2, 0.5),
+            (2, 0.9),
+            (0, 0.9),
+        ]
+        .iter()
+        .flat_map(|&(c, p)| one_hot(c, p))
+        .collect();
+        let (text, confidence) = ctc_greedy(&probs, 4, &alphabet);
+        assert_eq!(text, "aab");
+        assert!(
+            (confidence - (0.9 + 0.7 + 0.5) / 3.0).abs() < 1e-5,
+            "{confidence}"
+        );
+        assert_eq!(
+            ctc_greedy(&one_hot(0, 0.9), 4, &alphabet),
+            (String::new(), 0.0)
+        );
+    }
+
+    #[test]
+    fn a_page_of_tall_regions_is_turned() {
+        let rect = |width: f32, height: f32| RotatedRect {
+            cx: 10.0,
+            cy: 10.0,
+            width,
+            height,
+            axis: (1.0, 0.0),
+        };
+        let tall = vec![rect(10.0, 200.0), rect(10.0, 150.0), rect(40.0, 20.0)];
+        assert!(mostly_upright(&tall));
+        let lines = vec![rect(200.0, 10.0), rect(150.0, 10.0), rect(10.0, 20.0)];
+        assert!(!mostly_upright(&lines));
+        // Two tall regions are not enough to turn a page.
+        assert!(!mostly_upright(&tall[..2]));
+    }
+}

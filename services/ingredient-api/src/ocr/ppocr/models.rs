@@ -1,0 +1,173 @@
+//! Loading the PP-OCR ONNX models once, through ONNX Runtime loaded from its shared library.
+//!
+//! `ort` runs a session through `&mut`, so each concurrent OCR slot gets its own set of
+//! sessions ([`ModelPool`]): built at start-up, one per `OCR_CONCURRENCY` slot, each running
+//! on the calling thread only (one intra-op thread, no inter-op pool, no spinning), so a
+//! request never uses more than the one core its slot stands for.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use ort::environment::Environment;
+use ort::session::Session;
+use ort::session::builder::GraphOptimizationLevel;
+
+/// The files the install script puts in the models folder.
+pub const DETECTOR_FILE: &str = "det.onnx";
+/// The recogniser (its character list is in the model's metadata, key `character`).
+pub const RECOGNISER_FILE: &str = "rec.onnx";
+/// The text-line angle classifier (0° or 180°).
+pub const CLASSIFIER_FILE: &str = "cls.onnx";
+
+/// Why the models cannot be used (the service falls back to Tesseract).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ModelError {
+    /// A model file is not there.
+    #[error("{0} not found (run scripts/setup/install-ocr-models.sh)")]
+    Missing(PathBuf),
+    /// ONNX Runtime could not be loaded or refused a model.
+    #[error("ONNX Runtime: {0}")]
+    Runtime(String),
+    /// The recogniser has no character list in its metadata.
+    #[error("the recogniser has no `character` metadata")]
+    NoDictionary,
+}
+
+/// One slot's sessions.
+#[derive(Debug)]
+pub struct Models {
+    /// Text detection (DB).
+    pub detector: Session,
+    /// Text-line recognition (CTC).
+    pub recogniser: Session,
+    /// Text-line angle classification.
+    pub classifier: Session,
+}
+
+/// The sessions of every slot and the recogniser's alphabet.
+#[derive(Debug)]
+pub struct ModelPool {
+    slots: Vec<Mutex<Models>>,
+    /// CTC classes: index 0 is the blank, then the dictionary, then a space.
+    pub alphabet: Vec<String>,
+}
+
+/// ONNX Runtime allows one environment per process; every pool shares it.
+static ENVIRONMENT: OnceLock<Result<Environment, String>> = OnceLock::new();
+
+fn environment(library: &Path) -> Result<Environment, ModelError> {
+    ENVIRONMENT
+        .get_or_init(|| {
+            ort::init_from(library)
+                .map_err(|e| format!("cannot load {}: {e}", library.display()))?
+                .with_name("ingredient-api")
+                .build()
+                .map_err(|e| e.to_string())
+        })
+        .clone()
+        .map_err(ModelError::Runtime)
+}
+
+fn session(env: &Environment, path: &Path) -> Result<Session, ModelError> {
+    let runtime = |e: ort::Error| ModelError::Runtime(format!("{}: {e}", path.display()));
+    let builder = |e: ort::Error<ort::session::builder::SessionBuilder>| {
+        ModelError::Runtime(format!("{}: {e}", path.display()))
+    };
+    Session::builder(env)
+        .map_err(runtime)?
+        .with_optimization_level(GraphOptimizationLevel::Level3)
+        .map_err(builder)?
+        .with_intra_threads(1)
+        .map_err(builder)?
+        .with_inter_threads(1)
+        .map_err(builder)?
+        .with_intra_op_spinning(false)
+        .map_err(builder)?
+        // Without the arena and memory patterns the activations of one image are freed when
+        // it is done, rather than kept at their peak for the next one per slot.
+        .with_memory_pattern(false)
+        .map_err(builder)?
+        .with_execution_providers([ort::ep::CPU::default().with_arena_allocator(false).build()])
+        .map_err(builder)?
+        .commit_from_file(path)
+        .map_err(runtime)
+}
+
+impl ModelPool {
+    /// Loads `slots` sets of sessions from `dir`, with ONNX Runtime from `library`.
+    pub fn load(dir: &Path, library: &Path, slots: usize) -> Result<Self, ModelError> {
+        for file in [DETECTOR_FILE, RECOGNISER_FILE, CLASSIFIER_FILE] {
+            if !dir.join(file).is_file() {
+                return Err(ModelError::Missing(dir.join(file)));
+            }
+        }
+        if !library.is_file() {
+            return Err(ModelError::Missing(library.to_owned()));
+        }
+        let env = environment(library)?;
+        let mut sets = Vec::with_capacity(slots);
+        for _ in 0..slots.max(1) {
+            sets.push(Mutex::new(Models {
+                detector: session(&env, &dir.join(DETECTOR_FILE))?,
+                recogniser: session(&env, &dir.join(RECOGNISER_FILE))?,
+                classifier: session(&env, &dir.join(CLASSIFIER_FILE))?,
+            }));
+        }
+        let alphabet = {
+            let first = sets[0].lock().unwrap_or_else(|p| p.into_inner());
+            let meta = first
+                .recogniser
+                .metadata()
+                .map_err(|e| ModelError::Runtime(e.to_string()))?;
+            let dictionary = meta.custom("character").ok_or(ModelError::NoDictionary)?;
+            alphabet(&dictionary)
+        };
+        Ok(Self {
+            slots: sets,
+            alphabet,
+        })
+    }
+
+    /// A free set of sessions. The OCR limiter admits at most one request per slot, so one
+    /// is free; should one not be (a slot held past its permit), this waits for the first.
+    pub fn take(&self) -> MutexGuard<'_, Models> {
+        for slot in &self.slots {
+            if let Ok(models) = slot.try_lock() {
+                return models;
+            }
+        }
+        // A panic inside ONNX Runtime's call cannot leave the sessions half-changed.
+        self.slots[0].lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// The CTC classes from the dictionary (one character a line): blank first, space last.
+pub fn alphabet(dictionary: &str) -> Vec<String> {
+    std::iter::once(String::new())
+        .chain(
+            dictionary
+                .split('\n')
+                .map(|c| c.trim_end_matches('\r').to_owned()),
+        )
+        .chain(std::iter::once(" ".to_owned()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_alphabet_has_a_blank_first_and_a_space_last() {
+        assert_eq!(alphabet("a\nb\r\nç"), ["", "a", "b", "ç", " "]);
+    }
+
+    #[test]
+    fn missing_files_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let err =
+            ModelPool::load(dir.path(), &dir.path().join("libonnxruntime.so"), 1).unwrap_err();
+        assert_eq!(err, ModelError::Missing(dir.path().join(DETECTOR_FILE)));
+        assert!(err.to_string().contains("install-ocr-models.sh"), "{err}");
+    }
+}

@@ -1,0 +1,273 @@
+//! The neural engine (PP-OCR through ONNX Runtime) on real label photos and on hostile images.
+//! Its models come from `scripts/setup/install-ocr-models.sh` (`make test` runs it); the photos are
+//! read from `../shared/data/real-photos/` (skipped when that folder is absent).
+#![allow(clippy::print_stdout)] // the skip notice and the per-photo report belong in the test output
+
+use std::io::Cursor;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use image::{DynamicImage, ImageFormat, Rgb, RgbImage};
+use ingredient_api::ocr::{OcrError, OcrOutcome, OcrService, OcrSettings};
+use service_kit::config::EnvSource;
+use unicode_normalization::UnicodeNormalization;
+
+async fn neural_service() -> Arc<OcrService> {
+    let settings = OcrSettings::from_env(&EnvSource::from_pairs([
+        ("OCR_CONCURRENCY", "1"),
+        ("OCR_QUEUE_DEPTH", "10"),
+        ("OCR_QUEUE_WAIT_SECS", "600"),
+    ]))
+    .unwrap();
+    let service = OcrService::build(&settings).await;
+    assert!(
+        service.has_neural(),
+        "PP-OCR models missing: run scripts/setup/install-ocr-models.sh (make test does)"
+    );
+    Arc::new(service)
+}
+
+fn photos_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/real-photos");
+    dir.is_dir().then_some(dir)
+}
+
+/// Comparable form of an item, as the photos' scorer makes it: NFKC, case-folded, spaces
+/// collapsed and dropped beside brackets, per cent signs and colons, no final full stop.
+fn normalise(item: &str) -> String {
+    let lower: String = item.nfkc().flat_map(char::to_lowercase).collect();
+    let words = lower.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out = String::new();
+    let chars: Vec<char> = words.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let tight = |c: char| "()[]%/-:,".contains(c);
+        if c == ' '
+            && (chars.get(i.wrapping_sub(1)).is_some_and(|&p| tight(p))
+                || chars.get(i + 1).is_some_and(|&n| tight(n)))
+        {
+            continue;
+        }
+        out.push(c);
+    }
+    out.trim_matches([' ', '.']).to_owned()
+}
+
+fn similarity(a: &str, b: &str) -> f64 {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut previous = row[0];
+        row[0] = i;
+        for j in 1..=b.len() {
+            let substitution = previous + usize::from(a[i - 1] != b[j - 1]);
+            previous = row[j];
+            row[j] = substitution.min(row[j] + 1).min(row[j - 1] + 1);
+        }
+    }
+    1.0 - row[b.len()] as f64 / a.len().max(b.len()).max(1) as f64
+}
+
+/// (matched, truth items, predicted items): one-to-one, best pairs first, similarity ≥ 0.85.
+fn fuzzy_score(truth: &[String], got: &[String]) -> (usize, usize, usize) {
+    let truth: Vec<String> = truth.iter().map(|t| normalise(t)).collect();
+    let got: Vec<String> = got.iter().map(|g| normalise(g)).collect();
+    let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
+    for (i, t) in truth.iter().enumerate() {
+        for (j, g) in got.iter().enumerate() {
+            let s = similarity(t, g);
+            if s >= 0.85 {
+                pairs.push((s, i, j));
+            }
+        }
+    }
+    pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let (mut used_t, mut used_g) = (vec![false; truth.len()], vec![false; got.len()]);
+    let mut matched = 0;
+    for (_, i, j) in pairs {
+        if !used_t[i] && !used_g[j] {
+            (used_t[i], used_g[j]) = (true, true);
+            matched += 1;
+        }
+    }
+    (matched, truth.len(), got.len())
+}
+
+#[test]
+fn the_scorer_matches_near_misses_once() {
+    let truth = ["Wheat Flour".to_owned(), "Emulsifier (soy)".to_owned()];
+    let got = [
+        "W heat Flour".to_owned(),
+        "Emulsifier ( soy)".to_owned(),
+        "Emulsifier (soy)".to_owned(),
+    ];
+    assert_eq!(fuzzy_score(&truth, &got), (2, 2, 3));
+    assert_eq!(fuzzy_score(&truth, &["Sugar".to_owned()]), (0, 2, 1));
+}
+
+/// F1 over the three real photos (micro-averaged, as `score.py` does) must stay above a floor
+/// set under the measured value (docs/ocr.md), and the neural engine must be the one that read
+/// the photos it can read.
+#[tokio::test]
+async fn real_photos_are_read_above_the_floor() {
+    let Some(dir) = photos_dir() else {
+        println!("skipped: ../shared/data not found");
+        return;
+    };
+    let service = neural_service().await;
+    let truth = std::fs::read_to_string(dir.join("truth.jsonl")).unwrap();
+    let (mut matched, mut expected, mut returned) = (0, 0, 0);
+    let mut report = String::new();
+    for line in truth.lines().filter(|l| !l.trim().is_empty()) {
+        let entry: serde_json::Value = serde_json::from_str(line).unwrap();
+        let file = entry["file"].as_str().unwrap();
+        let items: Vec<String> = entry["ingredients"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
+        let image = STANDARD.encode(std::fs::read(dir.join(file)).unwrap());
+        let outcome = service.recognise(image).await.unwrap();
+        let got = domain::ocr::label::split_items(&outcome.original_text);
+        let (m, e, r) = fuzzy_score(&items, &got);
+        (matched, expected, returned) = (matched + m, expected + e, returned + r);
+        report.push_str(&format!(
+            "{file}: {m}/{e} matched, {r} returned, engine {}: {}\n",
+            outcome.engine, outcome.original_text
+        ));
+    }
+    let recall = matched as f64 / expected.max(1) as f64;
+    let precision = matched as f64 / returned.max(1) as f64;
+    let f1 = 2.0 * recall * precision / (recall + precision).max(1e-9);
+    println!("{report}F1 {f1:.3} (recall {recall:.3}, precision {precision:.3})");
+    assert!(f1 >= 0.75, "F1 {f1:.3} under the floor\n{report}");
+}
+
+fn png(image: &DynamicImage) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    image
+        .write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png)
+        .unwrap();
+    bytes
+}
+
+fn jpeg(image: &RgbImage) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, 90)
+        .encode_image(image)
+        .unwrap();
+    bytes
+}
+
+/// A JPEG whose EXIF block is a loop: an IFD announcing 65,535 entries, each pointing its
+/// next-IFD offset back at itself, with the orientation tag missing.
+fn exif_bomb() -> Vec<u8> {
+    let plain = jpeg(&RgbImage::from_pixel(64, 64, Rgb([255, 255, 255])));
+    let mut tiff = b"II*\0\x08\0\0\0".to_vec();
+    tiff.extend([0xff, 0xff]);
+    for _ in 0..4000 {
+        // Tag 0x8769 (EXIF IFD pointer) back to offset 8: a cycle.
+        tiff.extend([0x69, 0x87, 4, 0, 1, 0, 0, 0, 8, 0, 0, 0]);
+    }
+    let mut app1 = b"Exif\0\0".to_vec();
+    app1.extend(&tiff);
+    let len = (app1.len() + 2) as u16;
+    let mut out = vec![0xff, 0xd8, 0xff, 0xe1];
+    out.extend(len.to_be_bytes());
+    out.extend(app1);
+    out.extend(&plain[2..]);
+    out
+}
+
+/// Every hostile image gets a clear input error or an empty/short result, never an engine
+/// failure (500) or a hang.
+#[tokio::test]
+async fn hostile_images_get_an_input_error_or_an_empty_result() {
+    let service = neural_service().await;
+    let label = RgbImage::from_fn(300, 200, |x, y| {
+        if (20..280).contains(&x) && (y / 10) % 3 == 0 {
+            Rgb([0, 0, 0])
+        } else {
+            Rgb([255, 255, 255])
+        }
+    });
+    let full = jpeg(&label);
+    let gray16 = DynamicImage::ImageLuma16(image::ImageBuffer::from_fn(200, 100, |x, _| {
+        image::Luma([(x * 300) as u16])
+    }));
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("truncated JPEG", full[..full.len() / 2].to_vec()),
+        ("16-bit PNG", png(&gray16)),
+        (
+            "16-bit RGBA PNG",
+            png(&DynamicImage::ImageRgba16(image::ImageBuffer::from_pixel(
+                120,
+                80,
+                image::Rgba([65535, 0, 0, 32768]),
+            ))),
+        ),
+        ("EXIF bomb", exif_bomb()),
+        (
+            "1 x 50,000 strip",
+            png(&DynamicImage::ImageRgb8(RgbImage::from_pixel(
+                1,
+                50_000,
+                Rgb([0, 0, 0]),
+            ))),
+        ),
+        (
+            "50,000 x 1 strip",
+            png(&DynamicImage::ImageRgb8(RgbImage::from_pixel(
+                50_000,
+                1,
+                Rgb([0, 0, 0]),
+            ))),
+        ),
+        ("1 x 1", png(&DynamicImage::ImageRgb8(RgbImage::new(1, 1)))),
+        (
+            "blank photo",
+            jpeg(&RgbImage::from_pixel(1280, 960, Rgb([250, 250, 250]))),
+        ),
+    ];
+    for (name, bytes) in cases {
+        let outcome: Result<OcrOutcome, OcrError> = service.recognise(STANDARD.encode(bytes)).await;
+        match outcome {
+            Ok(o) => assert!(
+                o.original_text.len() < 200,
+                "{name}: unexpected text {:?}",
+                o.original_text
+            ),
+            Err(OcrError::Input(e)) => {
+                assert!(!e.to_string().is_empty(), "{name}");
+            }
+            Err(e) => panic!("{name}: {e}"),
+        }
+    }
+}
+
+/// Without Tesseract the neural engine still reads a Latin label, and says so.
+#[tokio::test]
+async fn the_neural_engine_reads_without_tesseract() {
+    use crate::labels::{Variant, corpus, render, score};
+    let settings = OcrSettings::from_env(&EnvSource::from_pairs([(
+        "TESSERACT_BIN",
+        "/nonexistent/tesseract",
+    )]))
+    .unwrap();
+    let service = OcrService::build(&settings).await;
+    assert!(service.has_neural(), "run scripts/setup/install-ocr-models.sh");
+    let label = corpus().into_iter().find(|l| l.name == "fr-cream").unwrap();
+    let outcome = service
+        .recognise(STANDARD.encode(render(&label, Variant::Clean)))
+        .await
+        .unwrap();
+    assert_eq!(outcome.engine, "ppocr");
+    let items = domain::ocr::label::split_items(&outcome.original_text);
+    let (matched, expected, _) = score(label.items, &items);
+    assert!(
+        matched * 10 >= expected * 8,
+        "{matched}/{expected}: {items:?}"
+    );
+}
