@@ -265,7 +265,7 @@ async fn the_neural_engine_reads_without_tesseract() {
         .unwrap();
     assert_eq!(outcome.engine, "ppocr");
     let items = domain::ocr::label::split_items(&outcome.original_text);
-    let (matched, expected, _) = score(label.items, &items);
+    let (matched, expected, _) = score(&label.items, &items);
     assert!(
         matched * 10 >= expected * 8,
         "{matched}/{expected}: {items:?}"
