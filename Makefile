@@ -84,8 +84,15 @@ bench: bench-refresh
 sample-mailbox: ## Regenerate the sample Maildir, edge-case fixtures and fixture mbox
 	python3 scripts/gen-sample-mailbox.py
 
-classifier-accuracy: ## Print the classifier's held-out accuracy (the figures in docs/digest.md)
-	$(CARGO) run -q -p digest-web --example classifier-accuracy
+classifier-accuracy: ## Print the classifier's accuracy with whole senders held out, per category, confusion matrix (docs/digest.md)
+	$(CARGO) run -q --release -p digest-web --example classifier-accuracy
+
+.PHONY: classifier-corpus classifier-model
+classifier-corpus: ## Regenerate the labelled mail corpus (services/digest-web/fixtures/corpus/)
+	python3 scripts/mail/gen-corpus.py
+
+classifier-model: ## Retrain the shipped classifier model on the corpus (fixtures/corpus/model.bin)
+	$(CARGO) run -q --release -p digest-web --example train-classifier
 
 # -- issue 6: dashboard --
 .PHONY: screenshots

@@ -75,6 +75,16 @@ impl Linear {
         Self { weights }
     }
 
+    /// The weights, `DIM × 5` row-major by feature.
+    pub fn weights(&self) -> &[f32] {
+        &self.weights
+    }
+
+    /// A model from `DIM × 5` weights; `None` for any other length.
+    pub fn from_weights(weights: Vec<f32>) -> Option<Self> {
+        (weights.len() == DIM * K).then_some(Self { weights })
+    }
+
     /// Class probabilities in [`Category::ALL`] order.
     pub fn probabilities(&self, x: &Features) -> [f32; K] {
         softmax(scores(&self.weights, x))

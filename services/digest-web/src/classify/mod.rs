@@ -23,6 +23,7 @@ pub mod cues;
 pub mod evidence;
 pub mod features;
 pub mod linear;
+pub mod model_file;
 pub mod readable;
 
 use std::collections::BTreeMap;
@@ -195,14 +196,24 @@ pub struct Classifier {
 }
 
 impl Classifier {
-    /// The classifier trained on the shipped corpus, without user rules (trained once per
-    /// process, a few hundred milliseconds in a release build).
+    /// The shipped model ([`model_file::SHIPPED`], trained on the corpus), without user rules;
+    /// loaded once per process. Should the file not load (a unit test keeps it loadable and up
+    /// to date), the corpus is trained on instead.
     pub fn embedded() -> &'static Classifier {
         static EMBEDDED: OnceLock<Classifier> = OnceLock::new();
         EMBEDDED.get_or_init(|| {
-            let corpus = corpus::labelled();
-            Classifier::from_model(corpus::train_model(corpus.iter(), Training::default()))
+            let model = model_file::from_bytes(model_file::SHIPPED).unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "shipped classifier model unusable; training on the corpus");
+                Self::train_on_corpus()
+            });
+            Classifier::from_model(model)
         })
+    }
+
+    /// Trains the model on the whole corpus (what `make classifier-model` ships).
+    pub fn train_on_corpus() -> Linear {
+        let corpus = corpus::labelled();
+        corpus::train_model(corpus.iter(), Training::default())
     }
 
     /// A classifier around a trained model, without user rules.

@@ -301,3 +301,23 @@ fn the_corpus_is_whole_labelled_and_diverse() {
         );
     }
 }
+
+#[test]
+fn the_shipped_model_is_the_one_the_corpus_trains() {
+    let fresh = model_file::to_bytes(&Classifier::train_on_corpus());
+    assert!(
+        fresh == model_file::SHIPPED,
+        "fixtures/corpus/model.bin is stale: run `make classifier-model`"
+    );
+}
+
+#[test]
+fn model_files_round_trip_and_bad_ones_are_refused() {
+    let model = model_file::from_bytes(model_file::SHIPPED).unwrap();
+    assert_eq!(model_file::to_bytes(&model), model_file::SHIPPED);
+    assert!(model_file::from_bytes(b"").is_err());
+    assert!(model_file::from_bytes(&model_file::SHIPPED[..100]).is_err());
+    let mut wrong_bits = model_file::SHIPPED.to_vec();
+    wrong_bits[6] ^= 1;
+    assert!(model_file::from_bytes(&wrong_bits).is_err());
+}
