@@ -277,6 +277,7 @@ pub fn parse_message(
             from,
             date: received_at.format("%Y-%m-%d").to_string(),
             snippet,
+            reasons: Vec::new(),
         },
         from_name,
         received_at,
