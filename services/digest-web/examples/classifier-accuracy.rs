@@ -23,7 +23,7 @@ fn main() -> std::io::Result<()> {
     let model = Classifier::embedded();
     writeln!(
         out,
-        "start-up model load (parse + train): {:.0} ms",
+        "start-up model load (shipped weights): {:.0} ms",
         started.elapsed().as_secs_f64() * 1000.0
     )?;
     writeln!(

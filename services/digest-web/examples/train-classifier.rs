@@ -2,6 +2,8 @@
 //! writes `fixtures/corpus/model.bin`, the model the binaries ship.
 //! Run: `make classifier-model` (after `make classifier-corpus` or editing the corpus).
 
+use std::io::Write;
+
 use digest_web::classify::{Classifier, model_file};
 
 fn main() -> std::io::Result<()> {
@@ -10,10 +12,10 @@ fn main() -> std::io::Result<()> {
     let bytes = model_file::to_bytes(&model);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/corpus/model.bin");
     std::fs::write(path, &bytes)?;
-    println!(
+    writeln!(
+        std::io::stdout().lock(),
         "wrote {path}: {} bytes, trained in {:.1} s",
         bytes.len(),
         started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    )
 }

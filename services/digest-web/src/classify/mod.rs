@@ -281,7 +281,7 @@ impl Classifier {
         let cues = cues::cues(subject, body);
         if let Some((ruled, why)) = product_rule(&signals, &cues) {
             if ruled != category {
-                confidence = confidence.max(0.85).min(0.95);
+                confidence = f64::from(probabilities[linear::class(ruled)]).max(0.85);
             }
             category = ruled;
             reasons.push(why.to_owned());
