@@ -159,15 +159,22 @@ impl Evaluation {
 
     /// Markdown: accuracy line, per-category table, confusion matrix.
     pub fn render(&self) -> String {
+        let senders = if self.senders > 0 {
+            format!(" from {} held-out sender domains", self.senders)
+        } else {
+            String::new()
+        };
         let mut out = format!(
-            "accuracy {:.1}% on {} messages from {} held-out sender domains\n\n| category | messages | precision | recall | F1 |\n|---|---|---|---|---|\n",
+            "accuracy {:.1}% on {} messages{senders}\n\n| category | messages | precision | recall | F1 |\n|---|---|---|---|---|\n",
             self.accuracy() * 100.0,
             self.tested(),
-            self.senders
         );
         for c in Category::ALL {
             let (p, r, f1) = self.scores(c);
             let n: usize = self.confusion[class(c)].iter().sum();
+            if n == 0 {
+                continue;
+            }
             out.push_str(&format!("| {c} | {n} | {p:.3} | {r:.3} | {f1:.3} |\n"));
         }
         out.push_str("\n| expected \\ predicted |");
