@@ -6,6 +6,10 @@
 //! [`Cue`] like a word, so a cue learnt from one sender's wording applies to every sender who
 //! writes the same meaning in any of these languages.
 
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
+
 /// A meaning found in the subject or the start of the body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Cue {
@@ -851,24 +855,41 @@ impl Cue {
 /// offers are made (quotes and footers come later).
 const CUE_BODY_CHARS: usize = 1_500;
 
+/// Every phrase of every lexicon in one automaton (built once): a message is scanned once,
+/// not once per phrase.
+fn matcher() -> &'static (AhoCorasick, Vec<Cue>) {
+    static MATCHER: OnceLock<(AhoCorasick, Vec<Cue>)> = OnceLock::new();
+    MATCHER.get_or_init(|| {
+        let mut patterns = Vec::new();
+        let mut owners = Vec::new();
+        for cue in Cue::ALL {
+            for phrase in cue.phrases() {
+                patterns.push(*phrase);
+                owners.push(cue);
+            }
+        }
+        // The phrases are plain literals, well within the automaton's limits.
+        let automaton = AhoCorasick::new(&patterns).expect("cue phrases build an automaton");
+        (automaton, owners)
+    })
+}
+
 /// The cues of a message, in [`Cue`] order, without repeats. `subject` and `body` are as
 /// parsed (any case).
 pub fn cues(subject: &str, body: &str) -> Vec<Cue> {
     let head = crate_truncate(body, CUE_BODY_CHARS);
     let text = format!("{subject}\n{head}").to_lowercase();
-    let subject_lower = subject.to_lowercase();
-    let mut out: Vec<Cue> = Cue::ALL
-        .iter()
-        .copied()
-        .filter(|c| {
-            let source = if *c == Cue::NewsletterTag {
-                subject_lower.as_str()
-            } else {
-                text.as_str()
-            };
-            c.phrases().iter().any(|p| source.contains(p))
-        })
-        .collect();
+    let subject_len = subject.to_lowercase().len();
+    let (automaton, owners) = matcher();
+    let mut out: Vec<Cue> = Vec::new();
+    for m in automaton.find_overlapping_iter(&text) {
+        let cue = owners[m.pattern().as_usize()];
+        // Newsletter tags count in the subject only.
+        if cue != Cue::NewsletterTag || m.start() < subject_len {
+            out.push(cue);
+        }
+    }
+    let subject_lower = text.get(..subject_len).unwrap_or("");
     let first_lines: String = head.lines().take(6).collect::<Vec<_>>().join(" ");
     if subject.contains('?')
         || subject.contains('？')
@@ -883,7 +904,7 @@ pub fn cues(subject: &str, body: &str) -> Vec<Cue> {
     if has_approve_and_reject(&text) {
         out.push(Cue::ApproveReject);
     }
-    if has_issue_number(&subject_lower) {
+    if has_issue_number(subject_lower) {
         out.push(Cue::NewsletterTag);
     }
     out.sort();
