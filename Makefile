@@ -82,13 +82,19 @@ fuzz: ## Run each cargo-fuzz target for FUZZ_SECS (60) seconds (installs cargo-f
 
 ##@ Measure accuracy
 
-.PHONY: ocr-accuracy classifier-accuracy
+.PHONY: ocr-accuracy classifier-accuracy classifier-corpus classifier-model
 ocr-accuracy: ## Read every synthetic label in every variant with Tesseract; print the accuracy table (docs/ocr.md)
 	@$(INSTALL_DEPS) run test
 	$(CARGO) run --release -p ingredient-api --example ocr_accuracy -- --jobs 1
 
-classifier-accuracy: ## Print the classifier's held-out accuracy (the figures in docs/digest.md)
-	$(CARGO) run -q -p digest-web --example classifier-accuracy
+classifier-accuracy: ## Print the classifier's accuracy with whole senders held out, per category, confusion matrix (docs/digest.md)
+	$(CARGO) run -q --release -p digest-web --example classifier-accuracy
+
+classifier-corpus: ## Regenerate the labelled mail corpus (services/digest-web/fixtures/corpus/)
+	python3 scripts/data/gen-mail-corpus.py
+
+classifier-model: ## Retrain the shipped classifier model on the corpus (fixtures/corpus/model.bin)
+	$(CARGO) run -q --release -p digest-web --example train-classifier
 
 ##@ Bench
 

@@ -72,6 +72,10 @@ pub struct EmailItem {
     pub date: String,
     /// About 200 characters of clean text.
     pub snippet: String,
+    /// Why the email is in its category, strongest first (an extra field beyond the spec's
+    /// EmailItem; left out of the JSON when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
 }
 
 /// Run figures of the digest.

@@ -22,7 +22,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use chrono::{DateTime, Duration, Utc};
-use domain::email::{Category, Digest, DigestStats};
+use domain::email::{Category, Digest, DigestStats, EmailItem};
 use rusqlite::Connection;
 use service_kit::config::EnvSource;
 
@@ -513,7 +513,10 @@ fn to_cached(classifier: &Classifier, parsed: ParsedEmail) -> CachedMessage {
         confidence: (classification.confidence * 1000.0).round() / 1000.0,
         received_at: parsed.received_at,
         from_name: parsed.from_name,
-        item: parsed.item,
+        item: EmailItem {
+            reasons: classification.reasons,
+            ..parsed.item
+        },
         engine: "offline".into(),
     }
 }

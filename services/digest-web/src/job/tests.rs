@@ -32,6 +32,7 @@ fn cached(id: &str, category: Category) -> CachedMessage {
             from: "a@example.com".into(),
             date: "2026-11-21".into(),
             snippet: "text".into(),
+            reasons: Vec::new(),
         },
         from_name: None,
         category,
@@ -163,4 +164,24 @@ fn old_cache_rows_of_vanished_messages_are_forgotten() {
     left.sort();
     // The old vanished row is dropped; a recent one is kept (it may come back, e.g. a move).
     assert_eq!(left, ["gone-recent", "recent"]);
+}
+
+#[test]
+fn digest_items_carry_their_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = RefreshOptions::new(MailSource::Sample, dir.path());
+    for _cold_then_warm in 0..2 {
+        run(&options).unwrap();
+        let text = std::fs::read_to_string(dir.path().join("digest.json")).unwrap();
+        let digest: Digest = serde_json::from_str(&text).unwrap();
+        let items: Vec<&EmailItem> = digest.categories.values().flatten().collect();
+        assert!(items.len() >= 50);
+        for item in items {
+            assert!(
+                (1..=4).contains(&item.reasons.len()) && item.reasons.iter().all(|r| !r.is_empty()),
+                "{item:?}"
+            );
+        }
+        assert!(text.contains("\"reasons\""), "the JSON field is written");
+    }
 }

@@ -141,6 +141,7 @@ mod tests {
                 from: "a@example.com".into(),
                 date: "2026-11-21".into(),
                 snippet: "hello".into(),
+                reasons: vec!["List-Id header".into()],
             },
             from_name: Some("Alice".into()),
             category: Category::NeedAction,

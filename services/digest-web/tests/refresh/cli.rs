@@ -34,7 +34,18 @@ fn default_sample_run_writes_the_spec_digest_and_a_run_row() {
             let obj = item.as_object().unwrap();
             let mut fields: Vec<_> = obj.keys().cloned().collect();
             fields.sort();
-            assert_eq!(fields, ["date", "from", "id", "snippet", "subject"]);
+            // The spec's five fields plus `reasons` (an extra field, docs/decisions.md).
+            assert_eq!(
+                fields,
+                ["date", "from", "id", "reasons", "snippet", "subject"]
+            );
+            let reasons = item["reasons"].as_array().unwrap();
+            assert!((1..=4).contains(&reasons.len()), "{item}");
+            assert!(
+                reasons
+                    .iter()
+                    .all(|r| r.as_str().is_some_and(|s| !s.is_empty()))
+            );
             assert!(!item["id"].as_str().unwrap().contains('<'));
             assert!(
                 chrono::NaiveDate::parse_from_str(item["date"].as_str().unwrap(), "%Y-%m-%d")

@@ -2,27 +2,43 @@
 //!
 //! Order of evidence, strongest first:
 //! 1. user rules ([`Rules`], from `DIGEST_RULES_FILE`): an address or domain → category;
-//! 2. header signals: social-network sender domains → Social; `Auto-Submitted` → FYI
-//!    (notifications, receipts, alerts); mailing-list discussion (`List-Post`,
-//!    `Precedence: list`, replies on a list) → FYI;
-//! 3. the text classifier ([`bayes::NaiveBayes`], trained on `corpus/emails.tsv`), restricted
-//!    by the headers: bulk mail (List-Unsubscribe, Precedence: bulk, ESP headers such as
-//!    Feedback-ID, X-Mailgun-*, X-SES-*, X-Campaign*) is never Need-Action; mail from a person
-//!    (no bulk header) leans to Need-Action/FYI.
+//! 2. social-network sender domains ([`SOCIAL_DOMAINS`]) → Social;
+//! 3. a learned model ([`linear::Linear`], multinomial logistic regression) over header
+//!    evidence ([`evidence::Signal`]: list and bulk headers, ESP fingerprints, `Auto-Submitted`,
+//!    addressing, reply chains), multilingual content cues ([`cues::Cue`]) and hashed words of
+//!    the subject and body ([`features`]), trained at start-up on the labelled corpus
+//!    ([`corpus`], `fixtures/corpus/`) and the hand-written `corpus/emails.tsv`;
+//! 4. the product's rules for what a model must not get wrong ([`product_rule`]): automated
+//!    approval requests with Approve/Reject → Need-Action; list discussion → FYI; an unsubscribe
+//!    header with a newsletter tag → Newsletter; offers and prices to a crowd without bulk
+//!    headers → Promotional.
 //!
-//! Every [`Classification`] carries a confidence in [0, 1] and a short reason.
+//! A body the model cannot read ([`readable`]: empty, binary, no words) is left out and the
+//! headers and subject decide, with a reason saying so. Every [`Classification`] carries a
+//! confidence in [0, 1] and its top reasons.
 
 pub mod bayes;
+pub mod corpus;
+pub mod cues;
+pub mod evidence;
+pub mod features;
+pub mod linear;
+pub mod model_file;
+pub mod readable;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use domain::email::Category;
 
-use crate::job::mail::ParsedEmail;
 pub use crate::job::mail::fixtures::{GoldenMessage, golden_messages};
-use bayes::NaiveBayes;
+use crate::job::mail::{ParsedEmail, parse_message};
+use cues::Cue;
+use evidence::Signal;
+use features::{FeatureKind, Features};
+use linear::{Linear, Training};
+use readable::Unreadable;
 
 /// Sender domains of social networks' notification mail (the domain or any subdomain).
 pub const SOCIAL_DOMAINS: &[&str] = &[
@@ -57,8 +73,21 @@ pub struct Classification {
     pub category: Category,
     /// In [0, 1].
     pub confidence: f64,
-    /// A short human reason, e.g. `rule: example.org` or `text classifier`.
+    /// The strongest reason, e.g. `rule: example.org` or `Auto-Submitted: auto-generated`.
     pub reason: String,
+    /// Up to [`MAX_REASONS`] reasons, strongest first (`reason` is the first).
+    pub reasons: Vec<String>,
+}
+
+impl Classification {
+    fn new(category: Category, confidence: f64, reasons: Vec<String>) -> Self {
+        Self {
+            category,
+            confidence: confidence.clamp(0.0, 1.0),
+            reason: reasons.first().cloned().unwrap_or_default(),
+            reasons,
+        }
+    }
 }
 
 /// User rules: sender address or domain → category. Addresses win over domains; a domain
@@ -158,31 +187,39 @@ impl Rules {
     }
 }
 
-/// The categoriser: user rules, header signals, then the text model.
+/// The categoriser: user rules, header signals, then the learned model, then the product's
+/// rules for the classes a model alone gets wrong.
 #[derive(Debug, Clone)]
 pub struct Classifier {
-    model: NaiveBayes,
+    model: Arc<Linear>,
     rules: Rules,
 }
 
 impl Classifier {
-    /// The classifier trained on the shipped corpus, without user rules (trained once).
+    /// The shipped model ([`model_file::SHIPPED`], trained on the corpus), without user rules;
+    /// loaded once per process. Should the file not load (a unit test keeps it loadable and up
+    /// to date), the corpus is trained on instead.
     pub fn embedded() -> &'static Classifier {
         static EMBEDDED: OnceLock<Classifier> = OnceLock::new();
         EMBEDDED.get_or_init(|| {
-            // The corpus is compiled in and checked by a unit test, so it always parses.
-            let examples = bayes::parse_corpus(bayes::CORPUS).unwrap_or_default();
-            Classifier {
-                model: NaiveBayes::train(&examples),
-                rules: Rules::default(),
-            }
+            let model = model_file::from_bytes(model_file::SHIPPED).unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "shipped classifier model unusable; training on the corpus");
+                Self::train_on_corpus()
+            });
+            Classifier::from_model(model)
         })
     }
 
-    /// A classifier trained on `examples` (used to measure held-out accuracy).
-    pub fn trained_on(examples: &[bayes::Example]) -> Self {
+    /// Trains the model on the whole corpus (what `make classifier-model` ships).
+    pub fn train_on_corpus() -> Linear {
+        let corpus = corpus::labelled();
+        corpus::train_model(corpus.iter(), Training::default())
+    }
+
+    /// A classifier around a trained model, without user rules.
+    pub fn from_model(model: Linear) -> Self {
         Self {
-            model: NaiveBayes::train(examples),
+            model: Arc::new(model),
             rules: Rules::default(),
         }
     }
@@ -190,204 +227,167 @@ impl Classifier {
     /// This classifier with user rules applied first.
     pub fn with_rules(&self, rules: Rules) -> Self {
         Self {
-            model: self.model.clone(),
+            model: Arc::clone(&self.model),
             rules,
         }
     }
 
     /// Categorises one message.
     pub fn classify(&self, email: &ParsedEmail) -> Classification {
-        let sure = |category, confidence, reason: String| Classification {
-            category,
-            confidence,
-            reason,
-        };
         if let Some((rule, category)) = self.rules.lookup(&email.item.from) {
-            return sure(category, 1.0, format!("rule: {rule}"));
+            return Classification::new(category, 1.0, vec![format!("rule: {rule}")]);
         }
         let domain = email.from_domain();
         if let Some(social) = SOCIAL_DOMAINS
             .iter()
             .find(|d| domain == **d || domain.ends_with(&format!(".{d}")))
         {
-            return sure(
+            return Classification::new(
                 Category::Social,
                 0.97,
-                format!("social network sender ({social})"),
+                vec![format!("social network sender ({social})")],
             );
         }
-        let precedence = email
-            .header("precedence")
-            .map(|p| p.trim().to_ascii_lowercase())
-            .unwrap_or_default();
-        let has_list_id = email.header("list-id").is_some();
-        let discussion = email.header("list-post").is_some()
-            || precedence == "list"
-            || (has_list_id && email.header("in-reply-to").is_some());
-        let esp = email.header("feedback-id").is_some()
-            || email.has_header_prefix("x-mailgun-")
-            || email.has_header_prefix("x-ses-")
-            || email.has_header_prefix("x-campaign")
-            || email.has_header_prefix("x-mailchimp-")
-            || email.has_header_prefix("x-sg-")
-            || email.header("x-mc-user").is_some();
-        let bulk = esp
-            || email.header("list-unsubscribe").is_some()
-            || matches!(precedence.as_str(), "bulk" | "junk")
-            || has_list_id;
-        let automated = email
-            .header("auto-submitted")
-            .is_some_and(|v| !v.trim().eq_ignore_ascii_case("no"));
-
-        if discussion {
-            return sure(
-                Category::Fyi,
-                0.9,
-                "mailing-list discussion (List-Post / Precedence: list)".into(),
-            );
-        }
-        let posterior = self.model.posterior(&email.item.subject, &email.body);
-        if automated {
-            // Notifications, receipts and alerts: FYI, unless the text is plainly marketing.
-            let promo = posterior[3] + posterior[2];
-            if promo > 0.8 && esp {
-                return pick(
-                    &posterior,
-                    &[Category::Newsletter, Category::Promotional],
-                    "automated bulk mail, text classifier",
-                );
-            }
-            return sure(
-                Category::Fyi,
-                0.85,
-                "automated notification (Auto-Submitted)".into(),
-            );
-        }
-        if bulk {
-            return pick(
-                &posterior,
-                &[
-                    Category::Fyi,
-                    Category::Newsletter,
-                    Category::Promotional,
-                    Category::Social,
-                ],
-                "bulk headers, text classifier",
-            );
-        }
-        // From a person: the text decides, weighted towards Need-Action and FYI, since
-        // marketing and newsletters almost always carry bulk headers.
-        // A person asking something (a question mark or a request phrase) leans further to
-        // Need-Action.
-        let mut weighted = posterior;
-        let asks = asks_something(&email.item.subject, &email.body);
-        weighted[0] *= if asks { 4.0 } else { 2.0 };
-        weighted[1] *= 2.0;
-        let reason = if asks {
-            "personal mail with a question or request, text classifier"
+        let problem = readable::check(email);
+        let readable_body = body_is_readable(problem);
+        let mut features = if problem == Some(Unreadable::BadHeaders) {
+            let mut clean = email.clone();
+            clean.item.subject.clear();
+            features::extract(&clean, readable_body, true)
         } else {
-            "personal mail, text classifier"
+            features::extract(email, readable_body, true)
         };
-        pick(&weighted, &Category::ALL, reason)
+        let probabilities = self.model.probabilities(&features);
+        let best = (0..5)
+            .max_by(|&a, &b| probabilities[a].total_cmp(&probabilities[b]))
+            .unwrap_or(1);
+        let mut category = Category::ALL[best];
+        let mut confidence = f64::from(probabilities[best]);
+        let mut reasons = Vec::new();
+        if let Some(p) = problem {
+            reasons.push(p.describe().to_owned());
+        }
+        let signals = evidence::signals(email);
+        let subject = if problem == Some(Unreadable::BadHeaders) {
+            ""
+        } else {
+            email.item.subject.as_str()
+        };
+        let body = if readable_body {
+            email.body.as_str()
+        } else {
+            ""
+        };
+        let cues = cues::cues(subject, body);
+        if let Some((ruled, why)) = product_rule(&signals, &cues) {
+            if ruled != category {
+                confidence = f64::from(probabilities[linear::class(ruled)]).max(0.85);
+            }
+            category = ruled;
+            reasons.push(why.to_owned());
+        }
+        reasons.extend(explain(&self.model, &mut features, category));
+        reasons.truncate(MAX_REASONS);
+        Classification::new(category, confidence, reasons)
     }
 }
 
-/// Request phrases in the languages of the corpus.
-const REQUEST_CUES: &[&str] = &[
-    "could you",
-    "can you",
-    "would you",
-    "will you",
-    "please",
-    "let me know",
-    "need your",
-    "pouvez-vous",
-    "pourriez-vous",
-    "merci de",
-    "bitte",
-    "können sie",
-    "пожалуйста",
-    "можете",
-    "お願い",
-    "いただけ",
-    "ください",
-    "请",
-];
+/// Reasons kept per message.
+pub const MAX_REASONS: usize = 4;
 
-/// Whether the subject or the start of the body asks a question or makes a request.
-pub fn asks_something(subject: &str, body: &str) -> bool {
-    let text = format!("{subject} {}", crate::job::mail::truncate_chars(body, 600)).to_lowercase();
-    text.contains('?') || text.contains('？') || REQUEST_CUES.iter().any(|c| text.contains(c))
+/// Whether the model may read the body, given what [`readable::check`] found.
+pub fn body_is_readable(problem: Option<Unreadable>) -> bool {
+    !matches!(
+        problem,
+        Some(Unreadable::Empty | Unreadable::Binary | Unreadable::NoWords)
+    )
 }
 
-/// The best of `allowed` under `scores`, with its share of the allowed mass as confidence.
-fn pick(scores: &[f64; 5], allowed: &[Category], reason: &str) -> Classification {
-    let idx = |c: Category| Category::ALL.iter().position(|&x| x == c).unwrap_or(0);
-    let total: f64 = allowed
-        .iter()
-        .map(|&c| scores[idx(c)])
-        .sum::<f64>()
-        .max(f64::MIN_POSITIVE);
-    let (category, score) = allowed.iter().map(|&c| (c, scores[idx(c)])).fold(
-        (allowed[0], f64::NEG_INFINITY),
-        |best, x| {
-            if x.1 > best.1 { x } else { best }
-        },
-    );
-    Classification {
-        category,
-        confidence: (score / total).clamp(0.0, 1.0),
-        reason: reason.to_owned(),
+/// The product's definitions that a model trained on examples must not override: the three
+/// classes it used to get wrong, and list discussion.
+fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static str)> {
+    let has = |s: Signal| signals.contains(&s);
+    let cue = |c: Cue| cues.contains(&c);
+    let automated = has(Signal::AutoGenerated) || has(Signal::OpsTool) || has(Signal::SystemSender);
+    // A system asks the reader, as approver or owner, to decide.
+    if automated && cue(Cue::ApproveReject) && cue(Cue::Approval) {
+        return Some((
+            Category::NeedAction,
+            "automated approval request with Approve / Reject: you decide",
+        ));
     }
-}
-
-/// Accuracy of the text classifier on the held-out part of the corpus.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HoldoutReport {
-    /// Examples trained on.
-    pub trained: usize,
-    /// Examples tested.
-    pub tested: usize,
-    /// Correct predictions.
-    pub correct: usize,
-    /// Per category: (tested, correct).
-    pub per_category: BTreeMap<Category, (usize, usize)>,
-}
-
-impl HoldoutReport {
-    /// correct / tested.
-    pub fn accuracy(&self) -> f64 {
-        self.correct as f64 / self.tested.max(1) as f64
+    if has(Signal::ReviewRequested) {
+        return Some((Category::NeedAction, "your review was requested"));
     }
+    // Members posting to a list: discussion, whatever it talks about.
+    if has(Signal::DiscussionList) && !cue(Cue::Approval) {
+        return Some((
+            Category::Fyi,
+            "mailing-list discussion (members post to the list)",
+        ));
+    }
+    // Subscribed editorial mail: an unsubscribe header and a newsletter tag, selling nothing.
+    if has(Signal::ListUnsubscribe)
+        && cue(Cue::NewsletterTag)
+        && !cue(Cue::Offer)
+        && !cue(Cue::Price)
+    {
+        return Some((
+            Category::Newsletter,
+            "List-Unsubscribe and a newsletter tag in the subject",
+        ));
+    }
+    // Marketing from before one-click unsubscribe: no bulk headers, but offers and prices to a
+    // crowd (or "reply REMOVE").
+    let bulk_headers = has(Signal::Esp) || has(Signal::ListUnsubscribe) || has(Signal::ListId);
+    let to_a_crowd =
+        has(Signal::ToUndisclosed) || has(Signal::OldClient) || has(Signal::HighPriority);
+    if !bulk_headers
+        && !has(Signal::Reply)
+        && !cue(Cue::Deadline)
+        && !cue(Cue::Approval)
+        && (cue(Cue::RemoveMe)
+            || ((cue(Cue::Offer) || cue(Cue::Marketing)) && cue(Cue::Price) && to_a_crowd))
+    {
+        return Some((
+            Category::Promotional,
+            "offers and prices sent to a crowd without bulk-mail headers (old-style promotion)",
+        ));
+    }
+    None
 }
 
-/// Trains on every example but each fifth (1-based positions 5, 10, …) and tests on those.
-/// The test messages carry no headers, so this measures the text model alone.
-pub fn holdout_report() -> HoldoutReport {
-    let examples = bayes::parse_corpus(bayes::CORPUS).unwrap_or_default();
-    let (test, train): (Vec<_>, Vec<_>) = examples
-        .into_iter()
-        .enumerate()
-        .partition(|(i, _)| (i + 1) % 5 == 0);
-    let train: Vec<_> = train.into_iter().map(|(_, e)| e).collect();
-    let model = NaiveBayes::train(&train);
-    let mut report = HoldoutReport {
-        trained: train.len(),
-        tested: test.len(),
-        correct: 0,
-        per_category: BTreeMap::new(),
-    };
-    for (_, example) in test {
-        let p = model.posterior(&example.subject, &example.body);
-        let predicted = pick(&p, &Category::ALL, "").category;
-        let entry = report.per_category.entry(example.category).or_default();
-        entry.0 += 1;
-        if predicted == example.category {
-            entry.1 += 1;
-            report.correct += 1;
+/// The features that pushed hardest towards `category`, as sentences: header and content
+/// evidence by name, then the strongest words.
+fn explain(model: &Linear, features: &mut Features, category: Category) -> Vec<String> {
+    let mut reasons = Vec::new();
+    let mut words = Vec::new();
+    for (pos, weight) in model.contributions(features, category) {
+        if weight <= 0.05 || reasons.len() + usize::from(!words.is_empty()) >= MAX_REASONS {
+            break;
+        }
+        match &mut features.kinds[pos] {
+            FeatureKind::Signal(s) => reasons.push(s.describe().to_owned()),
+            FeatureKind::Cue(c) => reasons.push(c.describe().to_owned()),
+            FeatureKind::Word(w) if words.len() < 3 => {
+                let shown = w
+                    .split_once(':')
+                    .map_or(w.as_str(), |(_, x)| x)
+                    .replace('_', " ");
+                if !words.contains(&shown) {
+                    words.push(shown);
+                }
+            }
+            _ => {}
         }
     }
-    report
+    if !words.is_empty() {
+        reasons.push(format!("words: {}", words.join(", ")));
+    }
+    if reasons.is_empty() {
+        reasons.push("learned model".to_owned());
+    }
+    reasons
 }
 
 #[cfg(test)]

@@ -382,6 +382,10 @@ impl LlmStep {
 }
 
 fn apply(m: &mut CachedMessage, category: Category, engine: &str) {
+    if category != m.category {
+        // The offline reasons argued for another category: say who decided instead.
+        m.item.reasons = vec![format!("categorised by the LLM ({engine})")];
+    }
     m.category = category;
     m.engine = engine.to_owned();
 }

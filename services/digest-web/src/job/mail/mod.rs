@@ -189,6 +189,17 @@ const SIGNAL_HEADERS: &[&str] = &[
     "in-reply-to",
     "reply-to",
     "sender",
+    // addressing, threading, list software of every era and vendor fingerprints
+    "to",
+    "cc",
+    "references",
+    "list-",
+    "x-",
+    "mailing-list",
+    "delivered-to",
+    "errors-to",
+    "resent-from",
+    "user-agent",
 ];
 
 /// Parses one RFC 5322 message. `delivered_at` (Maildir file time, IMAP INTERNALDATE, mbox
@@ -266,6 +277,7 @@ pub fn parse_message(
             from,
             date: received_at.format("%Y-%m-%d").to_string(),
             snippet,
+            reasons: Vec::new(),
         },
         from_name,
         received_at,

@@ -7,6 +7,7 @@ fn item(subject: &str, from: &str, snippet: &str) -> EmailItem {
         from: from.into(),
         date: "2026-11-21".into(),
         snippet: snippet.into(),
+        reasons: Vec::new(),
     }
 }
 

@@ -330,6 +330,7 @@ mod tests {
             from: "a@example.com".into(),
             date: "2026-11-21".into(),
             snippet: "<b>bold</b>".into(),
+            reasons: Vec::new(),
         }
     }
 

@@ -1,0 +1,174 @@
+//! Feature extraction: header [`Signal`]s, content [`Cue`]s, and hashed words and word pairs
+//! of the subject and the start of the body.
+//!
+//! Words are lower-cased, digits folded to `0`, URLs and addresses dropped (they name senders,
+//! which must not be learnt). Text features are scaled by 1/√n so long mail does not outvote its
+//! headers; signals and cues count 1 each.
+
+use super::ParsedEmail;
+use super::cues::{Cue, cues};
+use super::evidence::{Signal, signals};
+
+/// Bits of the hashed feature space.
+pub const DIM_BITS: u32 = 18;
+/// Size of the hashed feature space.
+pub const DIM: usize = 1 << DIM_BITS;
+
+/// How much of the body the model reads.
+const BODY_CHARS: usize = 2_000;
+
+/// What one feature is, for explanations.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FeatureKind {
+    /// Always on: the class prior.
+    Bias,
+    /// A header fact.
+    Signal(Signal),
+    /// A content cue.
+    Cue(Cue),
+    /// The body could not be read; the headers decided.
+    Unreadable,
+    /// A word or word pair of the subject (`s`) or body (`b`).
+    Word(String),
+}
+
+/// The features of one message: hashed index, value and, when asked for, what it is.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Features {
+    /// (hashed index, value), one entry per distinct feature.
+    pub values: Vec<(u32, f32)>,
+    /// What each entry is (same order), only when built with `explain`.
+    pub kinds: Vec<FeatureKind>,
+}
+
+/// The message's features. `readable` is false when the body is to be ignored.
+pub fn extract(email: &ParsedEmail, readable: bool, explain: bool) -> Features {
+    let body = if readable {
+        truncate(&email.body, BODY_CHARS)
+    } else {
+        ""
+    };
+    extract_parts(
+        &email.item.subject,
+        body,
+        &signals(email),
+        readable,
+        explain,
+    )
+}
+
+/// Features of a header-less example (subject and body only), as in `corpus/emails.tsv`.
+pub fn extract_text(subject: &str, body: &str) -> Features {
+    extract_parts(subject, truncate(body, BODY_CHARS), &[], true, false)
+}
+
+fn extract_parts(
+    subject: &str,
+    body: &str,
+    signals: &[Signal],
+    readable: bool,
+    explain: bool,
+) -> Features {
+    let mut out = Features::default();
+    let mut push = |name: &str, value: f32, kind: &dyn Fn() -> FeatureKind| {
+        out.values.push((index(name), value));
+        if explain {
+            out.kinds.push(kind());
+        }
+    };
+    push("bias", 1.0, &|| FeatureKind::Bias);
+    for &s in signals {
+        push(s.token(), 1.0, &|| FeatureKind::Signal(s));
+    }
+    for c in cues(subject, body) {
+        push(c.token(), 1.0, &|| FeatureKind::Cue(c));
+    }
+    if !readable {
+        push("u:unreadable", 1.0, &|| FeatureKind::Unreadable);
+    }
+    let mut words: Vec<String> = Vec::new();
+    add_words("s", subject, &mut words);
+    add_words("b", body, &mut words);
+    words.sort();
+    words.dedup();
+    let scale = 1.0 / (words.len().max(1) as f32).sqrt() * 2.0;
+    for w in words {
+        push(&w, scale, &|| FeatureKind::Word(w.clone()));
+    }
+    // Hash collisions can repeat an index: the model treats entries independently, which is fine.
+    out
+}
+
+/// Adds `prefix:word` and `prefix2:word_word` tokens of `text`.
+fn add_words(prefix: &str, text: &str, out: &mut Vec<String>) {
+    let mut previous: Option<String> = None;
+    for word in words(text) {
+        out.push(format!("{prefix}:{word}"));
+        if let Some(p) = previous.take() {
+            out.push(format!("{prefix}2:{p}_{word}"));
+        }
+        previous = Some(word);
+    }
+}
+
+/// Lower-cased words of `text`: URLs and e-mail addresses dropped, digit runs folded to `0`,
+/// CJK characters one by one, `%`, `?`, `!` and currency signs as words of their own.
+pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split_whitespace()
+        .filter(|chunk| {
+            !chunk.contains("://") && !chunk.contains('@') && !chunk.starts_with("www.")
+        })
+        .flat_map(|chunk| {
+            let mut out = Vec::new();
+            let mut current = String::new();
+            let flush = |current: &mut String, out: &mut Vec<String>| {
+                if !current.is_empty() {
+                    out.push(std::mem::take(current));
+                }
+            };
+            for c in chunk.chars() {
+                if is_cjk(c) || matches!(c, '%' | '?' | '!' | '$' | '€' | '£' | '¥') {
+                    flush(&mut current, &mut out);
+                    out.push(c.to_string());
+                } else if c.is_ascii_digit() {
+                    if !current.ends_with('0') {
+                        current.push('0');
+                    }
+                } else if c.is_alphanumeric() || c == '\'' || c == '-' {
+                    current.extend(c.to_lowercase());
+                } else {
+                    flush(&mut current, &mut out);
+                }
+            }
+            flush(&mut current, &mut out);
+            out.into_iter()
+                .map(|w| w.trim_matches(['\'', '-']).to_owned())
+                .filter(|w| !w.is_empty() && w.chars().count() <= 30)
+        })
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xac00..=0xd7af)
+}
+
+/// The hashed index of a feature name (FNV-1a).
+pub fn index(name: &str) -> u32 {
+    (crate_fnv(name.as_bytes()) % DIM as u64) as u32
+}
+
+fn crate_fnv(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+/// `text` cut to at most `max` characters, on a character boundary.
+pub fn truncate(text: &str, max: usize) -> &str {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => &text[..i],
+        None => text,
+    }
+}
