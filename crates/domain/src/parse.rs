@@ -37,6 +37,20 @@ pub struct ParsedIngredient {
     pub sub: Vec<ParsedIngredient>,
     /// From a "may contain" statement: present only as a possible trace.
     pub trace: bool,
+    /// From an allergen declaration ("Contains: milk", "一部に乳成分を含む"): the label says the
+    /// product contains it, but it is a statement about the list, not one of its ingredients.
+    pub declared: bool,
+}
+
+/// What a list says an item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// One of the ingredients.
+    Listed,
+    /// A possible trace ("may contain").
+    Trace,
+    /// An allergen the label declares ("contains").
+    Declared,
 }
 
 /// Section headers that introduce an ingredient list (the spec's table plus common variants),
@@ -73,6 +87,11 @@ const TRACE_MARKERS: &[&str] = &[
     "made in a factory that also handles",
     "contains traces of",
     "contiene trazas de",
+    "contains",
+    "contient",
+    "contiene",
+    "contém",
+    "contem",
     "produced in a factory that also handles",
     "peut contenir des traces de",
     "peut contenir des traces d'",
@@ -94,6 +113,16 @@ const TRACE_MARKERS: &[&str] = &[
     "可能含有",
     "可能含",
     "含む可能性があります",
+    "含有",
+    "enthält",
+    "enthaelt",
+];
+
+/// The markers of [`TRACE_MARKERS`] that declare allergens rather than traces ("Contains:
+/// milk", "Enthält: Milch"). They count only at the start of a sentence or item: "farine de
+/// blé contient gluten" is a name, "Contains 2% or less of" introduces more ingredients.
+const DECLARATION_MARKERS: &[&str] = &[
+    "contains", "contient", "contiene", "contém", "contem", "含有", "enthält", "enthaelt",
 ];
 
 /// For each byte, the range of [`TRACE_MARKERS`] that start with it: a position is compared
@@ -126,6 +155,10 @@ const ABBREVIATIONS: &[&str] = &[
     "denat", "ext", "extr", "fil", "sp", "spp", "ssp", "subsp", "var", "vit", "no", "nr", "st",
     "dest", "aq", "min", "max", "approx", "ca", "conc", "hydrog", "incl", "ol", "pulv", "sq",
 ];
+
+/// The Japanese allergen declaration "(一部に卵・乳成分を含む)": what stands between these
+/// two is the list of declared allergens.
+const JA_DECLARATION: (&str, &str) = ("一部に", "を含む");
 
 /// Words trimmed from the end of a trace list ("kann Spuren von Milch enthalten").
 const TRACE_TAILS: &[&str] = &["enthalten", "enthalten sein", "包含", "を含む", "포함"];
@@ -178,18 +211,75 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
         collapsed,
         ..TopLevel::new(&main)
     };
-    out.extend(items.filter_map(|item| parse_item(item, 0, false)));
-    for t in traces {
-        for item in TopLevel::new(t).collapsed(collapsed) {
-            for piece in split_conjunctions(item.text) {
-                let piece = Item {
-                    text: piece,
-                    ..item
-                };
-                out.extend(parse_item(piece, 0, true));
+    out.extend(items.filter_map(|item| parse_item(item, 0, Role::Listed)));
+    if out.iter().any(|i| i.text.contains(JA_DECLARATION.1)) {
+        out = japanese_declarations(out);
+    }
+    // Declarations first, then traces: an item list reads main, declared, traces.
+    for role in [Role::Declared, Role::Trace] {
+        for &(t, r) in &traces {
+            if r != role {
+                continue;
+            }
+            for item in TopLevel::new(t).collapsed(collapsed) {
+                for piece in split_conjunctions(item.text) {
+                    let piece = Item {
+                        text: piece,
+                        ..item
+                    };
+                    out.extend(parse_item(piece, 0, role));
+                }
             }
         }
     }
+    out
+}
+
+/// Moves "(一部に卵・乳成分を含む)" statements (a top-level item, or the last bracket of one)
+/// out of the ingredients: each allergen they name becomes a declared item.
+fn japanese_declarations(items: Vec<ParsedIngredient>) -> Vec<ParsedIngredient> {
+    let (open, close) = JA_DECLARATION;
+    let mut out = Vec::with_capacity(items.len());
+    let mut declared = Vec::new();
+    let declare = |text: &str, declared: &mut Vec<ParsedIngredient>| -> bool {
+        let Some(start) = text.find(open) else {
+            return false;
+        };
+        let inner = &text[start + open.len()..];
+        let Some(end) = inner.find(close) else {
+            return false;
+        };
+        for name in inner[..end].split(['・', '、', '，', ',', '/', '／']) {
+            let name = name.trim();
+            if !name.is_empty() {
+                declared.push(ParsedIngredient {
+                    text: name.to_owned(),
+                    name: name.to_owned(),
+                    sub: Vec::new(),
+                    trace: false,
+                    declared: true,
+                });
+            }
+        }
+        true
+    };
+    for mut item in items {
+        if item.trace || item.declared {
+            out.push(item);
+            continue;
+        }
+        // The whole item ("(一部に小麦・乳成分を含む)" splits to a nameless item).
+        if (item.name.is_empty() || item.name.starts_with(open))
+            && declare(&item.text, &mut declared)
+        {
+            continue;
+        }
+        // A statement in the item's brackets: "香料、(一部に…を含む)" read as one item.
+        item.sub
+            .retain(|s| !(s.name.contains(open) && declare(&s.text, &mut declared)));
+        out.push(item);
+    }
+    out.append(&mut declared);
     out
 }
 
@@ -225,8 +315,12 @@ pub fn split_ingredients_with(
     let mut items = split_ingredients(text);
     // `dedup_by` offers each item with the last one kept: joining removes the item.
     items.dedup_by(|item, prev| {
-        let join =
-            !prev.trace && !item.trace && prev.sub.is_empty() && is_name(&prev.text, &item.text);
+        let join = !prev.trace
+            && !item.trace
+            && !prev.declared
+            && !item.declared
+            && prev.sub.is_empty()
+            && is_name(&prev.text, &item.text);
         if join {
             prev.text = format!("{}, {}", prev.text, item.text);
             prev.name = format!("{}, {}", prev.name, item.name);
@@ -428,7 +522,7 @@ static ITEM_ENDS: CharSet = CharSet::new(
 static MARKER_STARTS: CharSet = CharSet::new(
     &[
         '(', '[', '{', '（', '【', '〈', '「', 'm', 'M', 'c', 'C', 'p', 'P', 't', 'T', 'k', 'K',
-        's', 'S', '可', '含', '\u{212A}',
+        's', 'S', 'e', 'E', '可', '含', '\u{212A}',
     ],
     |c| is_opener(c) || may_start_marker(c),
 );
@@ -649,12 +743,12 @@ fn marker_len(text: &str, marker: &str) -> Option<usize> {
 fn may_start_marker(c: char) -> bool {
     matches!(
         lower_first(c),
-        'm' | 'c' | 'p' | 't' | 'k' | 's' | '可' | '含'
+        'm' | 'c' | 'p' | 't' | 'k' | 's' | 'e' | '可' | '含'
     )
 }
 
 /// The trace marker starting at byte `at` of `body`, with its length in `body`.
-fn trace_marker_at(body: &str, at: usize) -> Option<usize> {
+fn trace_marker_at(body: &str, at: usize) -> Option<(usize, Role)> {
     let rest = &body[at..];
     let first = rest.chars().next()?;
     if !may_start_marker(first) {
@@ -676,9 +770,33 @@ fn trace_marker_at(body: &str, at: usize) -> Option<usize> {
     let mut buf = [0; 4];
     let first = c.encode_utf8(&mut buf).as_bytes()[0];
     let (start, end) = MARKERS_BY_FIRST_BYTE[usize::from(first)];
-    TRACE_MARKERS[start..end]
+    let (marker, len) = TRACE_MARKERS[start..end]
         .iter()
-        .find_map(|m| marker_len(rest, m))
+        .find_map(|m| marker_len(rest, m).map(|len| (*m, len)))?;
+    if !DECLARATION_MARKERS.contains(&marker) {
+        return Some((len, Role::Trace));
+    }
+    // A declaration opens a sentence or an item, and names allergens, not an amount.
+    let before = body[..at].trim_end_matches([' ', '\t']);
+    let opens = before.is_empty() || before.ends_with(['.', '。', '\n', ',', ';', '、', ')', '）']);
+    let after = rest[len..].trim_start_matches([':', '：', ' ']);
+    let amount = after.starts_with(|c: char| c.is_ascii_digit())
+        || [
+            "less",
+            "moins",
+            "menos",
+            "meno",
+            "weniger",
+            "one or more",
+            "2%",
+        ]
+        .iter()
+        .any(|w| marker_len(after, w).is_some());
+    let word_ends = rest[len..]
+        .chars()
+        .next()
+        .is_none_or(|n| !n.is_alphanumeric() || is_cjk(n));
+    (opens && !amount && word_ends).then_some((len, Role::Declared))
 }
 
 /// A list split by [`split_traces`].
@@ -688,7 +806,7 @@ struct Split<'a> {
     /// The bracket pairs of `main`, when they were matched on the way.
     main_pairs: Option<Vec<(usize, usize)>>,
     /// What each statement lists.
-    traces: Vec<&'a str>,
+    traces: Vec<(&'a str, Role)>,
 }
 
 /// Splits `body` into the main list and the trace lists of "may contain" statements. In the
@@ -711,7 +829,7 @@ fn split_traces(body: &str) -> Split<'_> {
             pos = close + closer.len_utf8();
             continue;
         }
-        let Some(marker) = trace_marker_at(body, pos) else {
+        let Some((marker, role)) = trace_marker_at(body, pos) else {
             pos += c.len_utf8();
             continue;
         };
@@ -719,7 +837,7 @@ fn split_traces(body: &str) -> Split<'_> {
         let rest = &body[pos + marker..];
         let start = body.len() - rest.trim_start_matches([':', '：', ' ']).len();
         let end = trace_end(body, start, &mut brackets);
-        traces.push(trim_tail(&body[start..end]));
+        traces.push((trim_tail(&body[start..end]), role));
         if main.is_empty() {
             main.reserve(body.len());
         }
@@ -925,7 +1043,7 @@ fn is_bullet(c: char) -> bool {
 }
 
 /// Parses one item (already split off its list).
-fn parse_item(item: Item<'_>, depth: usize, trace: bool) -> Option<ParsedIngredient> {
+fn parse_item(item: Item<'_>, depth: usize, role: Role) -> Option<ParsedIngredient> {
     let text = clean_text(item);
     if text.is_empty() {
         return None;
@@ -935,7 +1053,7 @@ fn parse_item(item: Item<'_>, depth: usize, trace: bool) -> Option<ParsedIngredi
     let (mut head, colon) = if item.plain {
         (Cow::Borrowed(text.as_str()), None)
     } else {
-        cut_brackets(&text, depth, trace, &mut sub)
+        cut_brackets(&text, depth, role, &mut sub)
     };
     // "Emulsifier: soy lecithin" names a class, then the ingredient.
     if let Some((pos, colon)) = colon {
@@ -943,7 +1061,7 @@ fn parse_item(item: Item<'_>, depth: usize, trace: bool) -> Option<ParsedIngredi
         if depth + 1 < MAX_DEPTH {
             let after =
                 TopLevel::new(&head[pos + colon..]).collapsed(matches!(head, Cow::Borrowed(_)));
-            subs_after.extend(after.filter_map(|piece| parse_item(piece, depth + 1, trace)));
+            subs_after.extend(after.filter_map(|piece| parse_item(piece, depth + 1, role)));
         }
         head = match head {
             Cow::Borrowed(h) => Cow::Borrowed(&h[..pos]),
@@ -963,7 +1081,8 @@ fn parse_item(item: Item<'_>, depth: usize, trace: bool) -> Option<ParsedIngredi
         text,
         name,
         sub,
-        trace,
+        trace: role == Role::Trace,
+        declared: role == Role::Declared,
     })
 }
 
@@ -973,7 +1092,7 @@ fn parse_item(item: Item<'_>, depth: usize, trace: bool) -> Option<ParsedIngredi
 fn cut_brackets<'t>(
     text: &'t str,
     depth: usize,
-    trace: bool,
+    role: Role,
     sub: &mut Vec<ParsedIngredient>,
 ) -> (Cow<'t, str>, Option<(usize, usize)>) {
     let mut brackets = Brackets::new(text);
@@ -996,7 +1115,7 @@ fn cut_brackets<'t>(
             sub.extend(
                 TopLevel::new(inner)
                     .collapsed(true)
-                    .filter_map(|piece| parse_item(piece, depth + 1, trace)),
+                    .filter_map(|piece| parse_item(piece, depth + 1, role)),
             );
         }
         let head = head.get_or_insert_with(|| String::with_capacity(text.len()));
@@ -1226,6 +1345,53 @@ mod tests {
             ["Alcohol Denat.", "Parfum"]
         );
         assert_eq!(names("Sugar*, cocoa butter*"), ["Sugar", "cocoa butter"]);
+    }
+
+    #[test]
+    fn allergen_declarations_are_statements_not_ingredients() {
+        let roles = |text: &str| -> Vec<(String, bool, bool)> {
+            split_ingredients(text)
+                .into_iter()
+                .map(|i| (i.name, i.trace, i.declared))
+                .collect()
+        };
+        let d = |n: &str| (n.to_owned(), false, true);
+        let l = |n: &str| (n.to_owned(), false, false);
+        let t = |n: &str| (n.to_owned(), true, false);
+        assert_eq!(
+            roles("Sugar, cocoa. Contains: milk, wheat and soy. May contain nuts."),
+            [
+                l("Sugar"),
+                l("cocoa"),
+                d("milk"),
+                d("wheat"),
+                d("soy"),
+                t("nuts")
+            ]
+        );
+        assert_eq!(
+            roles("Zucker. ENTHÄLT MILCH. Kann Spuren von Nüssen enthalten."),
+            [l("Zucker"), d("MILCH"), t("Nüssen")]
+        );
+        assert_eq!(
+            roles("砂糖、食塩、(一部に卵・乳成分を含む)"),
+            [l("砂糖"), l("食塩"), d("卵"), d("乳成分")]
+        );
+        assert_eq!(
+            roles("香料、調味料(アミノ酸等)(一部に小麦を含む)"),
+            [l("香料"), l("調味料"), d("小麦")]
+        );
+        // Not declarations: an amount follows, or the word is inside a name.
+        assert!(
+            split_ingredients("Flour, contains 2% or less of: salt")
+                .iter()
+                .all(|i| !i.declared)
+        );
+        assert!(
+            split_ingredients("Farine de blé contient gluten, sel")
+                .iter()
+                .all(|i| !i.declared)
+        );
     }
 
     #[test]

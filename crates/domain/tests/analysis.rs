@@ -604,3 +604,90 @@ fn plants_listed_under_vegetable_oil_or_fat_are_their_oils() {
     // A plant alone is not an oil.
     assert_eq!(simple("Sunflower", &[]).ingredients[0].canonical_name, None);
 }
+
+fn warned(r: &AnalysisResponse) -> String {
+    r.allergen_warnings.join("\n")
+}
+
+#[test]
+fn unknown_names_with_an_allergen_word_still_warn_by_the_word() {
+    for (list, allergy, word) in [
+        ("sucre, lait de brebis pasteurisé mystère", "milk", "lait"),
+        ("Zucker, Vollmilchpulverzubereitung", "milk", "milch"),
+        ("香料(乳由来)", "milk", "乳"),
+        (
+            "azúcar, harina de trigo tostada especial",
+            "gluten",
+            "trigo",
+        ),
+        (
+            "sugar, partially defatted peanut flour blend",
+            "peanut",
+            "peanut",
+        ),
+        ("jaune d'œufs frais extra", "egg", "œufs"),
+        ("zucchero, uovo pastorizzato speciale", "egg", "uovo"),
+        ("emmental râpé*", "milk", "emmental"),
+    ] {
+        let r = simple(list, &[allergy]);
+        let w = warned(&r);
+        assert!(w.contains("found by the word"), "{list}: {w}");
+        // The word, or the longest known phrase with it ("lait de brebis", "harina de trigo").
+        let by = w.split("found by the word").nth(1).unwrap_or_default();
+        assert!(by.contains(word), "{list}: {w}");
+        assert_eq!(r.overall_risk, OverallRisk::High, "{list}");
+    }
+}
+
+#[test]
+fn negations_and_plant_milks_do_not_trip_the_safety_net() {
+    for (list, allergy) in [
+        ("riz soufflé sans gluten spécial", "gluten"),
+        ("gluten-free bread mix special", "gluten"),
+        ("乳化剤（大豆由来）", "milk"),
+        ("cacao magro en polvo", "molluscs"),
+        ("coconut milk powder special", "milk"),
+        ("noix de muscade moulue spéciale", "tree nut"),
+        ("lactose free special base", "milk"),
+    ] {
+        let r = simple(list, &[allergy]);
+        assert!(r.allergen_warnings.is_empty(), "{list}: {}", warned(&r));
+    }
+}
+
+#[test]
+fn allergen_declarations_warn_without_becoming_ingredients() {
+    for (list, allergy, items) in [
+        ("Sugar, cocoa butter. Contains: milk, wheat.", "milk", 2),
+        ("Zucker, Kakaobutter. Enthält: Milch.", "milk", 2),
+        ("Sucre, cacao. Contient : lait.", "milk", 2),
+        ("Azúcar, cacao. Contiene: leche.", "milk", 2),
+        ("Açúcar, cacau. Contém: leite.", "milk", 2),
+        (
+            "砂糖、食塩、(一部に卵・グルテン・乳成分・大豆を含む)",
+            "egg",
+            2,
+        ),
+    ] {
+        let r = simple(list, &[allergy]);
+        assert_eq!(r.ingredients.len(), items, "{list}: {:?}", r.ingredients);
+        let w = warned(&r);
+        assert!(w.contains("(declared on the label)"), "{list}: {w}");
+        assert_eq!(r.overall_risk, OverallRisk::High, "{list}");
+        assert!(
+            r.summary.starts_with("Not for you"),
+            "{list}: {}",
+            r.summary
+        );
+    }
+    // "Contains 2% or less of" lists more ingredients; a name with "contient" is a name.
+    let r = simple("Sugar, Contains 2% or less of: salt, milk", &["milk"]);
+    assert_eq!(r.ingredients.len(), 3, "{:?}", r.ingredients);
+    assert!(!warned(&r).contains("declared on the label"));
+    let r = simple("Farine de blé contient gluten, sel", &["gluten"]);
+    assert_eq!(r.ingredients.len(), 2);
+    // A list that is nothing but a declaration is read as its ingredients.
+    let r = simple("Contains: milk", &["milk"]);
+    assert_eq!(r.ingredients.len(), 1);
+    assert!(r.ingredients[0].is_allergen_match);
+}
