@@ -393,33 +393,9 @@ pub enum KbError {
     },
 }
 
-/// FNV-1a: the index keys are short, trusted strings from our own files, so a fast
+/// FNV-1a ([`fnv`]): the index keys are short, trusted strings from our own files, so a fast
 /// non-keyed hash is fine (lookups hash user text, but a collision only costs time).
-#[derive(Debug, Clone, Copy, Default)]
-struct Fnv;
-
-impl std::hash::BuildHasher for Fnv {
-    type Hasher = FnvHasher;
-    fn build_hasher(&self) -> FnvHasher {
-        FnvHasher(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-/// The FNV-1a state.
-#[derive(Debug)]
-struct FnvHasher(u64);
-
-impl std::hash::Hasher for FnvHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
+type Fnv = fnv::FnvBuildHasher;
 
 /// One typo-correctable name.
 #[derive(Debug, Clone)]
@@ -737,7 +713,7 @@ impl KnowledgeBase {
 
     fn build_index(&mut self) {
         let mut index: HashMap<String, Vec<u32>, Fnv> =
-            HashMap::with_capacity_and_hasher(self.ingredients.len() * 8, Fnv);
+            HashMap::with_capacity_and_hasher(self.ingredients.len() * 8, Fnv::default());
         let add = |index: &mut HashMap<String, Vec<u32>, Fnv>, key: String, i: u32| {
             if key.is_empty() {
                 return;
