@@ -34,6 +34,10 @@ test: ## Lint and run every test (installs test packages first)
 test-rust: ## Run the workspace's Rust tests only
 	@scripts/test.sh
 
+.PHONY: real-lists
+real-lists: ## Score /analyze on the real product lists in ../shared/data (per-language table; ARGS=--verbose)
+	@scripts/real-lists.sh $(ARGS)
+
 lint: fmt-check clippy ## cargo fmt --check and clippy -D warnings
 
 fmt: ## Format the code
