@@ -457,6 +457,7 @@ fn resolve<'a>(
 ) -> Option<Resolved<'a>> {
     kb.resolve(name)
         .or_else(|| extra.and_then(|e| e.resolve(name)))
+        .or_else(|| kb.resolve_by_head(name))
 }
 
 impl<'a> Context<'a> {
@@ -969,7 +970,13 @@ fn finding<'kb>(
         None => personal_score(ctx, ing, r.index),
     };
     let mut sources: Vec<&str> = Vec::new();
-    let allergy = allergy_matches(ctx, label, Some(r));
+    let mut allergy = allergy_matches(ctx, label, Some(r));
+    // Read by its head only: the other words may still name an allergen.
+    let by_word = if r.kind == MatchKind::Head {
+        word_matches(ctx, label, &mut allergy)
+    } else {
+        Vec::new()
+    };
     if !allergy.is_empty() {
         let groups: Vec<&str> = allergy.iter().map(|(g, _)| g.as_str()).collect();
         let declared: Vec<&str> = allergy
@@ -1008,16 +1015,21 @@ fn finding<'kb>(
             "Read as '{}' (spelling corrected).",
             ing.name
         ))),
+        MatchKind::Head => notes.push(Cow::Owned(format!(
+            "Understood only by its head: '{label}' is read as {} (the rest of the name is not in the knowledge base); the score and facts are those of {}.",
+            ing.name, ing.name
+        ))),
         MatchKind::Qualifier | MatchKind::Plural | MatchKind::SlashPart | MatchKind::Exact => {}
     }
     if let (Some(text), None) = (ctx.prepared(r.index), cosmetic) {
         notes.push(Cow::Borrowed(&text.reason));
     }
-    let plain = plain.filter(|_| allergy.is_empty() && r.kind != MatchKind::Typo);
+    let plain = plain
+        .filter(|_| allergy.is_empty() && !matches!(r.kind, MatchKind::Typo | MatchKind::Head));
     Finding {
         label,
         plain,
-        by_word: Vec::new(),
+        by_word,
         resolved: Some(r),
         score: if allergy.is_empty() {
             score

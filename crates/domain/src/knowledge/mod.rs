@@ -419,6 +419,9 @@ pub enum MatchKind {
     Qualifier,
     /// A typo within the conservative edit-distance threshold, unique.
     Typo,
+    /// Only a part of the name is known: its head noun ("romano cheese" → Cheese), the other
+    /// words not understood ([`KnowledgeBase::resolve_by_head`]).
+    Head,
 }
 
 /// A resolved name.
@@ -1055,6 +1058,116 @@ impl KnowledgeBase {
         if tie { None } else { best.map(|(_, i)| i) }
     }
 
+    /// Resolves a name no other step knows by its parts: the words that only say how it is
+    /// processed, cut or presented ("râpé", "moulu", "non dénoyautées", "flakes", "extra
+    /// virgin") and the little words ("de", "of", "d'") are set aside, and the longest known
+    /// run of the remaining words is its head: the first such run when the name is built
+    /// like "farine de riz complet" (a preposition joins the words: Romance languages), the
+    /// last one otherwise ("barley malt powder", "romano cheese"). All other words set aside
+    /// as modifiers gives [`MatchKind::Qualifier`], any word not understood gives
+    /// [`MatchKind::Head`]; more than two such words and the name is not read at all (a
+    /// sentence is no ingredient). Exact names only, no typo steps.
+    pub fn resolve_by_head(&self, name: &str) -> Option<Resolved<'_>> {
+        let key = fold(name);
+        let tokens: Vec<&str> = key.split(' ').filter(|t| !t.is_empty()).collect();
+        if tokens.len() < 2 || tokens.len() > 12 || key.chars().any(is_cjk) {
+            return None;
+        }
+        let is_modifier =
+            |t: &str| MODIFIER_WORDS.contains(&t) || QUALIFIERS.iter().any(|q| q.trim_end() == t);
+        let is_little = |t: &str| LITTLE_WORDS.contains(&t);
+        // A claim ("sans gluten", "gluten-free") names what the product lacks.
+        if tokens.iter().any(|t| NEGATION_WORDS.contains(t)) {
+            return None;
+        }
+        let romance = tokens.iter().any(|t| PREPOSITIONS.contains(t));
+        // Known runs: (start, end, entry), longest first at each start.
+        let mut runs: Vec<Run<'_>> = Vec::new();
+        for start in 0..tokens.len() {
+            if is_little(tokens[start]) || is_modifier(tokens[start]) {
+                continue;
+            }
+            for end in (start + 1..=tokens.len()).rev() {
+                if is_little(tokens[end - 1]) {
+                    continue;
+                }
+                let phrase = tokens[start..end].join(" ");
+                let hit = self.lookup_folded(&phrase).or_else(|| {
+                    number_variants(&phrase)
+                        .iter()
+                        .find_map(|v| self.lookup_folded(v))
+                });
+                if let Some(hit) = hit {
+                    runs.push((start, end, hit));
+                    break;
+                }
+            }
+        }
+        let form =
+            |r: &(usize, usize, (u32, &[u32]))| r.1 - r.0 == 1 && FORM_WORDS.contains(&tokens[r.0]);
+        // Left to right, each word in one run: "coconut milk powder" is coconut milk and a
+        // form, not "milk powder".
+        let mut outer: Vec<&Run<'_>> = Vec::new();
+        for r in &runs {
+            if outer.last().is_none_or(|last| r.0 >= last.1) {
+                outer.push(r);
+            }
+        }
+        let pick = |skip_form: bool| {
+            let mut candidates = outer.iter().filter(|r| !(skip_form && form(r)));
+            if romance {
+                candidates.next().copied()
+            } else {
+                candidates.next_back().copied()
+            }
+        };
+        let &(start, end, hit) = pick(true).or_else(|| pick(false))?;
+        let unknown = tokens
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| {
+                !(start..end).contains(i)
+                    && !is_little(t)
+                    && !is_modifier(t)
+                    && !FORM_WORDS.contains(*t)
+            })
+            .count();
+        if unknown > 2 {
+            return None;
+        }
+        let kind = if unknown == 0 {
+            MatchKind::Qualifier
+        } else {
+            MatchKind::Head
+        };
+        // The run with its accents tells "cacao" (cocoa) from "cação" (dogfish).
+        let accented = fold_keep_accents(name);
+        let accented: Vec<&str> = accented.split(' ').collect();
+        let raw = if accented.len() == tokens.len() {
+            accented[start..end].join(" ")
+        } else {
+            tokens[start..end].join(" ")
+        };
+        let hit = self.disambiguate(&tokens[start..end].join(" "), &raw, hit);
+        let resolved = self.resolved(hit, kind);
+        // INCI names are built from parts that change the substance ("Diacetone Alcohol",
+        // "Butylphenyl Methylparaben"): a cosmetic head stands for the name only when the
+        // words left over are numbers of its family ("PEG-40").
+        let named_by_words = tokens.iter().enumerate().any(|(i, t)| {
+            !(start..end).contains(&i)
+                && !is_little(t)
+                && !is_modifier(t)
+                && !t.bytes().all(|b| b.is_ascii_digit())
+        });
+        if kind == MatchKind::Head
+            && named_by_words
+            && resolved.ingredient.category != ProductCategory::Food
+        {
+            return None;
+        }
+        Some(resolved)
+    }
+
     /// Resolves by exact (folded) name, E-number or CI number only: no tolerant steps.
     pub fn resolve_exact(&self, name: &str) -> Option<Resolved<'_>> {
         let key = fold(name);
@@ -1349,6 +1462,290 @@ const QUALIFIERS: &[&str] = &[
     "tostato ",
     "torrado ",
     "torradas ",
+];
+
+/// Words that say how an ingredient is processed, cut, kept or graded, in the label
+/// languages (folded): set aside when a name is read by its head.
+const MODIFIER_WORDS: &[&str] = &[
+    // en
+    "grated",
+    "shredded",
+    "minced",
+    "pitted",
+    "unpitted",
+    "peeled",
+    "skimmed",
+    "skim",
+    "nonfat",
+    "semi",
+    "full",
+    "partially",
+    "hydrogenated",
+    "refined",
+    "unrefined",
+    "fractionated",
+    "soluble",
+    "instant",
+    "modified",
+    "enriched",
+    "bleached",
+    "unbleached",
+    "fortified",
+    "sun",
+    "extra",
+    "virgin",
+    "cold",
+    "pressed",
+    "fine",
+    "coarse",
+    "red",
+    "green",
+    "yellow",
+    "white",
+    "black",
+    "brown",
+    "sweet",
+    "hot",
+    "mild",
+    "light",
+    "dark",
+    "concentrate",
+    "reconstituted",
+    "evaporated",
+    "condensed",
+    "sprouted",
+    "fermented",
+    "aged",
+    "matured",
+    "marinated",
+    "pickled",
+    "infused",
+    "crystallised",
+    "crystallized",
+    "glazed",
+    "coated",
+    "puffed",
+    "rolled",
+    "cracked",
+    "split",
+    "baked",
+    "fried",
+    "steamed",
+    "boiled",
+    "milled",
+    "stoneground",
+    "wholegrain",
+    "wholemeal",
+    // fr
+    "rape",
+    "rapee",
+    "rapes",
+    "rapees",
+    "moulu",
+    "moulue",
+    "moulus",
+    "moulues",
+    "denoyaute",
+    "denoyautee",
+    "denoyautes",
+    "denoyautees",
+    "non",
+    "complet",
+    "complete",
+    "complets",
+    "completes",
+    "entier",
+    "entiere",
+    "entiers",
+    "entieres",
+    "ecreme",
+    "ecremee",
+    "demi",
+    "vierge",
+    "confit",
+    "confite",
+    "confits",
+    "confites",
+    "cristallise",
+    "cristallisee",
+    "seches",
+    "sechee",
+    "marine",
+    "marinee",
+    "marines",
+    "marinees",
+    "decortique",
+    "decortiquee",
+    "decortiques",
+    "decortiquees",
+    "toaste",
+    "toastee",
+    "toastes",
+    "toastees",
+    "pele",
+    "pelee",
+    "peles",
+    "pelees",
+    "concentre",
+    "deshydrate",
+    "deshydratee",
+    "deshydrates",
+    "deshydratees",
+    "reconstitue",
+    "pasteurise",
+    "pasteurisee",
+    "hache",
+    "hachee",
+    "haches",
+    "hachees",
+    "emince",
+    "eminces",
+    "surgele",
+    "surgelee",
+    "surgeles",
+    "surgelees",
+    "cuit",
+    "cuite",
+    "cuits",
+    "cuites",
+    "fume",
+    "fumee",
+    "rouge",
+    "rouges",
+    "vert",
+    "verte",
+    "verts",
+    "vertes",
+    "blanc",
+    "blanche",
+    "blancs",
+    "blanches",
+    "noir",
+    "noire",
+    "noirs",
+    "noires",
+    "doux",
+    "douce",
+    "grossierement",
+    "finement",
+    "partiellement",
+    "hydrogene",
+    "hydrogenee",
+    "raffine",
+    "raffinee",
+    "infuse",
+    "infusee",
+    // es / it / pt
+    "rallado",
+    "rallada",
+    "molido",
+    "molida",
+    "deshidratado",
+    "deshidratada",
+    "pasteurizado",
+    "pasteurizada",
+    "desnatado",
+    "desnatada",
+    "entero",
+    "entera",
+    "integral",
+    "virgen",
+    "rojo",
+    "roja",
+    "verde",
+    "blanco",
+    "blanca",
+    "negro",
+    "negra",
+    "grattugiato",
+    "grattugiata",
+    "macinato",
+    "macinata",
+    "intero",
+    "intera",
+    "scremato",
+    "scremata",
+    "vergine",
+    "rosso",
+    "rossa",
+    "bianco",
+    "bianca",
+    "nero",
+    "nera",
+    "ralado",
+    "ralada",
+    "moido",
+    "moida",
+    "inteiro",
+    "inteira",
+    "desnatado",
+    "magro",
+    "magra",
+    "pasteurizado",
+    "vermelho",
+    "vermelha",
+    "branco",
+    "branca",
+    "preto",
+    "preta",
+    // de
+    "gerieben",
+    "geriebener",
+    "gemahlen",
+    "gemahlene",
+    "entsteint",
+    "entsteinte",
+    "getrocknet",
+    "vollkorn",
+    "natives",
+    "nativ",
+    "raffiniert",
+    "raffiniertes",
+    "gehartet",
+    "rot",
+    "rote",
+    "roter",
+    "grun",
+    "grune",
+    "gruner",
+    "weiss",
+    "weisse",
+    "schwarz",
+    "schwarzer",
+];
+
+/// Words that name a form rather than an ingredient ("powder", "flakes"): a head only when
+/// nothing else in the name is known.
+const FORM_WORDS: &[&str] = &[
+    "powder", "flakes", "flake", "granules", "pieces", "bits", "chunks", "extract", "poudre",
+    "flocons", "morceaux", "eclats", "extrait", "polvo", "copos", "trozos", "extracto", "polvere",
+    "fiocchi", "pezzi", "estratto", "po", "flocos", "pedacos", "extrato", "pulver", "flocken",
+    "stucke", "extrakt", "fiber", "fibre", "fibra", "faser",
+];
+
+/// Articles, prepositions and conjunctions of the label languages (folded): never a head.
+const LITTLE_WORDS: &[&str] = &[
+    "of", "the", "and", "with", "for", "from", "in", "a", "an", "or", "de", "d", "du", "des", "la",
+    "le", "les", "l", "et", "avec", "au", "aux", "en", "a", "di", "del", "della", "dei", "delle",
+    "il", "lo", "e", "con", "da", "do", "dos", "das", "o", "os", "com", "el", "los", "las", "y",
+    "und", "mit", "aus", "von", "vom", "der", "die", "das", "dem", "den", "for", "dont",
+    "contient", "contains",
+];
+
+/// A known run of a name's words: start, end, and its entry (see
+/// [`KnowledgeBase::resolve_by_head`]).
+type Run<'a> = (usize, usize, (u32, &'a [u32]));
+
+/// Words of a claim that an ingredient is absent (folded).
+const NEGATION_WORDS: &[&str] = &[
+    "sans", "without", "free", "sin", "ohne", "frei", "senza", "sem", "libre", "livre",
+];
+
+/// Prepositions that put the head first ("farine de riz", "olio di oliva", "farinha do
+/// trigo", "huile d'olive"): a name with one reads left to right.
+const PREPOSITIONS: &[&str] = &[
+    "de", "d", "du", "des", "di", "del", "della", "dei", "delle", "do", "da", "dos", "das", "au",
+    "aux", "a",
 ];
 
 /// `key` without up to three leading qualifiers ("roasted chopped hazelnuts" → "hazelnuts").
