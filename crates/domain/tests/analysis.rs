@@ -407,7 +407,12 @@ fn class_words_and_compounds_are_scored_by_their_parts() {
             .concerns
             .contains("'Filling' itself is not in the knowledge base")
     );
-    assert!(filling.safety_score <= 6);
+    // The worst sub-ingredient caps the compound.
+    let worst = ["sugar", "hazelnut paste"]
+        .iter()
+        .map(|n| simple(n, &[]).ingredients[0].safety_score)
+        .min();
+    assert_eq!(Some(filling.safety_score), worst);
     let water = item(&r, "Water (Aqua)");
     assert_eq!(water.canonical_name.as_deref(), Some("Water"));
     assert_eq!(water.recommendation, Recommendation::Safe);
@@ -467,21 +472,32 @@ fn food_entries_in_a_cosmetic_product_are_judged_as_cosmetic_ingredients() {
         assert!(!d.concerns.contains("energy intake") && !d.concerns.contains("5 g"));
     }
 
-    // In food the same entries keep the dietary view.
+    // In food the same entries keep the dietary view: advice in the concerns, but a staple is
+    // no safety concern (its score stays SAFE).
     let soup = simple("Water, Carrots, Potatoes, Onions, Salt, Sugar, Pepper", &[]);
     for name in ["Salt", "Sugar"] {
         let d = item(&soup, name);
         assert_eq!(
             (d.safety_score, d.recommendation),
-            (6, Recommendation::Caution),
+            (7, Recommendation::Safe),
             "{name}"
+        );
+        assert!(
+            d.concerns.contains("Dietary advice, not a safety concern"),
+            "{name}: {}",
+            d.concerns
         );
         assert_eq!(d.category, domain::analysis::ProductCategory::Food);
     }
+    assert_eq!(soup.overall_risk, OverallRisk::Low);
 
     // They decide the kind of product only when nothing else does.
     let plain = simple("Sugar, Salt, Water", &[]);
-    assert!(plain.ingredients[..2].iter().all(|d| d.safety_score == 6));
+    assert!(
+        plain.ingredients[..2]
+            .iter()
+            .all(|d| d.safety_score == 7 && d.concerns.contains("Dietary advice"))
+    );
     // Salt and sugar do not make a product food: the scrub above counted as a cosmetic.
     assert!(
         scrub

@@ -1082,7 +1082,7 @@ fn personal_score<'kb>(
 /// the one rendered at start-up ([`Prepared::skin`]); it is worked out only for an entry
 /// without prepared texts.
 fn personal_value(ctx: &Context<'_>, index: usize, ing: &Ingredient) -> u8 {
-    let mut score = ing.score;
+    let mut score = ing.safety_score();
     if ing.eu_cosmetics == Some(EuCosmetics::AnnexIi) {
         score = score.min(3);
     }

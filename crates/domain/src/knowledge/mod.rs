@@ -338,7 +338,37 @@ pub struct CosmeticUse {
     pub source: String,
 }
 
+/// Sources whose concerns are dietary advice about how much to eat (WHO guidelines on free
+/// sugars and on sodium), not about the safety of the ingredient.
+pub const DIETARY_ADVICE_SOURCES: &[&str] = &["who-sugars-2015", "who-sodium-2012"];
+
+/// The lowest score graded SAFE: a staple food is never scored below it for dietary advice.
+pub const STAPLE_SCORE: u8 = 7;
+
 impl Ingredient {
+    /// Whether the entry is a staple food whose only concerns are dietary advice (sugar,
+    /// salt, syrups): in a food that advice belongs in the concerns, not in the risk level.
+    pub fn is_dietary_staple(&self) -> bool {
+        self.category == ProductCategory::Food
+            && !self.concerns.is_empty()
+            && self
+                .concerns
+                .iter()
+                .all(|c| DIETARY_ADVICE_SOURCES.contains(&c.source.as_str()))
+            && self.iarc.is_none()
+            && self.eu_food != Some(EuFood::Withdrawn)
+    }
+
+    /// The entry's safety score: its knowledge-base score, but at least [`STAPLE_SCORE`] for a
+    /// dietary staple (the dietary advice stays in its concerns).
+    pub fn safety_score(&self) -> u8 {
+        if self.is_dietary_staple() {
+            self.score.max(STAPLE_SCORE)
+        } else {
+            self.score
+        }
+    }
+
     /// Whether the entry is prohibited in EU cosmetics (Annex II).
     pub fn is_cosmetics_banned(&self) -> bool {
         self.eu_cosmetics == Some(EuCosmetics::AnnexIi)
@@ -647,11 +677,19 @@ impl Prepared {
                 && !mentions("authorised")
                 && !mentions("banned"))
             .then(|| "No longer authorised as an EU food additive.".to_owned()),
-            format!(
-                "Knowledge-base score {}/10: {}",
-                ing.score,
-                ing.score_reason.trim()
-            ),
+            if ing.is_dietary_staple() && ing.score < STAPLE_SCORE {
+                format!(
+                    "Dietary advice, not a safety concern (safety score {}/10): {}",
+                    ing.safety_score(),
+                    ing.score_reason.trim()
+                )
+            } else {
+                format!(
+                    "Knowledge-base score {}/10: {}",
+                    ing.score,
+                    ing.score_reason.trim()
+                )
+            },
         )
     }
 }
