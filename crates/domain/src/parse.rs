@@ -85,6 +85,9 @@ const TRACE_MARKERS: &[&str] = &[
     "may also contain",
     "may contain",
     "made in a factory that also handles",
+    "made on equipment that also processes",
+    "manufactured in a facility that also processes",
+    "manufactured on equipment that also processes",
     "contains traces of",
     "contiene trazas de",
     "contains",
@@ -93,6 +96,14 @@ const TRACE_MARKERS: &[&str] = &[
     "contém",
     "contem",
     "produced in a factory that also handles",
+    "produced in a facility that also processes",
+    "produit élaboré dans un atelier qui utilise également",
+    "produit élaboré dans un atelier qui utilise aussi",
+    "produit élaboré dans un atelier qui utilise",
+    "produit fabriqué dans un atelier qui utilise également",
+    "produit fabriqué dans un atelier qui utilise",
+    "prodotto in uno stabilimento che utilizza anche",
+    "prodotto in uno stabilimento che utilizza",
     "peut contenir des traces de",
     "peut contenir des traces d'",
     "peut contenir des traces",
@@ -116,6 +127,62 @@ const TRACE_MARKERS: &[&str] = &[
     "含有",
     "enthält",
     "enthaelt",
+    "elaborado en una fábrica que utiliza",
+    "fabriqué dans un atelier qui utilise également",
+    "fabriqué dans un atelier qui utilise",
+    "élaboré dans un atelier qui utilise également",
+    "élaboré dans un atelier qui utilise",
+    "hergestellt in einem betrieb, der auch",
+];
+
+/// Notes on a label that are neither ingredients nor allergen statements (lowercase
+/// prefixes): the organic footnote, net weight, claims, storage advice, the bold-type notice.
+const NOTICES: &[&str] = &[
+    "ingrédients issus de l'agriculture biologique",
+    "ingrédients issus de",
+    "ingredients issus de",
+    "ingrédient issu de",
+    "issus de l'agriculture biologique",
+    "ingrédients biologiques",
+    "from organic farming",
+    "organically grown ingredients",
+    "certified organic ingredients",
+    "organic ingredients",
+    "ingredientes procedentes de",
+    "ingredientes de agricultura ecológica",
+    "procedente de agricultura ecológica",
+    "ingredienti biologici",
+    "da agricoltura biologica",
+    "aus kontrolliert biologischem anbau",
+    "aus biologischem anbau",
+    "ingredientes de agricultura biológica",
+    "poids net",
+    "net weight",
+    "net wt",
+    "peso neto",
+    "peso netto",
+    "peso líquido",
+    "nettogewicht",
+    "füllmenge",
+    "sans gluten",
+    "gluten free",
+    "gluten-free",
+    "glutenfrei",
+    "sin gluten",
+    "senza glutine",
+    "sem glúten",
+    "les informations en gras",
+    "produit à ne pas congeler",
+    "ne pas congeler",
+    "à conserver",
+    "a conserver",
+    "à consommer",
+    "keep refrigerated",
+    "store in a cool",
+    "conservar en",
+    "conservare in",
+    "best before",
+    "matières premières surgelées",
 ];
 
 /// The markers of [`TRACE_MARKERS`] that declare allergens rather than traces ("Contains:
@@ -161,7 +228,14 @@ const ABBREVIATIONS: &[&str] = &[
 const JA_DECLARATION: (&str, &str) = ("一部に", "を含む");
 
 /// Words trimmed from the end of a trace list ("kann Spuren von Milch enthalten").
-const TRACE_TAILS: &[&str] = &["enthalten", "enthalten sein", "包含", "を含む", "포함"];
+const TRACE_TAILS: &[&str] = &[
+    "enthalten",
+    "enthalten sein",
+    "verarbeitet",
+    "包含",
+    "を含む",
+    "포함",
+];
 
 /// Words that join the items of a trace list ("nuts and milk"), in the order they are split.
 const CONJUNCTIONS: &[&str] = &[
@@ -215,6 +289,10 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
     if out.iter().any(|i| i.text.contains(JA_DECLARATION.1)) {
         out = japanese_declarations(out);
     }
+    // Label notes are no ingredients, unless the text has nothing else.
+    if out.iter().any(is_notice) && !out.iter().all(is_notice) {
+        out.retain(|i| !is_notice(i));
+    }
     // Declarations first, then traces: an item list reads main, declared, traces.
     for role in [Role::Declared, Role::Trace] {
         for &(t, r) in &traces {
@@ -233,6 +311,21 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
         }
     }
     out
+}
+
+/// Whether an item is one of the label's [`NOTICES`] (its text starts with one, after an
+/// organic footnote mark).
+fn is_notice(item: &ParsedIngredient) -> bool {
+    let text = item.text.trim_start_matches(['*', ' ', '(']);
+    let Some(first) = text.chars().next() else {
+        return false;
+    };
+    let first = lower_first(first);
+    // Every notice starts with one of these letters: most items are passed at once.
+    matches!(
+        first,
+        'i' | 'f' | 'o' | 'c' | 'p' | 'n' | 'g' | 's' | 'l' | 'd' | 'a' | 'à' | 'k' | 'b' | 'm'
+    ) && NOTICES.iter().any(|n| marker_len(text, n).is_some())
 }
 
 /// Moves "(一部に卵・乳成分を含む)" statements (a top-level item, or the last bracket of one)
@@ -522,7 +615,7 @@ static ITEM_ENDS: CharSet = CharSet::new(
 static MARKER_STARTS: CharSet = CharSet::new(
     &[
         '(', '[', '{', '（', '【', '〈', '「', 'm', 'M', 'c', 'C', 'p', 'P', 't', 'T', 'k', 'K',
-        's', 'S', 'e', 'E', '可', '含', '\u{212A}',
+        's', 'S', 'e', 'E', 'f', 'F', 'é', 'É', 'h', 'H', '可', '含', '\u{212A}',
     ],
     |c| is_opener(c) || may_start_marker(c),
 );
@@ -743,7 +836,7 @@ fn marker_len(text: &str, marker: &str) -> Option<usize> {
 fn may_start_marker(c: char) -> bool {
     matches!(
         lower_first(c),
-        'm' | 'c' | 'p' | 't' | 'k' | 's' | 'e' | '可' | '含'
+        'm' | 'c' | 'p' | 't' | 'k' | 's' | 'e' | 'f' | 'é' | 'h' | '可' | '含'
     )
 }
 
@@ -1391,6 +1484,34 @@ mod tests {
             split_ingredients("Farine de blé contient gluten, sel")
                 .iter()
                 .all(|i| !i.declared)
+        );
+    }
+
+    #[test]
+    fn label_notes_and_facility_statements_are_no_ingredients() {
+        let items = split_ingredients(
+            "Farine de riz*, sucre*. Poids net 5g. *Ingrédients issus de l'agriculture biologique. \
+             Sans gluten. Produit élaboré dans un atelier qui utilise : des crustacés, du soja.",
+        );
+        let got: Vec<(&str, bool)> = items.iter().map(|i| (i.name.as_str(), i.trace)).collect();
+        assert_eq!(
+            got,
+            [
+                ("Farine de riz", false),
+                ("sucre", false),
+                ("des crustacés", true),
+                ("du soja", true)
+            ]
+        );
+        // A list of nothing but a note keeps it (the caller reports what it is).
+        assert_eq!(split_ingredients("sans gluten").len(), 1);
+        let de =
+            split_ingredients("Zucker. Hergestellt in einem Betrieb, der auch Sesam verarbeitet.");
+        assert_eq!(
+            de.iter()
+                .map(|i| (i.name.as_str(), i.trace))
+                .collect::<Vec<_>>(),
+            [("Zucker", false), ("Sesam", true)]
         );
     }
 

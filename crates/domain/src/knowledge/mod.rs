@@ -1164,16 +1164,19 @@ impl KnowledgeBase {
             .iter()
             .enumerate()
             .filter(|(i, t)| {
-                !(start..end).contains(i)
+                // Words of another known run are understood (a complement: "au basilic").
+                !outer.iter().any(|r| (r.0..r.1).contains(i))
                     && !is_little(t)
                     && !is_modifier(t)
                     && !FORM_WORDS.contains(*t)
+                    // A percentage or weight left in the name ("0.05%").
+                    && !t.bytes().all(|b| b.is_ascii_digit())
             })
             .count();
         if unknown > 2 {
             return None;
         }
-        let kind = if unknown == 0 {
+        let kind = if unknown == 0 && outer.len() == 1 {
             MatchKind::Qualifier
         } else {
             MatchKind::Head
