@@ -24,6 +24,7 @@
 
 use std::borrow::Cow;
 
+use crate::grammar::{ABBREVIATIONS, HEADERS};
 use crate::knowledge::fold::{clean_invisible, is_cjk, is_invisible};
 
 /// One ingredient of a list.
@@ -52,30 +53,6 @@ enum Role {
     /// An allergen the label declares ("contains").
     Declared,
 }
-
-/// Section headers that introduce an ingredient list (the spec's table plus common variants),
-/// lowercase.
-const HEADERS: &[&str] = &[
-    "ingredients",
-    "ingredient list",
-    "ingrédients",
-    "ingredients/ingrédients",
-    "composition",
-    "ingredientes",
-    "inhaltsstoffe",
-    "zutaten",
-    "ingredienti",
-    "전성분",
-    "성분",
-    "원재료명",
-    "원재료",
-    "全成分",
-    "成分",
-    "原材料名",
-    "原材料",
-    "配料表",
-    "配料",
-];
 
 /// Phrases that introduce possible traces, lowercase, grouped by their first byte (checked
 /// when compiling [`MARKERS_BY_FIRST_BYTE`]). Longer phrases first.
@@ -216,12 +193,6 @@ const fn group_by_first_byte(markers: &[&str]) -> [(usize, usize); 256] {
     }
     ranges
 }
-
-/// Words after which a full stop is part of the name.
-const ABBREVIATIONS: &[&str] = &[
-    "denat", "ext", "extr", "fil", "sp", "spp", "ssp", "subsp", "var", "vit", "no", "nr", "st",
-    "dest", "aq", "min", "max", "approx", "ca", "conc", "hydrog", "incl", "ol", "pulv", "sq",
-];
 
 /// The Japanese allergen declaration "(一部に卵・乳成分を含む)": what stands between these
 /// two is the list of declared allergens.
@@ -465,7 +436,7 @@ fn strip_header(text: &str) -> &str {
 
 /// The byte offset after "Header:" when `s` starts with a header and a colon.
 fn header_end(s: &str) -> Option<usize> {
-    for header in HEADERS {
+    for (header, _) in HEADERS {
         let n = header.chars().count();
         let mut end = 0;
         let mut count = 0;
