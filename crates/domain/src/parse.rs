@@ -1791,6 +1791,16 @@ mod tests {
             " ",
             "  ",
             "\t",
+            "Contains: ",
+            "ENTHÄLT ",
+            "contient ",
+            "一部に",
+            "を含む",
+            "・",
+            "sans gluten",
+            "Poids net 5g",
+            "*Ingrédients issus de l'agriculture biologique",
+            "produit élaboré dans un atelier qui utilise : ",
             "1,2",
             "13,5 %",
             "5%",
@@ -1888,6 +1898,9 @@ mod tests {
             check_items(&items)?;
             // The main list first, then the traces.
             prop_assert!(items.windows(2).all(|w| !w[0].trace || w[1].trace));
+            // Declared allergens come after the ingredients, and are never traces.
+            prop_assert!(items.iter().all(|i| !(i.trace && i.declared)));
+            prop_assert!(items.windows(2).all(|w| !w[0].declared || w[1].declared || w[1].trace));
             let never = split_ingredients_with(&text, &|_, _| false);
             prop_assert_eq!(&never, &items);
             // Joining every pair it may: each kept item is a join of items in order.
