@@ -194,6 +194,11 @@ const fn group_by_first_byte(markers: &[&str]) -> [(usize, usize); 256] {
     ranges
 }
 
+/// A dash between spaces: some labels separate items with it instead of commas (read so only
+/// when the list has more than twice as many of these as items split by the other
+/// separators).
+const DASH_SEPARATOR: &str = " - ";
+
 /// The Japanese allergen declaration "(一部に卵・乳成分を含む)": what stands between these
 /// two is the list of declared allergens.
 const JA_DECLARATION: (&str, &str) = ("一部に", "を含む");
@@ -257,6 +262,15 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
         ..TopLevel::new(&main)
     };
     out.extend(items.filter_map(|item| parse_item(item, 0, Role::Listed)));
+    // "Sucre - Beurre (lait) - Sel": a list separated by spaced dashes far more than by
+    // anything else ("vitamins: niacin - B6 - B12" is one item's own list).
+    if main.matches(DASH_SEPARATOR).nth(2 * out.len()).is_some() {
+        let dashed = main.replace(DASH_SEPARATOR, ", ");
+        let items = TopLevel::new(&dashed).collapsed(collapsed);
+        out = items
+            .filter_map(|item| parse_item(item, 0, Role::Listed))
+            .collect();
+    }
     if out.iter().any(|i| i.text.contains(JA_DECLARATION.1)) {
         out = japanese_declarations(out);
     }
@@ -1455,6 +1469,25 @@ mod tests {
             split_ingredients("Farine de blé contient gluten, sel")
                 .iter()
                 .all(|i| !i.declared)
+        );
+    }
+
+    #[test]
+    fn spaced_dashes_separate_a_list_that_has_no_commas() {
+        let names =
+            |t: &str| -> Vec<String> { split_ingredients(t).into_iter().map(|i| i.name).collect() };
+        assert_eq!(
+            names("Farine de blé (farine, fer) - Sucre - Beurre (lait) (17%) - Sel"),
+            ["Farine de blé", "Sucre", "Beurre", "Sel"]
+        );
+        // One dash, or a list with commas, keeps its dashes.
+        assert_eq!(names("Vitamin B - complex"), ["Vitamin B - complex"]);
+        assert_eq!(names("Sugar, salt - iodised, water").len(), 3);
+        assert_eq!(names("Salt, vitamins: niacin - B6 - B12, iron").len(), 3);
+        assert_eq!(
+            names("Farine - Sucre - Lait - Sel - Eau - Poudre à lever: E450, E503 - Arôme").len(),
+            8,
+            "dashes outnumber the commas"
         );
     }
 
