@@ -82,7 +82,10 @@ fuzz: ## Run each cargo-fuzz target for FUZZ_SECS (60) seconds (installs cargo-f
 
 ##@ Measure accuracy
 
-.PHONY: ocr-accuracy classifier-accuracy classifier-corpus classifier-model
+.PHONY: real-lists ocr-accuracy classifier-accuracy classifier-corpus classifier-model
+real-lists: ## Score /analyze on the real product lists in ../shared/data (per-language table; ARGS=--verbose)
+	@scripts/test/real-lists.sh $(ARGS)
+
 ocr-accuracy: ## Read every synthetic label in every variant with Tesseract; print the accuracy table (docs/ocr.md)
 	@$(INSTALL_DEPS) run test
 	$(CARGO) run --release -p ingredient-api --example ocr_accuracy -- --jobs 1

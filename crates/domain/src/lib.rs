@@ -8,6 +8,8 @@
 //!   [`analysis::AnalysisResponse`]; every rule is written out in `docs/analysis.md`.
 //! - [`knowledge`]: the offline ingredient knowledge base ([`knowledge::KnowledgeBase`]),
 //!   embedded from `data/*.toml` and indexed once; allergy words ([`knowledge::allergy`]).
+//! - [`grammar`]: the one grammar of ingredient lists (languages, headers, abbreviations),
+//!   used by [`parse`] and [`ocr::label`].
 //! - [`parse`]: splitting a label's ingredient list ([`parse::split_ingredients`]).
 //! - [`ocr`]: the `/ocr` response shape.
 //! - [`shared`]: [`shared::SharedStr`], knowledge-base text shared by responses.
@@ -19,6 +21,7 @@
 
 pub mod analysis;
 pub mod email;
+pub mod grammar;
 pub mod knowledge;
 pub mod ocr;
 pub mod parse;

@@ -24,6 +24,7 @@
 
 use std::borrow::Cow;
 
+use crate::grammar::{ABBREVIATIONS, HEADERS};
 use crate::knowledge::fold::{clean_invisible, is_cjk, is_invisible};
 
 /// One ingredient of a list.
@@ -37,31 +38,21 @@ pub struct ParsedIngredient {
     pub sub: Vec<ParsedIngredient>,
     /// From a "may contain" statement: present only as a possible trace.
     pub trace: bool,
+    /// From an allergen declaration ("Contains: milk", "一部に乳成分を含む"): the label says the
+    /// product contains it, but it is a statement about the list, not one of its ingredients.
+    pub declared: bool,
 }
 
-/// Section headers that introduce an ingredient list (the spec's table plus common variants),
-/// lowercase.
-const HEADERS: &[&str] = &[
-    "ingredients",
-    "ingredient list",
-    "ingrédients",
-    "ingredients/ingrédients",
-    "composition",
-    "ingredientes",
-    "inhaltsstoffe",
-    "zutaten",
-    "ingredienti",
-    "전성분",
-    "성분",
-    "원재료명",
-    "원재료",
-    "全成分",
-    "成分",
-    "原材料名",
-    "原材料",
-    "配料表",
-    "配料",
-];
+/// What a list says an item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// One of the ingredients.
+    Listed,
+    /// A possible trace ("may contain").
+    Trace,
+    /// An allergen the label declares ("contains").
+    Declared,
+}
 
 /// Phrases that introduce possible traces, lowercase, grouped by their first byte (checked
 /// when compiling [`MARKERS_BY_FIRST_BYTE`]). Longer phrases first.
@@ -71,9 +62,25 @@ const TRACE_MARKERS: &[&str] = &[
     "may also contain",
     "may contain",
     "made in a factory that also handles",
+    "made on equipment that also processes",
+    "manufactured in a facility that also processes",
+    "manufactured on equipment that also processes",
     "contains traces of",
     "contiene trazas de",
+    "contains",
+    "contient",
+    "contiene",
+    "contém",
+    "contem",
     "produced in a factory that also handles",
+    "produced in a facility that also processes",
+    "produit élaboré dans un atelier qui utilise également",
+    "produit élaboré dans un atelier qui utilise aussi",
+    "produit élaboré dans un atelier qui utilise",
+    "produit fabriqué dans un atelier qui utilise également",
+    "produit fabriqué dans un atelier qui utilise",
+    "prodotto in uno stabilimento che utilizza anche",
+    "prodotto in uno stabilimento che utilizza",
     "peut contenir des traces de",
     "peut contenir des traces d'",
     "peut contenir des traces",
@@ -94,6 +101,72 @@ const TRACE_MARKERS: &[&str] = &[
     "可能含有",
     "可能含",
     "含む可能性があります",
+    "含有",
+    "enthält",
+    "enthaelt",
+    "elaborado en una fábrica que utiliza",
+    "fabriqué dans un atelier qui utilise également",
+    "fabriqué dans un atelier qui utilise",
+    "élaboré dans un atelier qui utilise également",
+    "élaboré dans un atelier qui utilise",
+    "hergestellt in einem betrieb, der auch",
+];
+
+/// Notes on a label that are neither ingredients nor allergen statements (lowercase
+/// prefixes): the organic footnote, net weight, claims, storage advice, the bold-type notice.
+const NOTICES: &[&str] = &[
+    "ingrédients issus de l'agriculture biologique",
+    "ingrédients issus de",
+    "ingredients issus de",
+    "ingrédient issu de",
+    "issus de l'agriculture biologique",
+    "ingrédients biologiques",
+    "from organic farming",
+    "organically grown ingredients",
+    "certified organic ingredients",
+    "organic ingredients",
+    "ingredientes procedentes de",
+    "ingredientes de agricultura ecológica",
+    "procedente de agricultura ecológica",
+    "ingredienti biologici",
+    "da agricoltura biologica",
+    "aus kontrolliert biologischem anbau",
+    "aus biologischem anbau",
+    "ingredientes de agricultura biológica",
+    "poids net",
+    "net weight",
+    "net wt",
+    "peso neto",
+    "peso netto",
+    "peso líquido",
+    "nettogewicht",
+    "füllmenge",
+    "sans gluten",
+    "gluten free",
+    "gluten-free",
+    "glutenfrei",
+    "sin gluten",
+    "senza glutine",
+    "sem glúten",
+    "les informations en gras",
+    "produit à ne pas congeler",
+    "ne pas congeler",
+    "à conserver",
+    "a conserver",
+    "à consommer",
+    "keep refrigerated",
+    "store in a cool",
+    "conservar en",
+    "conservare in",
+    "best before",
+    "matières premières surgelées",
+];
+
+/// The markers of [`TRACE_MARKERS`] that declare allergens rather than traces ("Contains:
+/// milk", "Enthält: Milch"). They count only at the start of a sentence or item: "farine de
+/// blé contient gluten" is a name, "Contains 2% or less of" introduces more ingredients.
+const DECLARATION_MARKERS: &[&str] = &[
+    "contains", "contient", "contiene", "contém", "contem", "含有", "enthält", "enthaelt",
 ];
 
 /// For each byte, the range of [`TRACE_MARKERS`] that start with it: a position is compared
@@ -121,14 +194,24 @@ const fn group_by_first_byte(markers: &[&str]) -> [(usize, usize); 256] {
     ranges
 }
 
-/// Words after which a full stop is part of the name.
-const ABBREVIATIONS: &[&str] = &[
-    "denat", "ext", "extr", "fil", "sp", "spp", "ssp", "subsp", "var", "vit", "no", "nr", "st",
-    "dest", "aq", "min", "max", "approx", "ca", "conc", "hydrog", "incl", "ol", "pulv", "sq",
-];
+/// A dash between spaces: some labels separate items with it instead of commas (read so only
+/// when the list has more than twice as many of these as items split by the other
+/// separators).
+const DASH_SEPARATOR: &str = " - ";
+
+/// The Japanese allergen declaration "(一部に卵・乳成分を含む)": what stands between these
+/// two is the list of declared allergens.
+const JA_DECLARATION: (&str, &str) = ("一部に", "を含む");
 
 /// Words trimmed from the end of a trace list ("kann Spuren von Milch enthalten").
-const TRACE_TAILS: &[&str] = &["enthalten", "enthalten sein", "包含", "を含む", "포함"];
+const TRACE_TAILS: &[&str] = &[
+    "enthalten",
+    "enthalten sein",
+    "verarbeitet",
+    "包含",
+    "を含む",
+    "포함",
+];
 
 /// Words that join the items of a trace list ("nuts and milk"), in the order they are split.
 const CONJUNCTIONS: &[&str] = &[
@@ -178,18 +261,103 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
         collapsed,
         ..TopLevel::new(&main)
     };
-    out.extend(items.filter_map(|item| parse_item(item, 0, false)));
-    for t in traces {
-        for item in TopLevel::new(t).collapsed(collapsed) {
-            for piece in split_conjunctions(item.text) {
-                let piece = Item {
-                    text: piece,
-                    ..item
-                };
-                out.extend(parse_item(piece, 0, true));
+    out.extend(items.filter_map(|item| parse_item(item, 0, Role::Listed)));
+    // "Sucre - Beurre (lait) - Sel": a list separated by spaced dashes far more than by
+    // anything else ("vitamins: niacin - B6 - B12" is one item's own list).
+    if main.matches(DASH_SEPARATOR).nth(2 * out.len()).is_some() {
+        let dashed = main.replace(DASH_SEPARATOR, ", ");
+        let items = TopLevel::new(&dashed).collapsed(collapsed);
+        out = items
+            .filter_map(|item| parse_item(item, 0, Role::Listed))
+            .collect();
+    }
+    if out.iter().any(|i| i.text.contains(JA_DECLARATION.1)) {
+        out = japanese_declarations(out);
+    }
+    // Label notes are no ingredients, unless the text has nothing else.
+    if out.iter().any(is_notice) && !out.iter().all(is_notice) {
+        out.retain(|i| !is_notice(i));
+    }
+    // Declarations first, then traces: an item list reads main, declared, traces.
+    for role in [Role::Declared, Role::Trace] {
+        for &(t, r) in &traces {
+            if r != role {
+                continue;
+            }
+            for item in TopLevel::new(t).collapsed(collapsed) {
+                for piece in split_conjunctions(item.text) {
+                    let piece = Item {
+                        text: piece,
+                        ..item
+                    };
+                    out.extend(parse_item(piece, 0, role));
+                }
             }
         }
     }
+    out
+}
+
+/// Whether an item is one of the label's [`NOTICES`] (its text starts with one, after an
+/// organic footnote mark).
+fn is_notice(item: &ParsedIngredient) -> bool {
+    let text = item.text.trim_start_matches(['*', ' ', '(']);
+    let Some(first) = text.chars().next() else {
+        return false;
+    };
+    let first = lower_first(first);
+    // Every notice starts with one of these letters: most items are passed at once.
+    matches!(
+        first,
+        'i' | 'f' | 'o' | 'c' | 'p' | 'n' | 'g' | 's' | 'l' | 'd' | 'a' | 'à' | 'k' | 'b' | 'm'
+    ) && NOTICES.iter().any(|n| marker_len(text, n).is_some())
+}
+
+/// Moves "(一部に卵・乳成分を含む)" statements (a top-level item, or the last bracket of one)
+/// out of the ingredients: each allergen they name becomes a declared item.
+fn japanese_declarations(items: Vec<ParsedIngredient>) -> Vec<ParsedIngredient> {
+    let (open, close) = JA_DECLARATION;
+    let mut out = Vec::with_capacity(items.len());
+    let mut declared = Vec::new();
+    let declare = |text: &str, declared: &mut Vec<ParsedIngredient>| -> bool {
+        let Some(start) = text.find(open) else {
+            return false;
+        };
+        let inner = &text[start + open.len()..];
+        let Some(end) = inner.find(close) else {
+            return false;
+        };
+        for name in inner[..end].split(['・', '、', '，', ',', '/', '／']) {
+            let name = name.trim();
+            if !name.is_empty() {
+                declared.push(ParsedIngredient {
+                    text: name.to_owned(),
+                    name: name.to_owned(),
+                    sub: Vec::new(),
+                    trace: false,
+                    declared: true,
+                });
+            }
+        }
+        true
+    };
+    for mut item in items {
+        if item.trace || item.declared {
+            out.push(item);
+            continue;
+        }
+        // The whole item ("(一部に小麦・乳成分を含む)" splits to a nameless item).
+        if (item.name.is_empty() || item.name.starts_with(open))
+            && declare(&item.text, &mut declared)
+        {
+            continue;
+        }
+        // A statement in the item's brackets: "香料、(一部に…を含む)" read as one item.
+        item.sub
+            .retain(|s| !(s.name.contains(open) && declare(&s.text, &mut declared)));
+        out.push(item);
+    }
+    out.append(&mut declared);
     out
 }
 
@@ -225,8 +393,12 @@ pub fn split_ingredients_with(
     let mut items = split_ingredients(text);
     // `dedup_by` offers each item with the last one kept: joining removes the item.
     items.dedup_by(|item, prev| {
-        let join =
-            !prev.trace && !item.trace && prev.sub.is_empty() && is_name(&prev.text, &item.text);
+        let join = !prev.trace
+            && !item.trace
+            && !prev.declared
+            && !item.declared
+            && prev.sub.is_empty()
+            && is_name(&prev.text, &item.text);
         if join {
             prev.text = format!("{}, {}", prev.text, item.text);
             prev.name = format!("{}, {}", prev.name, item.name);
@@ -278,7 +450,7 @@ fn strip_header(text: &str) -> &str {
 
 /// The byte offset after "Header:" when `s` starts with a header and a colon.
 fn header_end(s: &str) -> Option<usize> {
-    for header in HEADERS {
+    for (header, _) in HEADERS {
         let n = header.chars().count();
         let mut end = 0;
         let mut count = 0;
@@ -428,7 +600,7 @@ static ITEM_ENDS: CharSet = CharSet::new(
 static MARKER_STARTS: CharSet = CharSet::new(
     &[
         '(', '[', '{', '（', '【', '〈', '「', 'm', 'M', 'c', 'C', 'p', 'P', 't', 'T', 'k', 'K',
-        's', 'S', '可', '含', '\u{212A}',
+        's', 'S', 'e', 'E', 'f', 'F', 'é', 'É', 'h', 'H', '可', '含', '\u{212A}',
     ],
     |c| is_opener(c) || may_start_marker(c),
 );
@@ -649,12 +821,12 @@ fn marker_len(text: &str, marker: &str) -> Option<usize> {
 fn may_start_marker(c: char) -> bool {
     matches!(
         lower_first(c),
-        'm' | 'c' | 'p' | 't' | 'k' | 's' | '可' | '含'
+        'm' | 'c' | 'p' | 't' | 'k' | 's' | 'e' | 'f' | 'é' | 'h' | '可' | '含'
     )
 }
 
 /// The trace marker starting at byte `at` of `body`, with its length in `body`.
-fn trace_marker_at(body: &str, at: usize) -> Option<usize> {
+fn trace_marker_at(body: &str, at: usize) -> Option<(usize, Role)> {
     let rest = &body[at..];
     let first = rest.chars().next()?;
     if !may_start_marker(first) {
@@ -676,9 +848,33 @@ fn trace_marker_at(body: &str, at: usize) -> Option<usize> {
     let mut buf = [0; 4];
     let first = c.encode_utf8(&mut buf).as_bytes()[0];
     let (start, end) = MARKERS_BY_FIRST_BYTE[usize::from(first)];
-    TRACE_MARKERS[start..end]
+    let (marker, len) = TRACE_MARKERS[start..end]
         .iter()
-        .find_map(|m| marker_len(rest, m))
+        .find_map(|m| marker_len(rest, m).map(|len| (*m, len)))?;
+    if !DECLARATION_MARKERS.contains(&marker) {
+        return Some((len, Role::Trace));
+    }
+    // A declaration opens a sentence or an item, and names allergens, not an amount.
+    let before = body[..at].trim_end_matches([' ', '\t']);
+    let opens = before.is_empty() || before.ends_with(['.', '。', '\n', ',', ';', '、', ')', '）']);
+    let after = rest[len..].trim_start_matches([':', '：', ' ']);
+    let amount = after.starts_with(|c: char| c.is_ascii_digit())
+        || [
+            "less",
+            "moins",
+            "menos",
+            "meno",
+            "weniger",
+            "one or more",
+            "2%",
+        ]
+        .iter()
+        .any(|w| marker_len(after, w).is_some());
+    let word_ends = rest[len..]
+        .chars()
+        .next()
+        .is_none_or(|n| !n.is_alphanumeric() || is_cjk(n));
+    (opens && !amount && word_ends).then_some((len, Role::Declared))
 }
 
 /// A list split by [`split_traces`].
@@ -688,7 +884,7 @@ struct Split<'a> {
     /// The bracket pairs of `main`, when they were matched on the way.
     main_pairs: Option<Vec<(usize, usize)>>,
     /// What each statement lists.
-    traces: Vec<&'a str>,
+    traces: Vec<(&'a str, Role)>,
 }
 
 /// Splits `body` into the main list and the trace lists of "may contain" statements. In the
@@ -711,7 +907,7 @@ fn split_traces(body: &str) -> Split<'_> {
             pos = close + closer.len_utf8();
             continue;
         }
-        let Some(marker) = trace_marker_at(body, pos) else {
+        let Some((marker, role)) = trace_marker_at(body, pos) else {
             pos += c.len_utf8();
             continue;
         };
@@ -719,7 +915,7 @@ fn split_traces(body: &str) -> Split<'_> {
         let rest = &body[pos + marker..];
         let start = body.len() - rest.trim_start_matches([':', '：', ' ']).len();
         let end = trace_end(body, start, &mut brackets);
-        traces.push(trim_tail(&body[start..end]));
+        traces.push((trim_tail(&body[start..end]), role));
         if main.is_empty() {
             main.reserve(body.len());
         }
@@ -925,7 +1121,7 @@ fn is_bullet(c: char) -> bool {
 }
 
 /// Parses one item (already split off its list).
-fn parse_item(item: Item<'_>, depth: usize, trace: bool) -> Option<ParsedIngredient> {
+fn parse_item(item: Item<'_>, depth: usize, role: Role) -> Option<ParsedIngredient> {
     let text = clean_text(item);
     if text.is_empty() {
         return None;
@@ -935,7 +1131,7 @@ fn parse_item(item: Item<'_>, depth: usize, trace: bool) -> Option<ParsedIngredi
     let (mut head, colon) = if item.plain {
         (Cow::Borrowed(text.as_str()), None)
     } else {
-        cut_brackets(&text, depth, trace, &mut sub)
+        cut_brackets(&text, depth, role, &mut sub)
     };
     // "Emulsifier: soy lecithin" names a class, then the ingredient.
     if let Some((pos, colon)) = colon {
@@ -943,7 +1139,7 @@ fn parse_item(item: Item<'_>, depth: usize, trace: bool) -> Option<ParsedIngredi
         if depth + 1 < MAX_DEPTH {
             let after =
                 TopLevel::new(&head[pos + colon..]).collapsed(matches!(head, Cow::Borrowed(_)));
-            subs_after.extend(after.filter_map(|piece| parse_item(piece, depth + 1, trace)));
+            subs_after.extend(after.filter_map(|piece| parse_item(piece, depth + 1, role)));
         }
         head = match head {
             Cow::Borrowed(h) => Cow::Borrowed(&h[..pos]),
@@ -963,7 +1159,8 @@ fn parse_item(item: Item<'_>, depth: usize, trace: bool) -> Option<ParsedIngredi
         text,
         name,
         sub,
-        trace,
+        trace: role == Role::Trace,
+        declared: role == Role::Declared,
     })
 }
 
@@ -973,7 +1170,7 @@ fn parse_item(item: Item<'_>, depth: usize, trace: bool) -> Option<ParsedIngredi
 fn cut_brackets<'t>(
     text: &'t str,
     depth: usize,
-    trace: bool,
+    role: Role,
     sub: &mut Vec<ParsedIngredient>,
 ) -> (Cow<'t, str>, Option<(usize, usize)>) {
     let mut brackets = Brackets::new(text);
@@ -996,7 +1193,7 @@ fn cut_brackets<'t>(
             sub.extend(
                 TopLevel::new(inner)
                     .collapsed(true)
-                    .filter_map(|piece| parse_item(piece, depth + 1, trace)),
+                    .filter_map(|piece| parse_item(piece, depth + 1, role)),
             );
         }
         let head = head.get_or_insert_with(|| String::with_capacity(text.len()));
@@ -1226,6 +1423,100 @@ mod tests {
             ["Alcohol Denat.", "Parfum"]
         );
         assert_eq!(names("Sugar*, cocoa butter*"), ["Sugar", "cocoa butter"]);
+    }
+
+    #[test]
+    fn allergen_declarations_are_statements_not_ingredients() {
+        let roles = |text: &str| -> Vec<(String, bool, bool)> {
+            split_ingredients(text)
+                .into_iter()
+                .map(|i| (i.name, i.trace, i.declared))
+                .collect()
+        };
+        let d = |n: &str| (n.to_owned(), false, true);
+        let l = |n: &str| (n.to_owned(), false, false);
+        let t = |n: &str| (n.to_owned(), true, false);
+        assert_eq!(
+            roles("Sugar, cocoa. Contains: milk, wheat and soy. May contain nuts."),
+            [
+                l("Sugar"),
+                l("cocoa"),
+                d("milk"),
+                d("wheat"),
+                d("soy"),
+                t("nuts")
+            ]
+        );
+        assert_eq!(
+            roles("Zucker. ENTHÄLT MILCH. Kann Spuren von Nüssen enthalten."),
+            [l("Zucker"), d("MILCH"), t("Nüssen")]
+        );
+        assert_eq!(
+            roles("砂糖、食塩、(一部に卵・乳成分を含む)"),
+            [l("砂糖"), l("食塩"), d("卵"), d("乳成分")]
+        );
+        assert_eq!(
+            roles("香料、調味料(アミノ酸等)(一部に小麦を含む)"),
+            [l("香料"), l("調味料"), d("小麦")]
+        );
+        // Not declarations: an amount follows, or the word is inside a name.
+        assert!(
+            split_ingredients("Flour, contains 2% or less of: salt")
+                .iter()
+                .all(|i| !i.declared)
+        );
+        assert!(
+            split_ingredients("Farine de blé contient gluten, sel")
+                .iter()
+                .all(|i| !i.declared)
+        );
+    }
+
+    #[test]
+    fn spaced_dashes_separate_a_list_that_has_no_commas() {
+        let names =
+            |t: &str| -> Vec<String> { split_ingredients(t).into_iter().map(|i| i.name).collect() };
+        assert_eq!(
+            names("Farine de blé (farine, fer) - Sucre - Beurre (lait) (17%) - Sel"),
+            ["Farine de blé", "Sucre", "Beurre", "Sel"]
+        );
+        // One dash, or a list with commas, keeps its dashes.
+        assert_eq!(names("Vitamin B - complex"), ["Vitamin B - complex"]);
+        assert_eq!(names("Sugar, salt - iodised, water").len(), 3);
+        assert_eq!(names("Salt, vitamins: niacin - B6 - B12, iron").len(), 3);
+        assert_eq!(
+            names("Farine - Sucre - Lait - Sel - Eau - Poudre à lever: E450, E503 - Arôme").len(),
+            8,
+            "dashes outnumber the commas"
+        );
+    }
+
+    #[test]
+    fn label_notes_and_facility_statements_are_no_ingredients() {
+        let items = split_ingredients(
+            "Farine de riz*, sucre*. Poids net 5g. *Ingrédients issus de l'agriculture biologique. \
+             Sans gluten. Produit élaboré dans un atelier qui utilise : des crustacés, du soja.",
+        );
+        let got: Vec<(&str, bool)> = items.iter().map(|i| (i.name.as_str(), i.trace)).collect();
+        assert_eq!(
+            got,
+            [
+                ("Farine de riz", false),
+                ("sucre", false),
+                ("des crustacés", true),
+                ("du soja", true)
+            ]
+        );
+        // A list of nothing but a note keeps it (the caller reports what it is).
+        assert_eq!(split_ingredients("sans gluten").len(), 1);
+        let de =
+            split_ingredients("Zucker. Hergestellt in einem Betrieb, der auch Sesam verarbeitet.");
+        assert_eq!(
+            de.iter()
+                .map(|i| (i.name.as_str(), i.trace))
+                .collect::<Vec<_>>(),
+            [("Zucker", false), ("Sesam", true)]
+        );
     }
 
     #[test]
@@ -1533,6 +1824,16 @@ mod tests {
             " ",
             "  ",
             "\t",
+            "Contains: ",
+            "ENTHÄLT ",
+            "contient ",
+            "一部に",
+            "を含む",
+            "・",
+            "sans gluten",
+            "Poids net 5g",
+            "*Ingrédients issus de l'agriculture biologique",
+            "produit élaboré dans un atelier qui utilise : ",
             "1,2",
             "13,5 %",
             "5%",
@@ -1630,6 +1931,9 @@ mod tests {
             check_items(&items)?;
             // The main list first, then the traces.
             prop_assert!(items.windows(2).all(|w| !w[0].trace || w[1].trace));
+            // Declared allergens come after the ingredients, and are never traces.
+            prop_assert!(items.iter().all(|i| !(i.trace && i.declared)));
+            prop_assert!(items.windows(2).all(|w| !w[0].declared || w[1].declared || w[1].trace));
             let never = split_ingredients_with(&text, &|_, _| false);
             prop_assert_eq!(&never, &items);
             // Joining every pair it may: each kept item is a join of items in order.

@@ -407,7 +407,12 @@ fn class_words_and_compounds_are_scored_by_their_parts() {
             .concerns
             .contains("'Filling' itself is not in the knowledge base")
     );
-    assert!(filling.safety_score <= 6);
+    // The worst sub-ingredient caps the compound.
+    let worst = ["sugar", "hazelnut paste"]
+        .iter()
+        .map(|n| simple(n, &[]).ingredients[0].safety_score)
+        .min();
+    assert_eq!(Some(filling.safety_score), worst);
     let water = item(&r, "Water (Aqua)");
     assert_eq!(water.canonical_name.as_deref(), Some("Water"));
     assert_eq!(water.recommendation, Recommendation::Safe);
@@ -467,21 +472,32 @@ fn food_entries_in_a_cosmetic_product_are_judged_as_cosmetic_ingredients() {
         assert!(!d.concerns.contains("energy intake") && !d.concerns.contains("5 g"));
     }
 
-    // In food the same entries keep the dietary view.
+    // In food the same entries keep the dietary view: advice in the concerns, but a staple is
+    // no safety concern (its score stays SAFE).
     let soup = simple("Water, Carrots, Potatoes, Onions, Salt, Sugar, Pepper", &[]);
     for name in ["Salt", "Sugar"] {
         let d = item(&soup, name);
         assert_eq!(
             (d.safety_score, d.recommendation),
-            (6, Recommendation::Caution),
+            (7, Recommendation::Safe),
             "{name}"
+        );
+        assert!(
+            d.concerns.contains("Dietary advice, not a safety concern"),
+            "{name}: {}",
+            d.concerns
         );
         assert_eq!(d.category, domain::analysis::ProductCategory::Food);
     }
+    assert_eq!(soup.overall_risk, OverallRisk::Low);
 
     // They decide the kind of product only when nothing else does.
     let plain = simple("Sugar, Salt, Water", &[]);
-    assert!(plain.ingredients[..2].iter().all(|d| d.safety_score == 6));
+    assert!(
+        plain.ingredients[..2]
+            .iter()
+            .all(|d| d.safety_score == 7 && d.concerns.contains("Dietary advice"))
+    );
     // Salt and sugar do not make a product food: the scrub above counted as a cosmetic.
     assert!(
         scrub
@@ -603,4 +619,123 @@ fn plants_listed_under_vegetable_oil_or_fat_are_their_oils() {
     );
     // A plant alone is not an oil.
     assert_eq!(simple("Sunflower", &[]).ingredients[0].canonical_name, None);
+}
+
+fn warned(r: &AnalysisResponse) -> String {
+    r.allergen_warnings.join("\n")
+}
+
+#[test]
+fn unknown_names_with_an_allergen_word_still_warn_by_the_word() {
+    for (list, allergy, word) in [
+        // Three words nobody knows: too much for a reading by the head noun.
+        ("sucre, lait xq zv wk", "milk", "lait"),
+        ("Zucker, Vollmilchpulverzubereitung", "milk", "milch"),
+        ("香料(乳由来)", "milk", "乳"),
+        ("azúcar, harina de trigo xq zv wk", "gluten", "trigo"),
+        ("sugar, xq zv peanut wk", "peanut", "peanut"),
+        ("jaune d'œufs xq zv wk", "egg", "œufs"),
+        ("zucchero, uovo xq zv wk", "egg", "uovo"),
+    ] {
+        let r = simple(list, &[allergy]);
+        let w = warned(&r);
+        assert!(w.contains("found by the word"), "{list}: {w}");
+        // The word, or the longest known phrase with it ("lait de brebis", "harina de trigo").
+        let by = w.split("found by the word").nth(1).unwrap_or_default();
+        assert!(by.contains(word), "{list}: {w}");
+        assert_eq!(r.overall_risk, OverallRisk::High, "{list}");
+    }
+}
+
+#[test]
+fn negations_and_plant_milks_do_not_trip_the_safety_net() {
+    for (list, allergy) in [
+        ("riz soufflé sans gluten spécial", "gluten"),
+        ("gluten-free bread mix special", "gluten"),
+        ("乳化剤（大豆由来）", "milk"),
+        ("cacao magro en polvo", "molluscs"),
+        ("coconut milk powder special", "milk"),
+        ("noix de muscade moulue spéciale", "tree nut"),
+        ("lactose free special base", "milk"),
+    ] {
+        let r = simple(list, &[allergy]);
+        assert!(r.allergen_warnings.is_empty(), "{list}: {}", warned(&r));
+    }
+}
+
+#[test]
+fn allergen_declarations_warn_without_becoming_ingredients() {
+    for (list, allergy, items) in [
+        ("Sugar, cocoa butter. Contains: milk, wheat.", "milk", 2),
+        ("Zucker, Kakaobutter. Enthält: Milch.", "milk", 2),
+        ("Sucre, cacao. Contient : lait.", "milk", 2),
+        ("Azúcar, cacao. Contiene: leche.", "milk", 2),
+        ("Açúcar, cacau. Contém: leite.", "milk", 2),
+        (
+            "砂糖、食塩、(一部に卵・グルテン・乳成分・大豆を含む)",
+            "egg",
+            2,
+        ),
+    ] {
+        let r = simple(list, &[allergy]);
+        assert_eq!(r.ingredients.len(), items, "{list}: {:?}", r.ingredients);
+        let w = warned(&r);
+        assert!(w.contains("(declared on the label)"), "{list}: {w}");
+        assert_eq!(r.overall_risk, OverallRisk::High, "{list}");
+        assert!(
+            r.summary.starts_with("Not for you"),
+            "{list}: {}",
+            r.summary
+        );
+    }
+    // "Contains 2% or less of" lists more ingredients; a name with "contient" is a name.
+    let r = simple("Sugar, Contains 2% or less of: salt, milk", &["milk"]);
+    assert_eq!(r.ingredients.len(), 3, "{:?}", r.ingredients);
+    assert!(!warned(&r).contains("declared on the label"));
+    let r = simple("Farine de blé contient gluten, sel", &["gluten"]);
+    assert_eq!(r.ingredients.len(), 2);
+    // A list that is nothing but a declaration is read as its ingredients.
+    let r = simple("Contains: milk", &["milk"]);
+    assert_eq!(r.ingredients.len(), 1);
+    assert!(r.ingredients[0].is_allergen_match);
+}
+
+#[test]
+fn names_are_understood_by_their_head_and_keep_its_score() {
+    for (name, head) in [
+        ("emmental râpé*", "emmental"),
+        ("olives non dénoyautées*", "olives"),
+        ("huile d'olive vierge extra", "huile d'olive"),
+        ("farine de riz complet*", "farine de riz"),
+        ("gingembre moulu", "gingembre"),
+        ("barley malt powder", "barley malt"),
+        ("coconut milk powder", "coconut milk"),
+        ("romano cheese", "cheese"),
+        ("onion flakes", "onion"),
+    ] {
+        let whole = simple(name, &[]);
+        let alone = simple(head, &[]);
+        let (w, h) = (&whole.ingredients[0], &alone.ingredients[0]);
+        assert!(h.canonical_name.is_some(), "{head} is known");
+        assert_eq!(w.canonical_name, h.canonical_name, "{name}");
+        assert_eq!(w.safety_score, h.safety_score, "{name}: the head's score");
+    }
+    // A word not understood is said in the concerns.
+    let r = simple("romano cheese", &[]);
+    assert!(
+        r.ingredients[0]
+            .concerns
+            .contains("Understood only by its head")
+    );
+    // Claims and INCI names built from parts are not read by a head.
+    assert!(
+        simple("sans gluten", &[]).ingredients[0]
+            .canonical_name
+            .is_none()
+    );
+    assert!(
+        simple("Butylphenyl Methylparaben", &[]).ingredients[0]
+            .canonical_name
+            .is_none()
+    );
 }

@@ -16,7 +16,7 @@ use super::{
     AllergyRisk, AnalysisResponse, Expertise, FactSource, IngredientDetail, OFFLINE_ENGINE, Origin,
     OverallRisk, ProductCategory, Recommendation, RiskLevel, SkinType, grade,
 };
-use crate::knowledge::allergy::DeclaredAllergy;
+use crate::knowledge::allergy::{AllergyAliases, DeclaredAllergy};
 use crate::knowledge::fold::{fold, is_cjk};
 use crate::knowledge::{
     AllergenGroup, CosmeticText, EuCosmetics, EuFood, Iarc, Ingredient, KnowledgeBase, MatchKind,
@@ -223,6 +223,8 @@ struct Finding<'kb> {
     sources: Vec<&'kb str>,
     /// Allergen groups matched, with the declared allergy that matched.
     allergy: Vec<(String, usize)>,
+    /// The allergen words that matched in a name not known as a whole (the safety net).
+    by_word: Vec<String>,
     /// `notes` joined, rendered at start-up ([`Prepared::plain`], or its skin-type variant),
     /// while no allergy or spelling note is among them.
     plain: Option<&'kb SharedStr>,
@@ -279,9 +281,16 @@ pub fn analyze_with_supplement(
             }
         }
     }
-    // First pass: resolve heads only, to tell a food from a cosmetic product.
-    let heads: Vec<Option<Resolved<'_>>> = input
+    // Allergen declarations ("Contains: milk") are statements about the list, not items of
+    // it; a list of nothing else is read as the ingredients it names.
+    let all_declared = input.parsed.iter().all(|p| p.declared);
+    let listed: Vec<&ParsedIngredient> = input
         .parsed
+        .iter()
+        .filter(|p| all_declared || !p.declared)
+        .collect();
+    // First pass: resolve heads only, to tell a food from a cosmetic product.
+    let heads: Vec<Option<Resolved<'_>>> = listed
         .iter()
         .map(|item| {
             // A class word ("Emulsifier") names no ingredient: its sub-ingredients do.
@@ -320,10 +329,10 @@ pub fn analyze_with_supplement(
         expert: input.expertise == Expertise::Expert,
     };
 
-    let mut details = Vec::with_capacity(input.parsed.len());
+    let mut details = Vec::with_capacity(listed.len());
     let mut warnings = Vec::new();
-    let mut items = Vec::with_capacity(input.parsed.len());
-    for (parsed, head) in input.parsed.iter().zip(&heads) {
+    let mut items = Vec::with_capacity(listed.len());
+    for (parsed, head) in listed.iter().copied().zip(&heads) {
         let (detail, item) = analyze_item(&ctx, parsed, *head);
         if let Some(w) = &item.warning {
             warnings.push(format!("ALLERGEN WARNING: {} - {w}", detail.name));
@@ -351,8 +360,31 @@ pub fn analyze_with_supplement(
         let sum: u32 = counted.iter().map(|d| u32::from(d.safety_score)).sum();
         (f64::from(sum) / counted.len() as f64 * 10.0).round() / 10.0
     };
-    let (overall, rule) = overall_risk(&details, &items);
-    let summary = summarize(&ctx, input, &details, &items, overall, rule, average);
+    let declared = if all_declared {
+        Vec::new()
+    } else {
+        declared_matches(&ctx, &input.parsed)
+    };
+    for (text, groups, ai) in &declared {
+        warnings.push(format!(
+            "ALLERGEN WARNING: {text} - contains {} (declared on the label), which matches your declared allergy '{}'",
+            groups.join(" and "),
+            ctx.allergies[*ai].given
+        ));
+    }
+    let (mut overall, mut rule) = overall_risk(&details, &items);
+    if !declared.is_empty() {
+        (overall, rule) = (OverallRisk::High, RiskRule::AllergenMatch);
+    }
+    let summary = summarize(
+        &ctx,
+        input,
+        &details,
+        &items,
+        (overall, rule),
+        average,
+        &declared,
+    );
     let engine = match extra {
         Some(extra) if details.iter().any(|d| d.source == FactSource::Llm) => extra.label(),
         _ => OFFLINE_ENGINE,
@@ -371,6 +403,52 @@ pub fn analyze_with_supplement(
     }
 }
 
+/// The label's allergen declarations that match a declared allergy: (what the label says,
+/// group labels, the allergy), one per declaration statement item, groups not repeated.
+fn declared_matches(
+    ctx: &Context<'_>,
+    parsed: &[ParsedIngredient],
+) -> Vec<(String, Vec<&'static str>, usize)> {
+    let mut out: Vec<(String, Vec<&'static str>, usize)> = Vec::new();
+    let mut seen: Vec<AllergenGroup> = Vec::new();
+    for p in parsed.iter().filter(|p| p.declared) {
+        let mut groups: Vec<AllergenGroup> = Vec::new();
+        if let Some(r) = ctx.resolve(&p.name)
+            && r.kind != MatchKind::Typo
+        {
+            groups.extend(r.ingredient.allergens.iter().copied());
+        }
+        let aliases = AllergyAliases::embedded();
+        if let Some(g) = aliases.groups(&fold(&p.name)) {
+            groups.extend_from_slice(g);
+        }
+        if groups.is_empty() {
+            groups.extend(
+                aliases
+                    .words_in(&fold(&p.name))
+                    .into_iter()
+                    .map(|f| f.group),
+            );
+        }
+        let mut labels: Vec<&'static str> = Vec::new();
+        let mut first: Option<usize> = None;
+        for g in groups {
+            if seen.contains(&g) {
+                continue;
+            }
+            if let Some(ai) = ctx.allergies.iter().position(|a| a.groups.contains(&g)) {
+                seen.push(g);
+                labels.push(g.label());
+                first.get_or_insert(ai);
+            }
+        }
+        if let Some(ai) = first {
+            out.push((p.text.clone(), labels, ai));
+        }
+    }
+    out
+}
+
 /// The knowledge base first, then the supplement.
 fn resolve<'a>(
     kb: &'a KnowledgeBase,
@@ -379,6 +457,7 @@ fn resolve<'a>(
 ) -> Option<Resolved<'a>> {
     kb.resolve(name)
         .or_else(|| extra.and_then(|e| e.resolve(name)))
+        .or_else(|| kb.resolve_by_head(name))
 }
 
 impl<'a> Context<'a> {
@@ -553,6 +632,7 @@ fn analyze_item<'kb>(
     let mut notes: Vec<Cow<'kb, str>> = Vec::new();
     let mut sources: Vec<&str> = Vec::new();
     let mut allergy: Vec<(String, usize)> = Vec::new();
+    let mut by_word: Vec<String> = Vec::new();
     let mut score;
     let canonical: Option<SharedStr>;
     let purpose: SharedStr;
@@ -597,6 +677,10 @@ fn analyze_item<'kb>(
             score = 10;
             known = subs.iter().all(|s| s.resolved.is_some());
             if !is_class && !parsed.name.is_empty() {
+                by_word = word_matches(ctx, &parsed.name, &mut allergy);
+                if !by_word.is_empty() {
+                    notes.push(Cow::Owned(found_by_word_note(&parsed.name, &by_word)));
+                }
                 notes.push(Cow::Owned(format!(
                     "'{}' itself is not in the knowledge base; it is scored by its listed sub-ingredients.",
                     parsed.name
@@ -616,6 +700,10 @@ fn analyze_item<'kb>(
                 &parsed.name
             };
             allergy.extend(allergy_matches(ctx, name, None));
+            by_word = word_matches(ctx, name, &mut allergy);
+            if !by_word.is_empty() {
+                notes.push(Cow::Owned(found_by_word_note(name, &by_word)));
+            }
             notes.push(Cow::Owned(format!(
                 "Not in the knowledge base: '{name}' could not be identified, so it is marked CAUTION (score {UNKNOWN_SCORE}) rather than guessed. Its origin is unknown."
             )));
@@ -648,6 +736,11 @@ fn analyze_item<'kb>(
         for a in &sub.allergy {
             if !allergy.contains(a) {
                 allergy.push(a.clone());
+            }
+        }
+        for w in &sub.by_word {
+            if !by_word.contains(w) {
+                by_word.push(w.clone());
             }
         }
     }
@@ -689,6 +782,7 @@ fn analyze_item<'kb>(
             &subs,
             primary.as_ref(),
             parsed.trace,
+            &by_word,
         )
     });
     let groups = allergy_groups(&allergy);
@@ -845,15 +939,22 @@ fn finding<'kb>(
     resolved: Option<Resolved<'kb>>,
 ) -> Finding<'kb> {
     let Some(r) = resolved else {
+        let mut allergy = allergy_matches(ctx, label, None);
+        let by_word = word_matches(ctx, label, &mut allergy);
+        let mut notes = vec![Cow::Owned(format!(
+            "'{label}' is not in the knowledge base (marked CAUTION, not guessed)."
+        ))];
+        if !by_word.is_empty() {
+            notes.insert(0, Cow::Owned(found_by_word_note(label, &by_word)));
+        }
         return Finding {
             label,
             resolved: None,
             score: UNKNOWN_SCORE,
-            notes: vec![Cow::Owned(format!(
-                "'{label}' is not in the knowledge base (marked CAUTION, not guessed)."
-            ))],
+            notes,
             sources: Vec::new(),
-            allergy: allergy_matches(ctx, label, None),
+            allergy,
+            by_word,
             plain: None,
         };
     };
@@ -869,7 +970,13 @@ fn finding<'kb>(
         None => personal_score(ctx, ing, r.index),
     };
     let mut sources: Vec<&str> = Vec::new();
-    let allergy = allergy_matches(ctx, label, Some(r));
+    let mut allergy = allergy_matches(ctx, label, Some(r));
+    // Read by its head only: the other words may still name an allergen.
+    let by_word = if r.kind == MatchKind::Head {
+        word_matches(ctx, label, &mut allergy)
+    } else {
+        Vec::new()
+    };
     if !allergy.is_empty() {
         let groups: Vec<&str> = allergy.iter().map(|(g, _)| g.as_str()).collect();
         let declared: Vec<&str> = allergy
@@ -908,15 +1015,21 @@ fn finding<'kb>(
             "Read as '{}' (spelling corrected).",
             ing.name
         ))),
+        MatchKind::Head => notes.push(Cow::Owned(format!(
+            "Understood only by its head: '{label}' is read as {} (the rest of the name is not in the knowledge base); the score and facts are those of {}.",
+            ing.name, ing.name
+        ))),
         MatchKind::Qualifier | MatchKind::Plural | MatchKind::SlashPart | MatchKind::Exact => {}
     }
     if let (Some(text), None) = (ctx.prepared(r.index), cosmetic) {
         notes.push(Cow::Borrowed(&text.reason));
     }
-    let plain = plain.filter(|_| allergy.is_empty() && r.kind != MatchKind::Typo);
+    let plain = plain
+        .filter(|_| allergy.is_empty() && !matches!(r.kind, MatchKind::Typo | MatchKind::Head));
     Finding {
         label,
         plain,
+        by_word,
         resolved: Some(r),
         score: if allergy.is_empty() {
             score
@@ -969,7 +1082,7 @@ fn personal_score<'kb>(
 /// the one rendered at start-up ([`Prepared::skin`]); it is worked out only for an entry
 /// without prepared texts.
 fn personal_value(ctx: &Context<'_>, index: usize, ing: &Ingredient) -> u8 {
-    let mut score = ing.score;
+    let mut score = ing.safety_score();
     if ing.eu_cosmetics == Some(EuCosmetics::AnnexIi) {
         score = score.min(3);
     }
@@ -1140,6 +1253,49 @@ fn allergy_matches(
     out
 }
 
+/// The safety net for a name the knowledge base does not know: declared allergen groups
+/// named by a word inside it ("lait" in "lait de brebis pasteurisé", 乳 in 乳由来), added to
+/// `allergy`; returns the words that matched.
+fn word_matches(ctx: &Context<'_>, label: &str, allergy: &mut Vec<(String, usize)>) -> Vec<String> {
+    if ctx.allergies.iter().all(|a| a.groups.is_empty()) {
+        return Vec::new();
+    }
+    // The knowledge base's names count too ("mozzarella", "emmental"), exact names only.
+    let lookup = |phrase: &str| -> Vec<AllergenGroup> {
+        ctx.kb
+            .resolve_exact(phrase)
+            .map(|r| r.ingredient.allergens.clone())
+            .unwrap_or_default()
+    };
+    let found = AllergyAliases::embedded().words_in_with(&fold(label), &lookup);
+    let mut words = Vec::new();
+    for f in found {
+        let Some(ai) = ctx
+            .allergies
+            .iter()
+            .position(|a| a.groups.contains(&f.group))
+        else {
+            continue;
+        };
+        let label = f.group.label();
+        if !allergy.iter().any(|(g, _)| g == label) {
+            allergy.push((label.to_owned(), ai));
+        }
+        if !words.contains(&f.word) {
+            words.push(f.word);
+        }
+    }
+    words
+}
+
+/// The concern sentence of a name flagged by the safety net.
+fn found_by_word_note(name: &str, words: &[String]) -> String {
+    format!(
+        "'{name}' is not in the knowledge base as a whole, but the word '{}' names an allergen: flagged as a precaution.",
+        words.join("', '")
+    )
+}
+
 /// Whether `word` (folded) occurs in `folded` as whole words (or as its plural).
 fn contains_word(folded: &str, word: &str) -> bool {
     if word.is_empty() {
@@ -1178,6 +1334,7 @@ fn allergy_reason(
     subs: &[Finding<'_>],
     primary: Option<&Finding<'_>>,
     trace: bool,
+    by_word: &[String],
 ) -> String {
     let groups: Vec<&str> = dedup(allergy.iter().map(|(g, _)| g.as_str()).collect());
     let declared: Vec<&str> = dedup(
@@ -1204,8 +1361,16 @@ fn allergy_reason(
     } else {
         format!(" (via {})", via.join(", "))
     };
+    let found = if by_word.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (found by the word '{}': the name is not in the knowledge base as a whole)",
+            by_word.join("', '")
+        )
+    };
     format!(
-        "{verb} {}{via}, which matches your declared allergy '{}'",
+        "{verb} {}{via}{found}, which matches your declared allergy '{}'",
         groups.join(" and "),
         declared.join("', '")
     )
@@ -1286,9 +1451,9 @@ fn summarize(
     input: &AnalysisInput,
     details: &[IngredientDetail],
     items: &[ItemFacts<'_>],
-    overall: OverallRisk,
-    rule: RiskRule,
+    (overall, rule): (OverallRisk, RiskRule),
     average: f64,
+    declared: &[(String, Vec<&'static str>, usize)],
 ) -> String {
     let rows: Vec<(&IngredientDetail, &ItemFacts<'_>)> = details.iter().zip(items).collect();
     let matches: Vec<&(&IngredientDetail, &ItemFacts<'_>)> =
@@ -1321,7 +1486,9 @@ fn summarize(
     match input.expertise {
         Expertise::Beginner => {
             let verdict = match overall {
-                OverallRisk::High if !matches.is_empty() => "Not for you".to_owned(),
+                OverallRisk::High if !matches.is_empty() || !declared.is_empty() => {
+                    "Not for you".to_owned()
+                }
                 OverallRisk::High => "Better avoid".to_owned(),
                 OverallRisk::Medium => "Use with care".to_owned(),
                 _ => "Looks fine".to_owned(),
@@ -1342,6 +1509,17 @@ fn summarize(
                 s.push(format!(
                     "{verdict}: this product contains {what}, which you are allergic to ({}).",
                     names_list(&names)
+                ));
+            } else if !declared.is_empty() {
+                let groups: Vec<&str> = dedup(
+                    declared
+                        .iter()
+                        .flat_map(|(_, g, _)| g.iter().copied())
+                        .collect(),
+                );
+                s.push(format!(
+                    "{verdict}: the label declares {}, which you are allergic to.",
+                    names_list(&groups)
                 ));
             } else if drivers.is_empty() {
                 s.push(format!("{verdict}: no ingredient of concern found."));
@@ -1411,6 +1589,16 @@ fn summarize(
                     .collect();
                 s.push(format!(
                     "Declared-allergy matches (groups of Reg. (EU) No 1169/2011 Annex II and the EU labelled fragrance allergens): {}; scores capped at {ALLERGEN_SCORE}.",
+                    parts.join("; ")
+                ));
+            }
+            if !declared.is_empty() {
+                let parts: Vec<String> = declared
+                    .iter()
+                    .map(|(text, g, _)| format!("{text} → {}", g.join(", ")))
+                    .collect();
+                s.push(format!(
+                    "Allergens declared on the label (Reg. (EU) No 1169/2011 Art. 21) that match your allergies: {}.",
                     parts.join("; ")
                 ));
             }

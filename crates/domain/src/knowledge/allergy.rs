@@ -28,6 +28,109 @@ struct AliasFile {
 pub struct AllergyAliases {
     words: HashMap<String, Vec<AllergenGroup>>,
     substitutes: BTreeMap<AllergenGroup, Vec<String>>,
+    /// The words of food allergen groups written in a script without spaces (乳, 小麦, 밀),
+    /// longest first: looked for inside names.
+    cjk_words: Vec<(String, Vec<AllergenGroup>)>,
+    /// Words of five letters or more that also name their group at the start or end of a
+    /// compound ("Weizenmehl", "Vollmilch", "Sojasoße" need "soja" at the start only).
+    stems: Vec<(String, Vec<AllergenGroup>)>,
+}
+
+/// Alias words that describe the user, not an ingredient: never looked for in names.
+const NOT_INGREDIENT_WORDS: &[&str] = &[
+    "cereal",
+    "cereals",
+    "coeliac",
+    "celiac",
+    "coeliac disease",
+    "celiac disease",
+    "lactose intolerance",
+    "seafood",
+    "grano",
+    // Spanish "en polvo" (powdered); the octopus is "pulpo" there.
+    "polvo",
+];
+
+/// Words that say an allergen is absent when next to its word: "sans gluten", "gluten-free",
+/// "senza lattosio", "glutenfrei" (folded, a token before or after the allergen word).
+const NEGATIONS_BEFORE: &[&str] = &[
+    "sans",
+    "without",
+    "no",
+    "non",
+    "sin",
+    "ohne",
+    "senza",
+    "sem",
+    "zero",
+    "free from",
+];
+const NEGATIONS_AFTER: &[&str] = &["free", "frei", "libre", "gratis", "livre"];
+
+/// Words that, anywhere in a name, make "milk", "butter", "lait" or "nut" a plant's:
+/// coconut milk, cocoa butter, shea butter, noix de coco, noix de muscade, milk thistle.
+const PLANT_MODIFIERS: &[&str] = &[
+    "coconut",
+    "coco",
+    "cocco",
+    "kokos",
+    "cocos",
+    "cocoa",
+    "cacao",
+    "cacau",
+    "kakao",
+    "shea",
+    "karite",
+    "muscade",
+    "moscada",
+    "moscata",
+    "thistle",
+    "chardon",
+    "mariendistel",
+    "cardo",
+    "tartar",
+    "tartre",
+    "illipe",
+    "mango",
+    "kokum",
+    "kokosmilch",
+];
+
+/// Compounds starting with these are plant drinks or pastes, not milk ("Hafermilch",
+/// "Sojamilch", "Mandelmilch").
+const PLANT_MILK_STEMS: &[&str] = &[
+    "mandel",
+    "hafer",
+    "soja",
+    "reis",
+    "cashew",
+    "haselnuss",
+    "erbsen",
+];
+
+/// Word stems that are names of an allergen only as a whole word (compounds say otherwise:
+/// buckwheat is no wheat, a nutmeg no nut).
+const NOT_COMPOUND_STEMS: &[&str] = &["wheat", "cereal", "cereals", "seafood"];
+
+/// Adds the food groups of `word` to `out`, each group once (its first word kept).
+fn push_found(groups: &[AllergenGroup], word: &str, out: &mut Vec<FoundWord>) {
+    for g in groups {
+        if g.is_food_allergen() && !out.iter().any(|f| f.group == *g) {
+            out.push(FoundWord {
+                group: *g,
+                word: word.to_owned(),
+            });
+        }
+    }
+}
+
+/// One allergen word found in a name by [`AllergyAliases::words_in`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundWord {
+    /// The group it names.
+    pub group: AllergenGroup,
+    /// The word as folded ("lait", "weizen", "乳").
+    pub word: String,
 }
 
 static ALIASES: OnceLock<AllergyAliases> = OnceLock::new();
@@ -80,10 +183,181 @@ impl AllergyAliases {
                 }
             }
         }
+        let food = |groups: &[AllergenGroup]| -> Vec<AllergenGroup> {
+            groups
+                .iter()
+                .copied()
+                .filter(|g| g.is_food_allergen())
+                .collect()
+        };
+        let mut cjk_words: Vec<(String, Vec<AllergenGroup>)> = Vec::new();
+        let mut stems: Vec<(String, Vec<AllergenGroup>)> = Vec::new();
+        for (word, groups) in &words {
+            let groups = food(groups);
+            if groups.is_empty() || NOT_INGREDIENT_WORDS.contains(&word.as_str()) {
+                continue;
+            }
+            if word.chars().any(super::fold::is_cjk) {
+                cjk_words.push((word.clone(), groups));
+            } else if word.chars().count() >= 5
+                && !word.contains(' ')
+                && !NOT_COMPOUND_STEMS.contains(&word.as_str())
+            {
+                stems.push((word.clone(), groups));
+            }
+        }
+        // Longest first, so that "乳製品" is found before "乳"; then by word, for stable output.
+        let by_length = |a: &(String, Vec<AllergenGroup>), b: &(String, Vec<AllergenGroup>)| {
+            b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0))
+        };
+        cjk_words.sort_by(by_length);
+        stems.sort_by(by_length);
         Ok(Self {
             words,
             substitutes: file.substitutes,
+            cjk_words,
+            stems,
         })
+    }
+
+    /// The food allergen words in a folded ingredient name, for names the knowledge base does
+    /// not know as a whole: whole words and runs of up to three words ("lait", "egg white"),
+    /// German-style compounds that start or end with a word of five letters or more
+    /// ("weizenmehl", "vollmilch"), and words written without spaces inside CJK names (乳,
+    /// 小麦, 밀가루). A word next to a negation ("sans gluten", "gluten free") does not count,
+    /// nor "milk" or "nut" in a name that says whose ("coconut milk", "noix de muscade").
+    pub fn words_in(&self, folded: &str) -> Vec<FoundWord> {
+        self.words_in_with(folded, &|_| Vec::new())
+    }
+
+    /// [`AllergyAliases::words_in`], also asking `lookup` for the groups of each run of words
+    /// the alias table does not know (the knowledge base's names: "emmental", "mozzarella").
+    pub fn words_in_with(
+        &self,
+        folded: &str,
+        lookup: &dyn Fn(&str) -> Vec<AllergenGroup>,
+    ) -> Vec<FoundWord> {
+        let mut out: Vec<FoundWord> = Vec::new();
+        let push = push_found;
+        let tokens: Vec<&str> = folded.split(' ').filter(|t| !t.is_empty()).collect();
+        let plant = tokens.iter().any(|t| PLANT_MODIFIERS.contains(t));
+        let negated = |start: usize, end: usize| {
+            let before = start.checked_sub(1).map(|i| tokens[i]);
+            let before2 = start
+                .checked_sub(2)
+                .map(|i| format!("{} {}", tokens[i], tokens[i + 1]));
+            let after = tokens.get(end).copied();
+            before.is_some_and(|b| NEGATIONS_BEFORE.contains(&b))
+                || before2.is_some_and(|b| NEGATIONS_BEFORE.contains(&b.as_str()))
+                || after.is_some_and(|a| NEGATIONS_AFTER.contains(&a))
+        };
+        let keep = |groups: &[AllergenGroup]| -> Vec<AllergenGroup> {
+            groups
+                .iter()
+                .copied()
+                .filter(|g| {
+                    g.is_food_allergen()
+                        && !(plant && matches!(g, AllergenGroup::Milk | AllergenGroup::Nuts))
+                })
+                .collect()
+        };
+        // Groups a negation names ("gluten-free bread"): the whole name is free of them.
+        let mut refused: Vec<AllergenGroup> = Vec::new();
+        let mut i = 0;
+        while i < tokens.len() {
+            let mut matched = 0;
+            for n in (1..=3.min(tokens.len() - i)).rev() {
+                let phrase = tokens[i..i + n].join(" ");
+                if NOT_INGREDIENT_WORDS.contains(&phrase.as_str()) {
+                    continue;
+                }
+                let hit = self
+                    .groups(&phrase)
+                    .or_else(|| {
+                        phrase
+                            .strip_suffix('s')
+                            .filter(|p| p.len() >= 3)
+                            .and_then(|p| self.groups(p))
+                    })
+                    .map(<[AllergenGroup]>::to_vec)
+                    .or_else(|| {
+                        let groups = lookup(&phrase);
+                        (!groups.is_empty()).then_some(groups)
+                    });
+                if let Some(groups) = hit {
+                    if negated(i, i + n) {
+                        refused.extend(groups.iter().copied());
+                    } else {
+                        push(&keep(&groups), &phrase, &mut out);
+                    }
+                    matched = n;
+                    break;
+                }
+            }
+            if matched == 0 {
+                let token = tokens[i];
+                if token.chars().any(super::fold::is_cjk) {
+                    self.cjk_in(token, &keep, &mut out);
+                } else if !negated(i, i + 1) && !NEGATIONS_AFTER.iter().any(|n| token.ends_with(n))
+                {
+                    for (stem, groups) in &self.stems {
+                        if token.len() >= stem.len() + 3
+                            && token.contains(stem.as_str())
+                            && !PLANT_MODIFIERS.iter().any(|p| token.starts_with(p))
+                        {
+                            // "Mandelmilch" names the almond, not milk.
+                            let plant_milk = PLANT_MILK_STEMS.iter().any(|p| token.starts_with(p));
+                            let groups: Vec<AllergenGroup> = keep(groups)
+                                .into_iter()
+                                .filter(|g| !(plant_milk && *g == AllergenGroup::Milk))
+                                .collect();
+                            push(&groups, stem, &mut out);
+                        }
+                    }
+                }
+            }
+            i += matched.max(1);
+        }
+        out.retain(|f| !refused.contains(&f.group));
+        out
+    }
+
+    /// The CJK allergen words inside one token, longest first, each character read once.
+    fn cjk_in(
+        &self,
+        token: &str,
+        keep: &dyn Fn(&[AllergenGroup]) -> Vec<AllergenGroup>,
+        out: &mut Vec<FoundWord>,
+    ) {
+        // Compounds where the word means something else: 乳化 (emulsified), 乳酸 (lactic
+        // acid), 豆乳 (soy milk), 無乳 / 不含 (without), ココナッツミルク.
+        const NOT_ALLERGEN: &[&str] = &[
+            "乳化",
+            "乳酸",
+            "豆乳",
+            "ココナッツ",
+            "椰",
+            "无乳",
+            "無乳",
+            "不含",
+            "乳酸菌",
+            "유화",
+            "유산",
+            "두유",
+            "코코넛",
+        ];
+        let mut rest = token.to_owned();
+        for n in NOT_ALLERGEN {
+            if rest.contains(n) {
+                rest = rest.replace(n, " ");
+            }
+        }
+        for (word, groups) in &self.cjk_words {
+            if rest.contains(word.as_str()) {
+                push_found(&keep(groups), word, out);
+                rest = rest.replace(word.as_str(), " ");
+            }
+        }
     }
 
     /// The groups a folded word names.
@@ -243,6 +517,55 @@ mod tests {
         ] {
             assert_eq!(groups(word), expected, "{word}");
         }
+    }
+
+    #[test]
+    fn allergen_words_are_found_inside_names_by_word_compound_and_script() {
+        let found = |name: &str| -> Vec<(AllergenGroup, String)> {
+            AllergyAliases::embedded()
+                .words_in(&fold(name))
+                .into_iter()
+                .map(|f| (f.group, f.word))
+                .collect()
+        };
+        assert_eq!(
+            found("lait de brebis pasteurisé"),
+            [(Milk, "lait".to_owned())]
+        );
+        assert_eq!(found("_Weizen_mehl"), [(Gluten, "weizen".to_owned())]);
+        assert_eq!(
+            found("Weizenmehl Type 550"),
+            [(Gluten, "weizen".to_owned())]
+        );
+        assert_eq!(found("Vollmilchpulver"), [(Milk, "milch".to_owned())]);
+        assert_eq!(found("Mandelmilch"), [(Nuts, "mandel".to_owned())]);
+        // Oats are an Annex II cereal; the drink is no milk.
+        assert_eq!(found("Hafermilch"), [(Gluten, "hafer".to_owned())]);
+        assert_eq!(found("香料(乳由来)"), [(Milk, "乳".to_owned())]);
+        assert_eq!(found("밀가루"), [(Gluten, "밀".to_owned())]);
+        assert_eq!(
+            found("egg whites powder"),
+            [(Eggs, "egg whites".to_owned())]
+        );
+        for none in [
+            "sans gluten",
+            "gluten free",
+            "glutenfrei",
+            "lactose-free",
+            "乳化剤",
+            "乳酸",
+            "豆乳",
+            "coconut milk",
+            "noix de coco râpée",
+            "buckwheat groats",
+            "cacao en polvo",
+            "cereal bar",
+            "Kokosmilch",
+        ] {
+            assert!(found(none).is_empty(), "{none}: {:?}", found(none));
+        }
+        // Fragrance and other cosmetic groups are no food allergens: never found by word.
+        assert!(found("parfum naturel").is_empty());
     }
 
     #[test]

@@ -354,7 +354,37 @@ pub struct CosmeticUse {
     pub source: String,
 }
 
+/// Sources whose concerns are dietary advice about how much to eat (WHO guidelines on free
+/// sugars and on sodium), not about the safety of the ingredient.
+pub const DIETARY_ADVICE_SOURCES: &[&str] = &["who-sugars-2015", "who-sodium-2012"];
+
+/// The lowest score graded SAFE: a staple food is never scored below it for dietary advice.
+pub const STAPLE_SCORE: u8 = 7;
+
 impl Ingredient {
+    /// Whether the entry is a staple food whose only concerns are dietary advice (sugar,
+    /// salt, syrups): in a food that advice belongs in the concerns, not in the risk level.
+    pub fn is_dietary_staple(&self) -> bool {
+        self.category == ProductCategory::Food
+            && !self.concerns.is_empty()
+            && self
+                .concerns
+                .iter()
+                .all(|c| DIETARY_ADVICE_SOURCES.contains(&c.source.as_str()))
+            && self.iarc.is_none()
+            && self.eu_food != Some(EuFood::Withdrawn)
+    }
+
+    /// The entry's safety score: its knowledge-base score, but at least [`STAPLE_SCORE`] for a
+    /// dietary staple (the dietary advice stays in its concerns).
+    pub fn safety_score(&self) -> u8 {
+        if self.is_dietary_staple() {
+            self.score.max(STAPLE_SCORE)
+        } else {
+            self.score
+        }
+    }
+
     /// Whether the entry is prohibited in EU cosmetics (Annex II).
     pub fn is_cosmetics_banned(&self) -> bool {
         self.eu_cosmetics == Some(EuCosmetics::AnnexIi)
@@ -409,33 +439,9 @@ pub enum KbError {
     },
 }
 
-/// FNV-1a: the index keys are short, trusted strings from our own files, so a fast
+/// FNV-1a ([`fnv`]): the index keys are short, trusted strings from our own files, so a fast
 /// non-keyed hash is fine (lookups hash user text, but a collision only costs time).
-#[derive(Debug, Clone, Copy, Default)]
-struct Fnv;
-
-impl std::hash::BuildHasher for Fnv {
-    type Hasher = FnvHasher;
-    fn build_hasher(&self) -> FnvHasher {
-        FnvHasher(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-/// The FNV-1a state.
-#[derive(Debug)]
-struct FnvHasher(u64);
-
-impl std::hash::Hasher for FnvHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
+type Fnv = fnv::FnvBuildHasher;
 
 /// One typo-correctable name.
 #[derive(Debug, Clone)]
@@ -459,6 +465,9 @@ pub enum MatchKind {
     Qualifier,
     /// A typo within the conservative edit-distance threshold, unique.
     Typo,
+    /// Only a part of the name is known: its head noun ("romano cheese" → Cheese), the other
+    /// words not understood ([`KnowledgeBase::resolve_by_head`]).
+    Head,
 }
 
 /// A resolved name.
@@ -684,11 +693,19 @@ impl Prepared {
                 && !mentions("authorised")
                 && !mentions("banned"))
             .then(|| "No longer authorised as an EU food additive.".to_owned()),
-            format!(
-                "Knowledge-base score {}/10: {}",
-                ing.score,
-                ing.score_reason.trim()
-            ),
+            if ing.is_dietary_staple() && ing.score < STAPLE_SCORE {
+                format!(
+                    "Dietary advice, not a safety concern (safety score {}/10): {}",
+                    ing.safety_score(),
+                    ing.score_reason.trim()
+                )
+            } else {
+                format!(
+                    "Knowledge-base score {}/10: {}",
+                    ing.score,
+                    ing.score_reason.trim()
+                )
+            },
         )
     }
 }
@@ -753,7 +770,7 @@ impl KnowledgeBase {
 
     fn build_index(&mut self) {
         let mut index: HashMap<String, Vec<u32>, Fnv> =
-            HashMap::with_capacity_and_hasher(self.ingredients.len() * 8, Fnv);
+            HashMap::with_capacity_and_hasher(self.ingredients.len() * 8, Fnv::default());
         let add = |index: &mut HashMap<String, Vec<u32>, Fnv>, key: String, i: u32| {
             if key.is_empty() {
                 return;
@@ -1095,6 +1112,119 @@ impl KnowledgeBase {
         if tie { None } else { best.map(|(_, i)| i) }
     }
 
+    /// Resolves a name no other step knows by its parts: the words that only say how it is
+    /// processed, cut or presented ("râpé", "moulu", "non dénoyautées", "flakes", "extra
+    /// virgin") and the little words ("de", "of", "d'") are set aside, and the longest known
+    /// run of the remaining words is its head: the first such run when the name is built
+    /// like "farine de riz complet" (a preposition joins the words: Romance languages), the
+    /// last one otherwise ("barley malt powder", "romano cheese"). All other words set aside
+    /// as modifiers gives [`MatchKind::Qualifier`], any word not understood gives
+    /// [`MatchKind::Head`]; more than two such words and the name is not read at all (a
+    /// sentence is no ingredient). Exact names only, no typo steps.
+    pub fn resolve_by_head(&self, name: &str) -> Option<Resolved<'_>> {
+        let key = fold(name);
+        let tokens: Vec<&str> = key.split(' ').filter(|t| !t.is_empty()).collect();
+        if tokens.len() < 2 || tokens.len() > 12 || key.chars().any(is_cjk) {
+            return None;
+        }
+        let is_modifier =
+            |t: &str| MODIFIER_WORDS.contains(&t) || QUALIFIERS.iter().any(|q| q.trim_end() == t);
+        let is_little = |t: &str| LITTLE_WORDS.contains(&t);
+        // A claim ("sans gluten", "gluten-free") names what the product lacks.
+        if tokens.iter().any(|t| NEGATION_WORDS.contains(t)) {
+            return None;
+        }
+        let romance = tokens.iter().any(|t| PREPOSITIONS.contains(t));
+        // Known runs: (start, end, entry), longest first at each start.
+        let mut runs: Vec<Run<'_>> = Vec::new();
+        for start in 0..tokens.len() {
+            if is_little(tokens[start]) || is_modifier(tokens[start]) {
+                continue;
+            }
+            for end in (start + 1..=tokens.len()).rev() {
+                if is_little(tokens[end - 1]) {
+                    continue;
+                }
+                let phrase = tokens[start..end].join(" ");
+                let hit = self.lookup_folded(&phrase).or_else(|| {
+                    number_variants(&phrase)
+                        .iter()
+                        .find_map(|v| self.lookup_folded(v))
+                });
+                if let Some(hit) = hit {
+                    runs.push((start, end, hit));
+                    break;
+                }
+            }
+        }
+        let form =
+            |r: &(usize, usize, (u32, &[u32]))| r.1 - r.0 == 1 && FORM_WORDS.contains(&tokens[r.0]);
+        // Left to right, each word in one run: "coconut milk powder" is coconut milk and a
+        // form, not "milk powder".
+        let mut outer: Vec<&Run<'_>> = Vec::new();
+        for r in &runs {
+            if outer.last().is_none_or(|last| r.0 >= last.1) {
+                outer.push(r);
+            }
+        }
+        let pick = |skip_form: bool| {
+            let mut candidates = outer.iter().filter(|r| !(skip_form && form(r)));
+            if romance {
+                candidates.next().copied()
+            } else {
+                candidates.next_back().copied()
+            }
+        };
+        let &(start, end, hit) = pick(true).or_else(|| pick(false))?;
+        let unknown = tokens
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| {
+                // Words of another known run are understood (a complement: "au basilic").
+                !outer.iter().any(|r| (r.0..r.1).contains(i))
+                    && !is_little(t)
+                    && !is_modifier(t)
+                    && !FORM_WORDS.contains(*t)
+                    // A percentage or weight left in the name ("0.05%").
+                    && !t.bytes().all(|b| b.is_ascii_digit())
+            })
+            .count();
+        if unknown > 2 {
+            return None;
+        }
+        let kind = if unknown == 0 && outer.len() == 1 {
+            MatchKind::Qualifier
+        } else {
+            MatchKind::Head
+        };
+        // The run with its accents tells "cacao" (cocoa) from "cação" (dogfish).
+        let accented = fold_keep_accents(name);
+        let accented: Vec<&str> = accented.split(' ').collect();
+        let raw = if accented.len() == tokens.len() {
+            accented[start..end].join(" ")
+        } else {
+            tokens[start..end].join(" ")
+        };
+        let hit = self.disambiguate(&tokens[start..end].join(" "), &raw, hit);
+        let resolved = self.resolved(hit, kind);
+        // INCI names are built from parts that change the substance ("Diacetone Alcohol",
+        // "Butylphenyl Methylparaben"): a cosmetic head stands for the name only when the
+        // words left over are numbers of its family ("PEG-40").
+        let named_by_words = tokens.iter().enumerate().any(|(i, t)| {
+            !(start..end).contains(&i)
+                && !is_little(t)
+                && !is_modifier(t)
+                && !t.bytes().all(|b| b.is_ascii_digit())
+        });
+        if kind == MatchKind::Head
+            && named_by_words
+            && resolved.ingredient.category != ProductCategory::Food
+        {
+            return None;
+        }
+        Some(resolved)
+    }
+
     /// Resolves by exact (folded) name, E-number or CI number only: no tolerant steps.
     pub fn resolve_exact(&self, name: &str) -> Option<Resolved<'_>> {
         let key = fold(name);
@@ -1389,6 +1519,290 @@ const QUALIFIERS: &[&str] = &[
     "tostato ",
     "torrado ",
     "torradas ",
+];
+
+/// Words that say how an ingredient is processed, cut, kept or graded, in the label
+/// languages (folded): set aside when a name is read by its head.
+const MODIFIER_WORDS: &[&str] = &[
+    // en
+    "grated",
+    "shredded",
+    "minced",
+    "pitted",
+    "unpitted",
+    "peeled",
+    "skimmed",
+    "skim",
+    "nonfat",
+    "semi",
+    "full",
+    "partially",
+    "hydrogenated",
+    "refined",
+    "unrefined",
+    "fractionated",
+    "soluble",
+    "instant",
+    "modified",
+    "enriched",
+    "bleached",
+    "unbleached",
+    "fortified",
+    "sun",
+    "extra",
+    "virgin",
+    "cold",
+    "pressed",
+    "fine",
+    "coarse",
+    "red",
+    "green",
+    "yellow",
+    "white",
+    "black",
+    "brown",
+    "sweet",
+    "hot",
+    "mild",
+    "light",
+    "dark",
+    "concentrate",
+    "reconstituted",
+    "evaporated",
+    "condensed",
+    "sprouted",
+    "fermented",
+    "aged",
+    "matured",
+    "marinated",
+    "pickled",
+    "infused",
+    "crystallised",
+    "crystallized",
+    "glazed",
+    "coated",
+    "puffed",
+    "rolled",
+    "cracked",
+    "split",
+    "baked",
+    "fried",
+    "steamed",
+    "boiled",
+    "milled",
+    "stoneground",
+    "wholegrain",
+    "wholemeal",
+    // fr
+    "rape",
+    "rapee",
+    "rapes",
+    "rapees",
+    "moulu",
+    "moulue",
+    "moulus",
+    "moulues",
+    "denoyaute",
+    "denoyautee",
+    "denoyautes",
+    "denoyautees",
+    "non",
+    "complet",
+    "complete",
+    "complets",
+    "completes",
+    "entier",
+    "entiere",
+    "entiers",
+    "entieres",
+    "ecreme",
+    "ecremee",
+    "demi",
+    "vierge",
+    "confit",
+    "confite",
+    "confits",
+    "confites",
+    "cristallise",
+    "cristallisee",
+    "seches",
+    "sechee",
+    "marine",
+    "marinee",
+    "marines",
+    "marinees",
+    "decortique",
+    "decortiquee",
+    "decortiques",
+    "decortiquees",
+    "toaste",
+    "toastee",
+    "toastes",
+    "toastees",
+    "pele",
+    "pelee",
+    "peles",
+    "pelees",
+    "concentre",
+    "deshydrate",
+    "deshydratee",
+    "deshydrates",
+    "deshydratees",
+    "reconstitue",
+    "pasteurise",
+    "pasteurisee",
+    "hache",
+    "hachee",
+    "haches",
+    "hachees",
+    "emince",
+    "eminces",
+    "surgele",
+    "surgelee",
+    "surgeles",
+    "surgelees",
+    "cuit",
+    "cuite",
+    "cuits",
+    "cuites",
+    "fume",
+    "fumee",
+    "rouge",
+    "rouges",
+    "vert",
+    "verte",
+    "verts",
+    "vertes",
+    "blanc",
+    "blanche",
+    "blancs",
+    "blanches",
+    "noir",
+    "noire",
+    "noirs",
+    "noires",
+    "doux",
+    "douce",
+    "grossierement",
+    "finement",
+    "partiellement",
+    "hydrogene",
+    "hydrogenee",
+    "raffine",
+    "raffinee",
+    "infuse",
+    "infusee",
+    // es / it / pt
+    "rallado",
+    "rallada",
+    "molido",
+    "molida",
+    "deshidratado",
+    "deshidratada",
+    "pasteurizado",
+    "pasteurizada",
+    "desnatado",
+    "desnatada",
+    "entero",
+    "entera",
+    "integral",
+    "virgen",
+    "rojo",
+    "roja",
+    "verde",
+    "blanco",
+    "blanca",
+    "negro",
+    "negra",
+    "grattugiato",
+    "grattugiata",
+    "macinato",
+    "macinata",
+    "intero",
+    "intera",
+    "scremato",
+    "scremata",
+    "vergine",
+    "rosso",
+    "rossa",
+    "bianco",
+    "bianca",
+    "nero",
+    "nera",
+    "ralado",
+    "ralada",
+    "moido",
+    "moida",
+    "inteiro",
+    "inteira",
+    "desnatado",
+    "magro",
+    "magra",
+    "pasteurizado",
+    "vermelho",
+    "vermelha",
+    "branco",
+    "branca",
+    "preto",
+    "preta",
+    // de
+    "gerieben",
+    "geriebener",
+    "gemahlen",
+    "gemahlene",
+    "entsteint",
+    "entsteinte",
+    "getrocknet",
+    "vollkorn",
+    "natives",
+    "nativ",
+    "raffiniert",
+    "raffiniertes",
+    "gehartet",
+    "rot",
+    "rote",
+    "roter",
+    "grun",
+    "grune",
+    "gruner",
+    "weiss",
+    "weisse",
+    "schwarz",
+    "schwarzer",
+];
+
+/// Words that name a form rather than an ingredient ("powder", "flakes"): a head only when
+/// nothing else in the name is known.
+const FORM_WORDS: &[&str] = &[
+    "powder", "flakes", "flake", "granules", "pieces", "bits", "chunks", "extract", "poudre",
+    "flocons", "morceaux", "eclats", "extrait", "polvo", "copos", "trozos", "extracto", "polvere",
+    "fiocchi", "pezzi", "estratto", "po", "flocos", "pedacos", "extrato", "pulver", "flocken",
+    "stucke", "extrakt", "fiber", "fibre", "fibra", "faser",
+];
+
+/// Articles, prepositions and conjunctions of the label languages (folded): never a head.
+const LITTLE_WORDS: &[&str] = &[
+    "of", "the", "and", "with", "for", "from", "in", "a", "an", "or", "de", "d", "du", "des", "la",
+    "le", "les", "l", "et", "avec", "au", "aux", "en", "a", "di", "del", "della", "dei", "delle",
+    "il", "lo", "e", "con", "da", "do", "dos", "das", "o", "os", "com", "el", "los", "las", "y",
+    "und", "mit", "aus", "von", "vom", "der", "die", "das", "dem", "den", "for", "dont",
+    "contient", "contains",
+];
+
+/// A known run of a name's words: start, end, and its entry (see
+/// [`KnowledgeBase::resolve_by_head`]).
+type Run<'a> = (usize, usize, (u32, &'a [u32]));
+
+/// Words of a claim that an ingredient is absent (folded).
+const NEGATION_WORDS: &[&str] = &[
+    "sans", "without", "free", "sin", "ohne", "frei", "senza", "sem", "libre", "livre",
+];
+
+/// Prepositions that put the head first ("farine de riz", "olio di oliva", "farinha do
+/// trigo", "huile d'olive"): a name with one reads left to right.
+const PREPOSITIONS: &[&str] = &[
+    "de", "d", "du", "des", "di", "del", "della", "dei", "delle", "do", "da", "dos", "das", "au",
+    "aux", "a",
 ];
 
 /// `key` without up to three leading qualifiers ("roasted chopped hazelnuts" → "hazelnuts").

@@ -21,88 +21,8 @@
 
 use unicode_normalization::UnicodeNormalization;
 
-/// The nine label languages of the spec.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Language {
-    /// English.
-    English,
-    /// French.
-    French,
-    /// Spanish.
-    Spanish,
-    /// German.
-    German,
-    /// Italian.
-    Italian,
-    /// Portuguese.
-    Portuguese,
-    /// Korean.
-    Korean,
-    /// Japanese.
-    Japanese,
-    /// Chinese (simplified).
-    Chinese,
-}
-
-impl Language {
-    /// Every language, Latin scripts first.
-    pub const ALL: [Language; 9] = [
-        Language::English,
-        Language::French,
-        Language::Spanish,
-        Language::German,
-        Language::Italian,
-        Language::Portuguese,
-        Language::Korean,
-        Language::Japanese,
-        Language::Chinese,
-    ];
-
-    /// The ISO 639-1 code (`en`, `fr`, …, `zh`).
-    pub fn code(self) -> &'static str {
-        match self {
-            Language::English => "en",
-            Language::French => "fr",
-            Language::Spanish => "es",
-            Language::German => "de",
-            Language::Italian => "it",
-            Language::Portuguese => "pt",
-            Language::Korean => "ko",
-            Language::Japanese => "ja",
-            Language::Chinese => "zh",
-        }
-    }
-
-    /// Parses an ISO 639-1 code.
-    pub fn from_code(code: &str) -> Option<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|l| l.code().eq_ignore_ascii_case(code))
-    }
-
-    /// The Tesseract language pack.
-    pub fn tesseract_pack(self) -> &'static str {
-        match self {
-            Language::English => "eng",
-            Language::French => "fra",
-            Language::Spanish => "spa",
-            Language::German => "deu",
-            Language::Italian => "ita",
-            Language::Portuguese => "por",
-            Language::Korean => "kor",
-            Language::Japanese => "jpn",
-            Language::Chinese => "chi_sim",
-        }
-    }
-
-    /// Korean, Japanese and Chinese: no spaces between words, `、` separators.
-    pub fn is_cjk(self) -> bool {
-        matches!(
-            self,
-            Language::Korean | Language::Japanese | Language::Chinese
-        )
-    }
-}
+pub use crate::grammar::Language;
+use crate::grammar::{ABBREVIATIONS, HEADERS};
 
 /// What [`extract`] found.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -119,28 +39,6 @@ pub struct Extraction {
     /// `成分` and `Ingredientes` name none).
     pub header_language: Option<Language>,
 }
-
-/// Headers that open the ingredient list, lower-case, with the language they imply
-/// (`None`: shared by several languages). Longer headers first: `全成分` before `成分`.
-const HEADERS: &[(&str, Option<Language>)] = &[
-    ("ingredients", Some(Language::English)),
-    ("ingredient", Some(Language::English)),
-    ("ingrédients", Some(Language::French)),
-    ("ingrédient", Some(Language::French)),
-    ("composition", Some(Language::French)),
-    ("ingredientes", None),
-    ("inhaltsstoffe", Some(Language::German)),
-    ("zutaten", Some(Language::German)),
-    ("ingredienti", Some(Language::Italian)),
-    ("전성분", Some(Language::Korean)),
-    ("성분", Some(Language::Korean)),
-    ("원재료명", Some(Language::Korean)),
-    ("全成分", Some(Language::Japanese)),
-    ("原材料名", Some(Language::Japanese)),
-    ("配料表", Some(Language::Chinese)),
-    ("配料", Some(Language::Chinese)),
-    ("成分", None),
-];
 
 /// Words that start another section of a label, lower-case. A line starting with one of
 /// them ends the ingredient list.
@@ -317,12 +215,6 @@ const SECTION_STARTS: &[&str] = &[
     "注意事项",
     "能量",
     "产品标准",
-];
-
-/// Abbreviations whose full stop does not end the list (`ALCOHOL DENAT.`).
-const ABBREVIATIONS: &[&str] = &[
-    "denat", "ext", "extr", "sp", "spp", "var", "ssp", "subsp", "fol", "rad", "sem", "fruct",
-    "flor", "cf", "approx", "incl",
 ];
 
 /// Finds the ingredient list in OCR output. Never panics; empty input gives an empty list.
