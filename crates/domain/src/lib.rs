@@ -26,3 +26,4 @@ pub mod knowledge;
 pub mod ocr;
 pub mod parse;
 pub mod shared;
+pub mod vocabulary;

@@ -1355,6 +1355,19 @@ fn strip_percentages(head: &str) -> String {
     out
 }
 
+/// All sub-ingredients of an item, nested ones included, in order.
+pub(crate) fn flatten_subs(parsed: &ParsedIngredient) -> Vec<&ParsedIngredient> {
+    let mut out = Vec::new();
+    let mut stack: Vec<&ParsedIngredient> = parsed.sub.iter().rev().collect();
+    while let Some(s) = stack.pop() {
+        if !s.name.is_empty() {
+            out.push(s);
+        }
+        stack.extend(s.sub.iter().rev());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -173,7 +173,9 @@ fn pango(text: &str, style: &Style<'_>) -> RgbImage {
         .arg(&output)
         .arg(&input)
         .status()
-        .expect("pango-view runs (Debian package pango1.0-tools: scripts/setup/install-deps.sh test)");
+        .expect(
+            "pango-view runs (Debian package pango1.0-tools: scripts/setup/install-deps.sh test)",
+        );
     assert!(status.success(), "pango-view failed: {status}");
     image::open(&output)
         .expect("pango-view wrote a PNG")

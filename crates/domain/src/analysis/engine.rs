@@ -16,13 +16,15 @@ use super::{
     AllergyRisk, AnalysisResponse, Expertise, FactSource, IngredientDetail, OFFLINE_ENGINE, Origin,
     OverallRisk, ProductCategory, Recommendation, RiskLevel, SkinType, grade,
 };
+use crate::grammar::is_class_word;
 use crate::knowledge::allergy::{AllergyAliases, DeclaredAllergy};
 use crate::knowledge::fold::{fold, is_cjk};
+use crate::knowledge::skin::skin_penalty;
 use crate::knowledge::{
     AllergenGroup, CosmeticText, EuCosmetics, EuFood, Iarc, Ingredient, KnowledgeBase, MatchKind,
-    Prepared, Resolved, SkinFlag,
+    Prepared, Resolved,
 };
-use crate::parse::ParsedIngredient;
+use crate::parse::{ParsedIngredient, flatten_subs};
 use crate::shared::SharedStr;
 
 /// The score of an ingredient that is not in the knowledge base: the middle of the scale,
@@ -38,157 +40,6 @@ pub const MAX_MINOR_FOR_LOW: usize = 2;
 /// Most alternatives suggested per ingredient.
 pub const MAX_ALTERNATIVES: usize = 3;
 
-/// Words that name a function class rather than an ingredient ("Preservative (E211)").
-const CLASS_WORDS: &[&str] = &[
-    "preservative",
-    "preservatives",
-    "emulsifier",
-    "emulsifiers",
-    "colour",
-    "colours",
-    "color",
-    "colors",
-    "colouring",
-    "coloring",
-    "antioxidant",
-    "antioxidants",
-    "stabiliser",
-    "stabilisers",
-    "stabilizer",
-    "stabilizers",
-    "thickener",
-    "thickeners",
-    "thickening agent",
-    "gelling agent",
-    "gelling agents",
-    "sweetener",
-    "sweeteners",
-    "acidity regulator",
-    "acidity regulators",
-    "acidifier",
-    "acid",
-    "acids",
-    "flavour enhancer",
-    "flavour enhancers",
-    "flavor enhancer",
-    "raising agent",
-    "raising agents",
-    "leavening agent",
-    "leavening agents",
-    "anti caking agent",
-    "anticaking agent",
-    "humectant",
-    "humectants",
-    "glazing agent",
-    "glazing agents",
-    "firming agent",
-    "flour treatment agent",
-    "bulking agent",
-    "carrier",
-    "propellant",
-    "sequestrant",
-    "packaging gas",
-    "foaming agent",
-    "antifoaming agent",
-    "gelling agent",
-    "vegetable oils",
-    "vegetable oil",
-    "vegetable fats",
-    "vegetable fat",
-    "conservateur",
-    "conservateurs",
-    "emulsifiant",
-    "emulsifiants",
-    "colorant",
-    "colorants",
-    "antioxydant",
-    "antioxydants",
-    "stabilisant",
-    "stabilisants",
-    "epaississant",
-    "epaississants",
-    "edulcorant",
-    "edulcorants",
-    "correcteur d acidite",
-    "acidifiant",
-    "gelifiant",
-    "poudre a lever",
-    "agent levant",
-    "huiles vegetales",
-    "conservante",
-    "conservantes",
-    "emulgente",
-    "emulgentes",
-    "emulsionante",
-    "emulsionantes",
-    "colorante",
-    "colorantes",
-    "antioxidante",
-    "antioxidantes",
-    "estabilizante",
-    "estabilizantes",
-    "espesante",
-    "espesantes",
-    "edulcorante",
-    "edulcorantes",
-    "corrector de acidez",
-    "gasificante",
-    "konservierungsstoff",
-    "konservierungsstoffe",
-    "emulgator",
-    "emulgatoren",
-    "farbstoff",
-    "farbstoffe",
-    "antioxidationsmittel",
-    "stabilisator",
-    "stabilisatoren",
-    "verdickungsmittel",
-    "sussungsmittel",
-    "saureregulator",
-    "sauerungsmittel",
-    "backtriebmittel",
-    "geliermittel",
-    "pflanzliche ole",
-    "addensante",
-    "addensanti",
-    "emulsionanti",
-    "coloranti",
-    "conservanti",
-    "antiossidante",
-    "antiossidanti",
-    "stabilizzante",
-    "stabilizzanti",
-    "edulcoranti",
-    "correttore di acidita",
-    "agente lievitante",
-    "emulsionante",
-    "espessante",
-    "estabilizador",
-    "regulador de acidez",
-    "intensificador de sabor",
-    "유화제",
-    "보존료",
-    "산화방지제",
-    "착색료",
-    "감미료",
-    "증점제",
-    "산도조절제",
-    "乳化剤",
-    "保存料",
-    "酸化防止剤",
-    "着色料",
-    "甘味料",
-    "増粘剤",
-    "酸味料",
-    "乳化剂",
-    "防腐剂",
-    "抗氧化剂",
-    "着色剂",
-    "甜味剂",
-    "增稠剂",
-    "酸度调节剂",
-];
-
 /// What a plant named alone inside `parent` stands for: "Vegetable oils (palm, rapeseed)"
 /// lists palm oil and rapeseed oil; "Vegetable fat (shea, coconut)" shea butter and coconut
 /// fat. English labels only (other languages build these names differently).
@@ -200,13 +51,6 @@ fn plant_source_nouns(parent: &str) -> &'static [&'static str] {
         "fat" | "fats" => &["fat", "butter", "oil"],
         _ => &[],
     }
-}
-
-pub(crate) fn is_class_word(name: &str) -> bool {
-    static SET: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
-        std::sync::OnceLock::new();
-    SET.get_or_init(|| CLASS_WORDS.iter().copied().collect())
-        .contains(fold(name).as_str())
 }
 
 /// One analysed name (a top-level ingredient's head, or one of its sub-ingredients).
@@ -890,19 +734,6 @@ fn substitutes_for(ctx: &Context<'_>, groups: &[AllergenGroup]) -> Vec<SharedStr
     out
 }
 
-/// All sub-ingredients of an item, nested ones included, in order.
-pub(crate) fn flatten_subs(parsed: &ParsedIngredient) -> Vec<&ParsedIngredient> {
-    let mut out = Vec::new();
-    let mut stack: Vec<&ParsedIngredient> = parsed.sub.iter().rev().collect();
-    while let Some(s) = stack.pop() {
-        if !s.name.is_empty() {
-            out.push(s);
-        }
-        stack.extend(s.sub.iter().rev());
-    }
-    out
-}
-
 fn combined_origin(subs: &[Finding<'_>]) -> Origin {
     let origins: Vec<Origin> = subs
         .iter()
@@ -1100,110 +931,6 @@ fn personal_value(ctx: &Context<'_>, index: usize, ing: &Ingredient) -> u8 {
         score = score.saturating_sub(penalty).max(1);
     }
     score
-}
-
-/// One way a skin type lowers a score: an entry carrying any of `flags` loses `penalty`.
-struct SkinRule {
-    skin: SkinType,
-    flags: &'static [SkinFlag],
-    penalty: u8,
-    reason: &'static str,
-}
-
-/// The flag rules of docs/analysis.md, in the order their reasons are shown. Oily and
-/// combination skin go by the comedogenic rating instead ([`comedogenic_penalty`]).
-const SKIN_RULES: [SkinRule; 9] = [
-    SkinRule {
-        skin: SkinType::Sensitive,
-        // Fragrance allergens count too (the entry's allergen groups, see `skin_penalty`).
-        flags: &[SkinFlag::Fragrance],
-        penalty: 2,
-        reason: "fragrance ingredients are the most frequent cause of cosmetic contact allergy",
-    },
-    SkinRule {
-        skin: SkinType::Sensitive,
-        flags: &[SkinFlag::EssentialOil],
-        penalty: 2,
-        reason: "essential oils carry fragrance allergens and irritate reactive skin",
-    },
-    SkinRule {
-        skin: SkinType::Sensitive,
-        flags: &[SkinFlag::DryingAlcohol],
-        penalty: 2,
-        reason: "denatured/volatile alcohol strips the skin barrier and stings",
-    },
-    SkinRule {
-        skin: SkinType::Sensitive,
-        flags: &[SkinFlag::HarshSurfactant],
-        penalty: 2,
-        reason: "harsh surfactants such as SLS disrupt the barrier and irritate",
-    },
-    SkinRule {
-        skin: SkinType::Sensitive,
-        flags: &[SkinFlag::SensitisingPreservative],
-        penalty: 2,
-        reason: "this preservative is a known contact sensitiser",
-    },
-    SkinRule {
-        skin: SkinType::Sensitive,
-        flags: &[SkinFlag::Irritant, SkinFlag::ExfoliatingAcid],
-        penalty: 1,
-        reason: "irritant or exfoliating at usual concentrations",
-    },
-    SkinRule {
-        skin: SkinType::Dry,
-        flags: &[SkinFlag::DryingAlcohol],
-        penalty: 2,
-        reason: "drying alcohol removes lipids and worsens dryness",
-    },
-    SkinRule {
-        skin: SkinType::Dry,
-        flags: &[SkinFlag::HarshSurfactant],
-        penalty: 2,
-        reason: "harsh surfactants such as SLS strip the skin's lipids",
-    },
-    SkinRule {
-        skin: SkinType::Dry,
-        flags: &[SkinFlag::ExfoliatingAcid],
-        penalty: 1,
-        reason: "exfoliating acids can increase dryness",
-    },
-];
-
-/// How much the user's skin type lowers an entry's score, and why (docs/analysis.md): the
-/// largest penalty of the rules that apply, with every applying rule's reason.
-pub fn skin_penalty(skin: SkinType, ing: &Ingredient) -> (u8, Vec<&'static str>) {
-    if matches!(skin, SkinType::Oily | SkinType::Combination) {
-        return comedogenic_penalty(ing);
-    }
-    let has = |f: &SkinFlag| {
-        ing.skin.contains(f)
-            || (*f == SkinFlag::Fragrance && ing.allergens.contains(&AllergenGroup::Fragrance))
-    };
-    let mut penalty = 0u8;
-    let mut reasons = Vec::new();
-    for rule in SKIN_RULES.iter().filter(|r| r.skin == skin) {
-        if rule.flags.iter().any(has) {
-            penalty = penalty.max(rule.penalty);
-            reasons.push(rule.reason);
-        }
-    }
-    (penalty, reasons)
-}
-
-/// Oily and combination skin: a comedogenic rating of 3 lowers the score by 2, 4 or 5 by 3;
-/// an entry flagged comedogenic without a rating counts as 3.
-fn comedogenic_penalty(ing: &Ingredient) -> (u8, Vec<&'static str>) {
-    let rating = ing.comedogenic.unwrap_or(0);
-    if rating >= 3 || (ing.skin.contains(&SkinFlag::Comedogenic) && rating == 0) {
-        let penalty = if rating >= 4 { 3 } else { 2 };
-        (
-            penalty,
-            vec!["comedogenic: can clog pores and promote breakouts"],
-        )
-    } else {
-        (0, Vec::new())
-    }
 }
 
 /// Declared allergies this name matches: by allergen group of the entry (and of other entries
@@ -1687,6 +1414,7 @@ fn first_sentence(s: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::knowledge::SkinFlag;
 
     fn context<'a>(kb: &'a KnowledgeBase, skin: SkinType, allergies: &[&str]) -> Context<'a> {
         Context {

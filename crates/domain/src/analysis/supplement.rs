@@ -13,9 +13,10 @@ use crate::knowledge::{
     AllergenGroup, Ingredient, KnowledgeBase, MatchKind, Prepared, Resolved, SkinFlag,
 };
 
-use super::engine::{flatten_subs, is_class_word};
 use super::input::AnalysisInput;
 use super::{Origin, ProductCategory};
+use crate::grammar::is_class_word;
+use crate::parse::flatten_subs;
 use crate::shared::SharedStr;
 
 /// The names of `input` that the engine would look up in `kb` and not find, in list order,

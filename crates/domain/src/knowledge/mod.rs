@@ -11,6 +11,7 @@
 
 pub mod allergy;
 pub mod fold;
+pub mod skin;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
@@ -18,13 +19,13 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use crate::analysis::engine::skin_penalty;
-use crate::analysis::{Origin, ProductCategory, SkinType};
 use crate::shared::SharedStr;
+use crate::vocabulary::{Origin, ProductCategory, SkinType};
 use fold::{
     bounded_distance, byte_histogram, byte_mask, ci_number, e_number, fold, fold_keep_accents,
     histogram_distance, is_cjk,
 };
+use skin::skin_penalty;
 
 /// The data files, embedded so that the binary needs nothing at run time.
 pub const DATA_FILES: &[(&str, &str)] = &[

@@ -109,7 +109,8 @@ async fn imap_server_down_is_a_500_recorded_and_shown_on_the_dashboard() {
 
 #[tokio::test]
 async fn a_wrong_imap_password_is_a_500_recorded_and_shown_on_the_dashboard() {
-    let server = Dovecot::start().expect("dovecot is installed (scripts/setup/install-deps.sh test)");
+    let server =
+        Dovecot::start().expect("dovecot is installed (scripts/setup/install-deps.sh test)");
     let app = app_on_imap(server.port, "wrong").await;
     let res = app.post("/api/refresh").await;
     assert_eq!(res.status(), 500);

@@ -257,7 +257,10 @@ async fn the_neural_engine_reads_without_tesseract() {
     )]))
     .unwrap();
     let service = OcrService::build(&settings).await;
-    assert!(service.has_neural(), "run scripts/setup/install-ocr-models.sh");
+    assert!(
+        service.has_neural(),
+        "run scripts/setup/install-ocr-models.sh"
+    );
     let label = corpus().into_iter().find(|l| l.name == "fr-cream").unwrap();
     let outcome = service
         .recognise(STANDARD.encode(render(&label, Variant::Clean)))
