@@ -8,7 +8,7 @@ use crate::helpers::{TestApp, json, spawn_app, spawn_app_with};
 use crate::labels::{Variant, corpus, render, score};
 
 fn ocr_error(message: &str) -> Value {
-    json!({"success": false, "text": "", "error": message})
+    json!({"success": false, "text": "", "error": message, "detail": message})
 }
 
 async fn post_image(app: &TestApp, image: &str) -> reqwest::Response {
