@@ -30,6 +30,7 @@ test: ## Lint and run every test (installs test packages first)
 	@$(MAKE) --no-print-directory test-api
 	@$(MAKE) --no-print-directory test-api-llm
 	@$(MAKE) --no-print-directory deploy-check
+	@$(MAKE) --no-print-directory deploy-live
 
 test-rust: ## Run the workspace's Rust tests only
 	@scripts/test.sh
@@ -126,3 +127,11 @@ fuzz: ## Run each cargo-fuzz target for FUZZ_SECS (60) seconds (installs cargo-f
 .PHONY: bench-cpu
 bench-cpu: ## Server CPU time per GET /health and POST /analyze (release build; robust on a busy machine)
 	@scripts/bench/cpu-per-request.sh
+
+##@ Deploy
+
+.PHONY: deploy-live
+deploy-live: ## The compose stack on a real engine (own dockerd from Debian's docker.io), live checks through its nginx (~2 min)
+	@scripts/install-deps.sh deploy_live
+	@$(CARGO) build --release --bins --quiet
+	@scripts/deploy/live.sh
