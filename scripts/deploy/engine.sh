@@ -5,11 +5,12 @@
 #   engine_start DIR   dockerd with everything under DIR (data-root, exec-root, socket, pid file),
 #                      no iptables rules, no default bridge, no IP forwarding (nothing in the host's
 #                      firewall changes, and containers reach only each other and the host's
-#                      loopback-published ports); exports DOCKER_HOST. Records the host's bridges
-#                      and firewall rules first.
-#   engine_stop        stops dockerd by PID (it stops the containers and its containerd), unmounts
-#                      and removes DIR, and fails when a bridge, a firewall rule or a process of
-#                      the engine is left behind. Safe to call twice and after a failed start.
+#                      loopback-published ports); exports DOCKER_HOST.
+#   engine_note_bridges  records the bridges of the engine's networks, for engine_stop.
+#   engine_stop        removes every container, network and volume, stops dockerd by PID (and so
+#                      its containerd), unmounts and removes DIR, and fails when a noted bridge, a
+#                      docker firewall rule or a process of the engine is left behind. Safe to
+#                      call twice and after a failed start.
 #   base_image TAG PKG...  imports `debian:bookworm-slim` made by mmdebstrap (shaped like the
 #                      official slim image) with the Debian package lists and the .debs of PKG...
 #                      already downloaded, so a Dockerfile's `apt-get update && apt-get install`
@@ -27,16 +28,17 @@ DEPLOY_CACHE=${DEPLOY_CACHE:-$PWD/.tmp/deploy-cache}
 engine_dir=""
 engine_pid=""
 
-host_state() { # the host's bridges and firewall rules, to compare after the engine stops
-  ip -o link show type bridge 2>/dev/null | awk -F': ' '{print $2}' | sort
-  for table in filter nat mangle; do iptables -t "$table" -S 2>/dev/null || true; done
+firewall_docker_rules() { # the host's firewall rules that name docker (none expected)
+  local table
+  for table in filter nat mangle raw; do iptables -t "$table" -S 2>/dev/null || true; done | grep -ci docker || true
 }
 
 engine_start() {
   engine_dir=$1
   engine_cleanup_stale
   mkdir -p "$engine_dir"
-  host_state >"$engine_dir.host-before"
+  firewall_docker_rules >"$engine_dir.firewall-before"
+  : >"$engine_dir.bridges"
   dockerd --data-root "$engine_dir/data" --exec-root "$engine_dir/x" \
     -H "unix://$engine_dir/docker.sock" --pidfile "$engine_dir/dockerd.pid" \
     --storage-driver overlay2 --iptables=false --ip-forward=false --ip-masq=false \
@@ -74,11 +76,18 @@ engine_unmount() {
   done
 }
 
+# Notes the Linux bridges of the engine's networks (br- and 12 digits of the network id), which
+# engine_stop then checks are gone. Call it once the networks exist.
+engine_note_bridges() {
+  "$DOCKER" network ls -q --filter driver=bridge | cut -c1-12 | sed 's/^/br-/' >>"$engine_dir.bridges"
+}
+
 engine_stop() {
   [ -n "$engine_dir" ] || return 0
-  local dir=$engine_dir rc=0 pid
+  local dir=$engine_dir rc=0 pid b
   engine_dir=""
   if [ -n "$engine_pid" ] && kill -0 "$engine_pid" 2>/dev/null; then
+    engine_dir=$dir engine_note_bridges 2>/dev/null || true
     # Leave no container, network or volume: remove them while the engine still runs.
     "$DOCKER" ps -aq 2>/dev/null | xargs -r "$DOCKER" rm -f -v >/dev/null 2>&1 || true
     "$DOCKER" network prune -f >/dev/null 2>&1 || true
@@ -101,12 +110,16 @@ engine_stop() {
   done
   engine_dir=$dir engine_unmount
   rm -rf "$dir"
-  if [ -f "$dir.host-before" ]; then
-    if ! host_state | diff "$dir.host-before" - >"$dir.host-diff"; then
-      echo "engine: the host's bridges or firewall rules changed:" >&2
-      cat "$dir.host-diff" >&2
+  for b in $(sort -u "$dir.bridges" 2>/dev/null); do
+    if ip link show "$b" >/dev/null 2>&1; then
+      echo "engine: bridge $b left behind" >&2
       rc=1
     fi
+  done
+  if [ -f "$dir.firewall-before" ] && [ "$(firewall_docker_rules)" != "$(cat "$dir.firewall-before")" ]; then
+    echo "engine: the host's firewall has docker rules it did not have before:" >&2
+    for table in filter nat; do iptables -t "$table" -S | grep -i docker >&2 || true; done
+    rc=1
   fi
   return "$rc"
 }

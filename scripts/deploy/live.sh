@@ -188,6 +188,7 @@ for c in "$api" "$web" "$proxy"; do
   "$DOCKER" logs -f "$c" >"$run/${name#/}.log" 2>&1 &
   log_pids+=($!)
 done
+engine_note_bridges
 gateway=$("$DOCKER" network inspect "${project}_default" -f '{{range .IPAM.Config}}{{.Gateway}}{{end}}')
 echo "  proxy on 127.0.0.1:$port; network ${project}_default, gateway $gateway"
 
