@@ -106,7 +106,7 @@ deploy-check: ## yamllint, hadolint, kustomize + kubernetes-validate, manifest c
 	@scripts/install-deps.sh test_deploy
 	@scripts/deploy-check.sh
 
-image-check: ## Build both images without Docker (buildah), run them with runc behind nginx, live-test (slow)
+image-check: ## Build both images with their multi-stage Dockerfiles on a real engine, run compose, live-test (slow)
 	@scripts/install-deps.sh deploy
 	@scripts/image-check.sh
 
