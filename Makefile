@@ -48,6 +48,7 @@ test: ## Lint and run every test (installs test packages and the OCR models firs
 	@$(MAKE) --no-print-directory test-api
 	@$(MAKE) --no-print-directory test-api-llm
 	@$(MAKE) --no-print-directory deploy-check
+	@$(MAKE) --no-print-directory deploy-live
 
 test-rust: ## Run the workspace's Rust tests only (nextest when installed)
 	@scripts/test/rust.sh
@@ -126,14 +127,19 @@ soak: ## Mixed /analyze + /ocr load for SOAK_SECS (300): errors, memory, p99; ve
 
 ##@ Deploy
 
-.PHONY: deploy-check image-check
+.PHONY: deploy-check deploy-live image-check
 deploy-check: ## yamllint, hadolint, kustomize + kubernetes-validate, manifest cross-checks, live nginx test
 	@$(INSTALL_DEPS) test_deploy
 	@scripts/deploy/check.sh
 
-image-check: ## Build both images without Docker (buildah), run them with runc behind nginx, live-test (slow)
+image-check: ## Build both images with their multi-stage Dockerfiles on a real engine, run compose, live-test (slow)
 	@$(INSTALL_DEPS) deploy
 	@scripts/deploy/image-check.sh
+
+deploy-live: ## The compose stack on a real engine (own dockerd from Debian's docker.io), live checks through its nginx (~2 min)
+	@$(INSTALL_DEPS) deploy_live
+	@$(CARGO) build --release --bins --quiet
+	@scripts/deploy/live.sh
 
 ##@ Data
 

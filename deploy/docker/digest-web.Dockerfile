@@ -6,6 +6,12 @@
 # The runtime image is debian:bookworm-slim with both binaries, the templates, the static
 # files and the sample mailbox; the data dir /data is a volume.
 
+# BINARIES: the stage or image that holds the binaries under /out: the `builder` stage below
+# (the default: what users build), or an image of the release binaries built on the host
+# (make deploy-live: same Debian release and glibc as the runtime image). BuildKit builds
+# only the stages the image needs, so the second way compiles nothing.
+ARG BINARIES=builder
+
 FROM rust:1.95-bookworm AS stubs
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 WORKDIR /src
@@ -29,6 +35,9 @@ RUN find crates services tests -type f -exec touch {} + \
  && install -D -m 0755 target/release/digest-web /out/digest-web \
  && install -D -m 0755 target/release/digest-refresh /out/digest-refresh
 
+# hadolint ignore=DL3006
+FROM ${BINARIES} AS binaries
+
 FROM debian:bookworm-slim
 # ca-certificates: IMAPS and the LLM endpoint are reached over TLS (rustls reads the system
 # store through the OS). Versions are not pinned: bookworm's security updates on rebuild.
@@ -41,7 +50,7 @@ RUN apt-get update \
       --shell /usr/sbin/nologin app \
  && install -d -o 10001 -g 10001 -m 0750 /data
 # digest-web runs the digest-refresh beside it (same directory).
-COPY --from=builder /out/digest-web /out/digest-refresh /usr/local/bin/
+COPY --from=binaries /out/digest-web /out/digest-refresh /usr/local/bin/
 WORKDIR /app
 COPY services/digest-web/templates ./templates
 COPY services/digest-web/static ./static

@@ -5,6 +5,12 @@
 # so that layer is reused until Cargo.toml/Cargo.lock change; stage 2 builds the real code.
 # The runtime image is debian:bookworm-slim with Tesseract and the nine label languages.
 
+# BINARIES: the stage or image that holds the binaries under /out: the `builder` stage below
+# (the default: what users build), or an image of the release binaries built on the host
+# (make deploy-live: same Debian release and glibc as the runtime image). BuildKit builds
+# only the stages the image needs, so the second way compiles nothing.
+ARG BINARIES=builder
+
 FROM rust:1.95-bookworm AS stubs
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 WORKDIR /src
@@ -37,6 +43,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 COPY scripts/setup/install-ocr-models.sh /src/scripts/setup/install-ocr-models.sh
 RUN /src/scripts/setup/install-ocr-models.sh /out/ocr-models
+# hadolint ignore=DL3006
+FROM ${BINARIES} AS binaries
 
 FROM debian:bookworm-slim
 # Tesseract and the nine label languages (eng fra spa deu ita por kor jpn chi_sim); no
@@ -51,7 +59,7 @@ RUN apt-get update \
  && groupadd --system --gid 10001 app \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
       --shell /usr/sbin/nologin app
-COPY --from=builder /out/ingredient-api /usr/local/bin/ingredient-api
+COPY --from=binaries /out/ingredient-api /usr/local/bin/ingredient-api
 COPY --from=ocr-models /out/ocr-models /usr/share/ingredient-api/ocr-models
 ENV HOST=0.0.0.0 \
     OCR_MODELS_DIR=/usr/share/ingredient-api/ocr-models \

@@ -10,7 +10,9 @@ passed through to the service (its OcrResponse, not nginx's 413 page) while a bo
 refused by nginx; a digest refresh answered with a RefreshResult; forwarded headers seen by the
 services (X-Request-Id echoed, X-Forwarded-For/Proto/Host in the services' JSON debug log, the same
 id in nginx's access log). The services must log JSON with RUST_LOG including
-service_kit::request_id=debug. Prints one line per check; exits 1 when any fails.
+service_kit::request_id=debug. LIVE_PEER_ADDR is the address nginx sees the checks come from
+(127.0.0.1; behind docker's port publishing, the container network's gateway). Prints one line
+per check; exits 1 when any fails.
 """
 
 import base64
@@ -24,6 +26,7 @@ import time
 
 PORT = int(sys.argv[1]) if len(sys.argv) > 1 else 0
 API, DIGEST = "api.localhost", "digest.localhost"
+PEER = os.environ.get("LIVE_PEER_ADDR", "127.0.0.1")
 results = []
 
 
@@ -210,7 +213,7 @@ def main():
             expect(status == 200, f"{host}: HTTP {status}")
             expect(headers.get("x-request-id") == nonce, f"{host}: echoed {headers.get('x-request-id')!r}")
             record = find_in_log(log, "forwarded_request_id", nonce)
-            expect(record.get("x_forwarded_for") == "203.0.113.7, 127.0.0.1", record)
+            expect(record.get("x_forwarded_for") == f"203.0.113.7, {PEER}", record)
             expect(record.get("x_forwarded_proto") == "http", record)
             expect(record.get("x_forwarded_host") == host, record)
             # actix derives the client and host from them (tracing-actix-web's span fields).

@@ -6,7 +6,7 @@
 # on failure.
 # Usage: scripts/deploy/live-test.sh
 #   With INGREDIENT_API_UPSTREAM and DIGEST_WEB_UPSTREAM (host:port) and INGREDIENT_API_LOG and
-#   DIGEST_WEB_LOG set, it starts no services and checks those instead (make image-check).
+#   DIGEST_WEB_LOG set, it starts no services and checks those instead.
 # Expects `cargo build --release --bins` to have run (CARGO_TARGET_DIR is honoured); LIVE_RUNDIR
 # overrides the work folder.
 set -euo pipefail

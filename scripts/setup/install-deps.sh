@@ -21,7 +21,8 @@ PKGS_test_deploy="nginx-light gettext-base python3-venv"
 
 PKGS_test="$PKGS_run $PKGS_test_ocr $PKGS_test_imap $PKGS_test_browser $PKGS_test_deploy"
 PKGS_bench="$PKGS_run wrk hyperfine time"
-PKGS_deploy="$PKGS_test_deploy buildah runc umoci mmdebstrap uidmap"
+PKGS_deploy="docker.io docker-compose mmdebstrap iptables curl"
+PKGS_deploy_live="$PKGS_deploy"
 
 wanted=""
 for profile in "$@"; do

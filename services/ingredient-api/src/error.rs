@@ -2,8 +2,9 @@
 //!
 //! Each endpoint has its own documented error body: `/analyze` answers with the spec's
 //! AnalysisResponse error body, `/ocr` with the OcrResponse error body, and every other path
-//! with `{"success": false, "error": "..."}`. The status code depends only on the
-//! [`ErrorKind`]. Internal causes go to the log, never into the body.
+//! with `{"success": false, "error": "..."}`. Every error body also carries `detail`, the same
+//! text as `error`: the original mobile client reads FastAPI's `detail` field. The status code
+//! depends only on the [`ErrorKind`]. Internal causes go to the log, never into the body.
 
 use actix_web::error::{JsonPayloadError, PayloadError};
 use actix_web::http::StatusCode;
@@ -11,6 +12,7 @@ use actix_web::http::header::{ALLOW, HeaderValue, RETRY_AFTER};
 use actix_web::{HttpResponse, ResponseError};
 use domain::analysis::AnalysisResponse;
 use domain::ocr::OcrResponse;
+use serde::Serialize;
 use serde_json::json;
 use service_kit::panic::Panic;
 
@@ -156,12 +158,31 @@ impl ResponseError for ApiError {
             }
             _ => {}
         }
+        let detail = self.message.as_str();
         match self.endpoint {
-            Endpoint::Analyze => res.json(AnalysisResponse::error(&self.message)),
-            Endpoint::Ocr => res.json(OcrResponse::error(&self.message)),
-            Endpoint::Other => res.json(json!({ "success": false, "error": self.message })),
+            Endpoint::Analyze => res.json(WithDetail {
+                body: AnalysisResponse::error(detail),
+                detail,
+            }),
+            Endpoint::Ocr => res.json(WithDetail {
+                body: OcrResponse::error(detail),
+                detail,
+            }),
+            Endpoint::Other => res.json(WithDetail {
+                body: json!({ "success": false, "error": detail }),
+                detail,
+            }),
         }
     }
+}
+
+/// An endpoint's error body plus `detail` (the same text as its `error`), where FastAPI clients
+/// such as the original mobile app look for the server's message.
+#[derive(Serialize)]
+struct WithDetail<'a, T: Serialize> {
+    #[serde(flatten)]
+    body: T,
+    detail: &'a str,
 }
 
 #[cfg(test)]
@@ -181,6 +202,7 @@ mod tests {
         let body = body(&err).await;
         assert_eq!(body["overall_risk"], "unknown");
         assert_eq!(body["error"], "ingredients is required");
+        assert_eq!(body["detail"], "ingredients is required");
     }
 
     #[actix_web::test]
@@ -193,7 +215,8 @@ mod tests {
         let body = body(&err).await;
         assert_eq!(
             body,
-            json!({"success": false, "text": "", "error": "internal server error"})
+            json!({"success": false, "text": "", "error": "internal server error",
+                   "detail": "internal server error"})
         );
     }
 

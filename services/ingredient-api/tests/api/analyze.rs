@@ -8,7 +8,7 @@ fn analyze_error(message: &str) -> Value {
     json!({
         "success": false, "product_name": "Unknown Product", "overall_risk": "unknown",
         "average_safety_score": 0.0, "summary": "", "allergen_warnings": [], "ingredients": [],
-        "execution_time": 0.0, "error": message
+        "execution_time": 0.0, "error": message, "detail": message
     })
 }
 

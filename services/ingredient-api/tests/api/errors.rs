@@ -8,7 +8,7 @@ fn analyze_error(message: &str) -> Value {
     json!({
         "success": false, "product_name": "Unknown Product", "overall_risk": "unknown",
         "average_safety_score": 0.0, "summary": "", "allergen_warnings": [], "ingredients": [],
-        "execution_time": 0.0, "error": message
+        "execution_time": 0.0, "error": message, "detail": message
     })
 }
 
@@ -113,7 +113,8 @@ async fn oversized_body_is_413_in_the_endpoint_shape() {
     assert_eq!(res.status(), 413);
     assert_eq!(
         json(res).await,
-        json!({"success": false, "text": "", "error": "request body is larger than the limit of 2048 bytes"})
+        json!({"success": false, "text": "", "error": "request body is larger than the limit of 2048 bytes",
+            "detail": "request body is larger than the limit of 2048 bytes"})
     );
 }
 
@@ -124,7 +125,7 @@ async fn ocr_errors_use_the_ocr_body() {
     assert_eq!(res.status(), 400);
     assert_eq!(
         json(res).await,
-        json!({"success": false, "text": "", "error": "image is required"})
+        json!({"success": false, "text": "", "error": "image is required", "detail": "image is required"})
     );
     let res = app
         .post_raw("/ocr", "application/json", b"not json".to_vec())
@@ -140,7 +141,7 @@ async fn unknown_path_is_404_json() {
     assert_eq!(res.status(), 404);
     assert_eq!(
         json(res).await,
-        json!({"success": false, "error": "not found: GET /nope"})
+        json!({"success": false, "error": "not found: GET /nope", "detail": "not found: GET /nope"})
     );
 }
 

@@ -10,7 +10,7 @@ fn analyze_error(message: &str) -> Value {
     json!({
         "success": false, "product_name": "Unknown Product", "overall_risk": "unknown",
         "average_safety_score": 0.0, "summary": "", "allergen_warnings": [], "ingredients": [],
-        "execution_time": 0.0, "error": message
+        "execution_time": 0.0, "error": message, "detail": message
     })
 }
 
@@ -55,7 +55,8 @@ async fn a_50_mb_body_is_413_on_both_endpoints_and_the_server_stays_up() {
     assert_eq!(
         json(res).await,
         json!({"success": false, "text": "",
-            "error": "request body is larger than the limit of 16777216 bytes"})
+            "error": "request body is larger than the limit of 16777216 bytes",
+            "detail": "request body is larger than the limit of 16777216 bytes"})
     );
     assert_eq!(app.get("/health").await.status(), 200);
     let res = app

@@ -9,7 +9,7 @@ use crate::labels::{Variant, corpus, render, score};
 use test_support::images::bomb_png;
 
 fn ocr_error(message: &str) -> Value {
-    json!({"success": false, "text": "", "error": message})
+    json!({"success": false, "text": "", "error": message, "detail": message})
 }
 
 async fn post_image(app: &TestApp, image: &str) -> reqwest::Response {

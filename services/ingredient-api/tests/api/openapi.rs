@@ -162,3 +162,56 @@ async fn the_extra_llm_fields_are_documented_as_the_code_writes_them() {
     assert_eq!(ocr, "^(tesseract|llm:.+)$");
     assert_eq!(domain::analysis::OFFLINE_ENGINE, "offline");
 }
+
+#[tokio::test]
+async fn every_error_body_documents_detail_beside_error() {
+    let doc: Value = serde_json::from_str(ingredient_api::routes::openapi::DOCUMENT).unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let resolve = |v: &Value, section: &str| -> Value {
+        match v.get("$ref").and_then(Value::as_str) {
+            Some(r) => doc["components"][section][r.rsplit('/').next().unwrap()].clone(),
+            None => v.clone(),
+        }
+    };
+    let mut error_schemas = BTreeSet::from(["Error".to_owned()]);
+    for (path, method) in operations(&doc) {
+        for (status, response) in doc["paths"][&path][&method]["responses"]
+            .as_object()
+            .unwrap()
+        {
+            if !status.starts_with('4') && !status.starts_with('5') {
+                continue;
+            }
+            let response = resolve(response, "responses");
+            let schema = &response["content"]["application/json"]["schema"]["$ref"];
+            let name = schema.as_str().unwrap_or_else(|| {
+                panic!("{method} {path} {status}: no JSON error schema: {response}")
+            });
+            error_schemas.insert(name.rsplit('/').next().unwrap().to_owned());
+        }
+    }
+    assert!(error_schemas.len() >= 3, "{error_schemas:?}");
+    for name in &error_schemas {
+        let schema = &schemas[name.as_str()];
+        let required = schema["required"].as_array().unwrap();
+        assert!(required.contains(&json!("error")), "{name}");
+        assert!(required.contains(&json!("detail")), "{name} lacks detail");
+        assert_eq!(schema["properties"]["detail"]["type"], "string", "{name}");
+    }
+
+    // And the running service sends it: the same text as `error` on each error shape.
+    let app = spawn_app().await;
+    for res in [
+        app.get("/nope").await,
+        app.post_json("/analyze", &json!({})).await,
+        app.post_json("/ocr", &json!({})).await,
+    ] {
+        assert!(res.status().is_client_error());
+        let body: Value = res.json().await.unwrap();
+        assert!(
+            body["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{body}"
+        );
+        assert_eq!(body["detail"], body["error"], "{body}");
+    }
+}
