@@ -1745,7 +1745,7 @@ mod tests {
     #[test]
     fn trace_lists_whose_case_changes_length_do_not_panic() {
         // Lower-casing makes "Ⱥ" longer and "ẞ" shorter: the copy's offset of " und " falls
-        // inside "ẞ" in the list, so the list stays whole. The parser before issue 9
+        // inside "ẞ" in the list, so the list stays whole. The byte-offset parser's predecessor
         // sliced there and panicked.
         assert_eq!(
             outline(&split_ingredients("may contain Ⱥ und ẞ")),
@@ -1804,7 +1804,7 @@ mod tests {
     /// decimal commas, percentages, markers, abbreviations, numbering, bullets, hyphenated
     /// line breaks, headers, CJK text, invisible characters and characters whose lower case
     /// has another length. A differential run of 20 000 lists of these against the parser
-    /// before issue 9 found no difference but that one's panic.
+    /// before the byte-offset rewrite found no difference but that one's panic.
     fn tricky_token() -> impl Strategy<Value = String> {
         let fixed: Vec<&'static str> = vec![
             "(",

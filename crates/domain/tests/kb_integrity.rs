@@ -8,7 +8,7 @@ use domain::analysis::ProductCategory;
 use domain::knowledge::fold::{ci_number, e_number, fold};
 use domain::knowledge::{DATA_FILES, EuCosmetics, Iarc, KnowledgeBase};
 
-/// At least this many distinct ingredients (issue 3, Must show 1).
+/// At least this many distinct ingredients (the knowledge base's size floor).
 const MIN_DISTINCT_INGREDIENTS: usize = 1_500;
 /// At least this many entries carry names in all of fr, es, de, it, pt, ko, ja, zh.
 const MIN_ALL_LANGUAGES: usize = 400;

@@ -3,7 +3,7 @@
 //! [`startup::Application`] binds the server from typed [`configuration::Settings`];
 //! [`routes::configure`] is the whole URL map; [`error::ApiError`] is the one place where
 //! failures become the spec's JSON bodies and status codes. [`ocr::OcrService`] reads label
-//! photos for `/ocr`; [`llm`] holds the optional LLM backends (issue 7).
+//! photos for `/ocr`; [`llm`] holds the optional LLM backends.
 #![warn(missing_docs)]
 
 pub mod cli;

@@ -1,4 +1,4 @@
-//! The optional LLM backends of ingredient-api (issue 7), all off unless `LLM_*` is set.
+//! The optional LLM backends of ingredient-api, all off unless `LLM_*` is set.
 //!
 //! - [`LlmSettings`]: the client configuration ([`llm_client::LlmConfig`]), which backends
 //!   run, and each request's time budget for the LLM.

@@ -10,7 +10,7 @@
 //!    header answers at once, otherwise Tesseract reads too and the better list answers
 //!    (Korean, which the models cannot read, always ends there);
 //! 3. an [`Engine`]: [`tesseract`] on the prepared image. When a vision LLM is configured
-//!    ([`vision`], issue 7) it reads the upright photo first, outside the OCR slot, and
+//!    ([`vision`]) it reads the upright photo first, outside the OCR slot, and
 //!    Tesseract answers when it fails (see [`OcrService::recognise`]);
 //! 4. [`domain::ocr::label::extract`] finds the list, OCR typos of known names are mended
 //!    ([`domain::ocr::translate::correct_spelling`]) and [`translate`] makes it English.
@@ -199,7 +199,7 @@ fn lower_thread_priority(nice: u8) {
 #[derive(Debug, Clone)]
 pub struct OcrService {
     engines: Vec<Engine>,
-    /// Tried first when configured (issue 7).
+    /// Tried first when configured.
     vision: Option<VisionEngine>,
     unavailable: Option<String>,
     limiter: Limiter,

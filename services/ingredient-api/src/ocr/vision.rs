@@ -1,4 +1,4 @@
-//! A vision LLM reading the label (issue 4 item 6, issue 7), tried before Tesseract.
+//! A vision LLM reading the label, tried before Tesseract.
 //!
 //! The model gets the upright, decoded photo re-encoded by us (JPEG, longest side at most
 //! [`MAX_SIDE`]; never the client's bytes) as a base64 data URL, and answers JSON: the

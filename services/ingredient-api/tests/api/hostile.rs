@@ -1,4 +1,4 @@
-//! Hostile input (issue 9): each case gets the endpoint's documented 4xx body, or a bounded,
+//! Hostile input: each case gets the endpoint's documented 4xx body, or a bounded,
 //! documented answer, and the server keeps serving. Cases already covered elsewhere are listed
 //! in docs/proof.md (the 10,000×10,000 PNG bomb: `ocr::a_decompression_bomb_is_400_without_decoding`).
 
