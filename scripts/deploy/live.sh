@@ -86,6 +86,14 @@ build() { # tag dockerfile [args...]
   DOCKER_BUILDKIT=1 "$DOCKER" build --network none --progress plain "$@" -f "$file" -t "$tag" . \
     >"$run/build-${tag%%:*}.log" 2>&1 || { tail -n 30 "$run/build-${tag%%:*}.log" >&2; return 1; }
 }
+# The PP-OCR models and ONNX Runtime the host's install script extracted (make test runs it
+# first): image builds have no network, so the Dockerfile's pip stage is replaced by these.
+models_dir=${OCR_MODELS_DIR:-.tmp/ocr-models}
+[ -f "$models_dir/det.onnx" ] ||
+  { echo "deploy-live: no OCR models in $models_dir: run scripts/setup/install-ocr-models.sh" >&2; exit 1; }
+tar -C "$models_dir" --transform 's|^\.|out/ocr-models|' -cf - . |
+  "$DOCKER" import - localhost/host-ocr-models:deploy-live >/dev/null
+models_arg=(--build-arg OCR_MODELS=localhost/host-ocr-models:deploy-live)
 if [ "$production" -eq 1 ]; then
   step "builder image rust:1.95-bookworm (base + build-essential + host toolchain + crate cache)"
   [ -x "$TOOLCHAIN/bin/cargo" ] || { echo "deploy-live: no Rust 1.95 toolchain at $TOOLCHAIN" >&2; exit 1; }
@@ -105,7 +113,7 @@ if [ "$production" -eq 1 ]; then
   step "images: ingredient-api, digest-web (the Dockerfiles' multi-stage builds), proxy stand-in"
   build nginx:1.27-alpine scripts/deploy/proxy-standin.Dockerfile
   # One at a time: each compiles the workspace's dependencies with every core.
-  build ingredient-api:local deploy/docker/ingredient-api.Dockerfile
+  build ingredient-api:local deploy/docker/ingredient-api.Dockerfile "${models_arg[@]}"
   step "ingredient-api image built"
   build digest-web:local deploy/docker/digest-web.Dockerfile
 else
@@ -113,7 +121,7 @@ else
   tar -C "$bin" --transform 's|^|out/|' -cf - ingredient-api digest-web digest-refresh |
     "$DOCKER" import - localhost/host-binaries:deploy-live >/dev/null
   build ingredient-api:local deploy/docker/ingredient-api.Dockerfile \
-    --build-arg BINARIES=localhost/host-binaries:deploy-live &
+    --build-arg BINARIES=localhost/host-binaries:deploy-live "${models_arg[@]}" &
   b1=$!
   build digest-web:local deploy/docker/digest-web.Dockerfile \
     --build-arg BINARIES=localhost/host-binaries:deploy-live &
