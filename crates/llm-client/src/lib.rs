@@ -22,7 +22,7 @@ mod json;
 mod request;
 
 pub use client::{Completion, LlmClient, Usage};
-pub use config::{ConfigError, JsonMode, LlmConfig};
+pub use config::{ConfigError, JsonMode, LlmConfig, VARIABLES};
 pub use error::LlmError;
 pub use json::extract_json;
 pub use request::{ChatRequest, JsonSchema, Message, Part, Role};

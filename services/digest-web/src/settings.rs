@@ -2,7 +2,7 @@
 //! start-up (so a bad value stops it rather than every refresh), passes them on to the job's
 //! environment and uses them for its diagnostics; the job runs with them.
 //!
-//! - [`LlmSettings`]: the optional LLM step (`LLM_*`, listed in [`LLM_VARIABLES`]).
+//! - [`LlmSettings`]: the optional LLM step (`LLM_*`, listed by [`llm_variables`]).
 //! - [`ImapAuth`]: IMAP credentials (`DIGEST_IMAP_*`).
 
 use std::fmt;
@@ -11,26 +11,22 @@ use std::time::Duration;
 use llm_client::LlmConfig;
 use service_kit::config::EnvSource;
 
-/// Every variable the refresh job reads for this step; the web service passes them to the job.
-pub const LLM_VARIABLES: &[&str] = &[
-    "LLM_BASE_URL",
-    "LLM_MODEL",
-    "LLM_API_KEY",
-    "LLM_API_KEY_FILE",
-    "LLM_API_KEY_HEADER",
-    "LLM_API_VERSION",
-    "LLM_TIMEOUT_SECS",
-    "LLM_MAX_RETRIES",
-    "LLM_MAX_RETRY_AFTER_SECS",
-    "LLM_MAX_CONCURRENCY",
-    "LLM_JSON_MODE",
-    "LLM_PRICE_INPUT_PER_1K",
-    "LLM_PRICE_OUTPUT_PER_1K",
+/// The refresh job's own LLM variables, beyond the client's ([`llm_client::VARIABLES`]).
+const REFRESH_VARIABLES: &[&str] = &[
     "LLM_REFRESH_BUDGET_SECS",
     "LLM_REFRESH_MAX_CALLS",
     "LLM_CLASSIFY_BELOW",
     "LLM_REFRESH_SUMMARIES",
 ];
+
+/// Every variable the refresh job reads for this step (the client's and its own); the web
+/// service passes them to the job.
+pub fn llm_variables() -> impl Iterator<Item = &'static str> {
+    llm_client::VARIABLES
+        .iter()
+        .chain(REFRESH_VARIABLES)
+        .copied()
+}
 
 /// Default of `LLM_REFRESH_BUDGET_SECS`: half the spec's 120 s refresh limit.
 pub const DEFAULT_BUDGET_SECS: f64 = 60.0;

@@ -40,7 +40,7 @@ pub struct Settings {
     /// The `LLM_*` variables (see docs/llm.md): the comprehensive suite checks the endpoint
     /// answers; `None` when no LLM is configured.
     pub llm: Option<llm_client::LlmConfig>,
-    /// The refresh job's LLM variables (`LLM_*`, see [`crate::settings::LLM_VARIABLES`]) as
+    /// The refresh job's LLM variables (`LLM_*`, see [`crate::settings::llm_variables`]) as
     /// this service read them (environment or `CONFIG_FILE`), passed on to the job's
     /// environment. Holds the API key: never printed by `Debug`.
     pub job_env: JobEnv,
@@ -130,9 +130,8 @@ fn job_env(env: &EnvSource) -> Result<JobEnv, ConfigError> {
         expected: e,
     })?;
     Ok(JobEnv(
-        crate::settings::LLM_VARIABLES
-            .iter()
-            .filter_map(|k| env.raw(k).map(|v| ((*k).to_owned(), v.to_owned())))
+        crate::settings::llm_variables()
+            .filter_map(|k| env.raw(k).map(|v| (k.to_owned(), v.to_owned())))
             .collect(),
     ))
 }

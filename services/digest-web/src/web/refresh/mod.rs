@@ -262,7 +262,7 @@ impl Inner {
         }
         // The job's LLM variables are exactly those this service read (environment or
         // CONFIG_FILE, or a test's settings): set them, and unset the ones it did not read.
-        for key in crate::settings::LLM_VARIABLES {
+        for key in crate::settings::llm_variables() {
             if !self.job_env.iter().any(|(k, _)| k == key) {
                 cmd.env_remove(key);
             }
