@@ -59,6 +59,8 @@ CREATE TABLE IF NOT EXISTS message_cache (
     received_at TEXT NOT NULL,
     -- offline | llm:<model>
     engine     TEXT NOT NULL,
+    -- (schema 4) the classifier's features: little-endian (u32 index, f32 value) pairs
+    features   BLOB,
     PRIMARY KEY (source, key)
 );
 
@@ -96,3 +98,26 @@ CREATE TABLE IF NOT EXISTS test_runs (
     -- JSON array of {"test": ..., "message": ...}
     failures   TEXT    NOT NULL DEFAULT '[]'
 );
+
+-- (schema 3) Corrections ops staff make on the dashboard: an email moved to another category.
+-- The refresh job applies a sender's newest active correction as the strongest evidence.
+CREATE TABLE IF NOT EXISTS corrections (
+    id            INTEGER PRIMARY KEY,
+    -- the digest item's id (Message-ID, else the source's key)
+    email_id      TEXT NOT NULL,
+    -- the sender address, lower-cased: what later refreshes match
+    sender        TEXT NOT NULL,
+    -- subject and snippet of the corrected email: the example the model learns from
+    subject       TEXT NOT NULL DEFAULT '',
+    snippet       TEXT NOT NULL DEFAULT '',
+    from_category TEXT NOT NULL,
+    category      TEXT NOT NULL,
+    -- the signed-in user, or "anonymous" when protection is off
+    created_by    TEXT NOT NULL,
+    created_at    TEXT NOT NULL,
+    -- set when undone: an undone correction no longer applies
+    undone_by     TEXT,
+    undone_at     TEXT
+);
+CREATE INDEX IF NOT EXISTS corrections_created_at ON corrections (created_at);
+CREATE INDEX IF NOT EXISTS corrections_sender ON corrections (sender);

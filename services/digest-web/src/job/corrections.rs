@@ -1,0 +1,127 @@
+//! What a refresh does with the corrections ops staff made on the dashboard
+//! (`store::corrections`):
+//!
+//! - the newest active correction of a sender is the strongest evidence: every message from
+//!   that address goes to its category, with the reason "corrected by <who> on <date>"
+//!   ([`Corrections::apply`]);
+//! - the corrected messages are fed to the model ([`Classifier::learning_from`]): their sender
+//!   group gets a prior and the shared weights lean a little, so similar mail (the same
+//!   domain's other addresses, new mail like it) follows. Their features come from the message
+//!   cache, so nothing is parsed again; an email whose features are not cached (a row of an
+//!   older build) is learnt from its subject and snippet.
+//!
+//! A cached category depends on what the classifier had learnt for the message's sender group
+//! when it was computed ([`CachedMessage::learned`]): when that changes (a correction made or
+//! undone), the group's cached messages are categorised again ([`Corrections::is_current`]).
+
+use std::collections::{BTreeMap, HashMap};
+
+use rusqlite::Connection;
+
+use super::classify::corpus::domain_group;
+use super::classify::features::{Features, extract_text};
+use super::classify::{Classifier, MAX_REASONS};
+use crate::store::cache::{self, CachedMessage};
+use crate::store::corrections::{self, CORRECTED_BY, Correction};
+
+/// The active corrections, as a refresh applies them.
+#[derive(Debug, Default)]
+pub struct Corrections {
+    /// Each sender's newest correction.
+    by_sender: HashMap<String, Correction>,
+    /// Per sender group, the ids of its active corrections ("3,7"): what the classifier learnt.
+    tags: HashMap<String, String>,
+}
+
+fn group_of(address: &str) -> String {
+    domain_group(
+        &address
+            .rsplit_once('@')
+            .map_or("", |(_, d)| d)
+            .to_ascii_lowercase(),
+    )
+}
+
+impl Corrections {
+    /// Reads the active corrections and returns them with `classifier` updated from the
+    /// corrected messages (found in `cached`, the source's message cache, by email id).
+    pub fn load(
+        conn: &Connection,
+        source: &str,
+        cached: &HashMap<String, CachedMessage>,
+        classifier: &Classifier,
+    ) -> rusqlite::Result<(Self, Classifier)> {
+        let active = corrections::active(conn)?;
+        if active.is_empty() {
+            return Ok((Self::default(), classifier.clone()));
+        }
+        let wanted: HashMap<&str, usize> = active
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.email_id.as_str(), i))
+            .collect();
+        let mut keys: Vec<Option<&str>> = vec![None; active.len()];
+        for (key, m) in cached {
+            if let Some(&i) = wanted.get(m.item.id.as_str()) {
+                keys[i] = Some(key.as_str());
+            }
+        }
+        let mut examples = Vec::with_capacity(active.len());
+        let mut tags: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (correction, key) in active.iter().zip(keys) {
+            let stored = match key {
+                Some(key) => cache::features(conn, source, key)?,
+                None => None,
+            };
+            let features = match stored {
+                Some(values) => Features {
+                    values,
+                    kinds: Vec::new(),
+                },
+                None => extract_text(&correction.subject, &correction.snippet),
+            };
+            let group = group_of(&correction.sender);
+            tags.entry(group.clone())
+                .or_default()
+                .push(correction.id.to_string());
+            examples.push((group, features, correction.category));
+        }
+        let learnt = classifier.learning_from(&examples);
+        let by_sender = active.into_iter().map(|c| (c.sender.clone(), c)).collect();
+        let tags = tags
+            .into_iter()
+            .map(|(g, ids)| (g, ids.join(",")))
+            .collect();
+        Ok((Self { by_sender, tags }, learnt))
+    }
+
+    /// What the classifier has learnt for this sender's group (`None`: nothing).
+    pub fn tag_of(&self, from: &str) -> Option<String> {
+        if self.tags.is_empty() {
+            return None;
+        }
+        self.tags.get(&group_of(from)).cloned()
+    }
+
+    /// Whether a cached category was computed with what the classifier knows now.
+    pub fn is_current(&self, m: &CachedMessage) -> bool {
+        m.learned == self.tag_of(&m.item.from)
+    }
+
+    /// Moves `m` to its sender's corrected category, if any, with the correction as its first
+    /// reason. Returns whether it applied.
+    pub fn apply(&self, m: &mut CachedMessage) -> bool {
+        if self.by_sender.is_empty() {
+            return false;
+        }
+        let Some(correction) = self.by_sender.get(&m.item.from.to_ascii_lowercase()) else {
+            return false;
+        };
+        m.category = correction.category;
+        m.confidence = 1.0;
+        m.item.reasons.retain(|r| !r.starts_with(CORRECTED_BY));
+        m.item.reasons.insert(0, correction.reason());
+        m.item.reasons.truncate(MAX_REASONS);
+        true
+    }
+}
