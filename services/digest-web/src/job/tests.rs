@@ -197,11 +197,7 @@ fn a_correction_moves_its_sender_on_the_next_run_is_learnt_and_can_be_undone() {
     let conn = crate::store::open(dir.path()).unwrap();
     // Every new message's features were cached with it.
     let with_features: i64 = conn
-        .query_row(
-            "SELECT count(*) FROM message_cache WHERE features IS NOT NULL",
-            [],
-            |r| r.get(0),
-        )
+        .query_row("SELECT count(*) FROM message_features", [], |r| r.get(0))
         .unwrap();
     assert!(with_features >= 40, "{with_features}");
     let first = crate::store::digest_file::load(dir.path())

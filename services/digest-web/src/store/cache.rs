@@ -27,8 +27,8 @@ pub struct CachedMessage {
     /// Which corrections of its sender group the classifier had learnt from when it
     /// categorised this message (`None`: none); a different set makes the cached category stale.
     pub learned: Option<String>,
-    /// The classifier's features, written with a new message; [`load`] leaves it `None`
-    /// ([`features`] reads them when needed).
+    /// The classifier's features, written with a new message (in `message_features`);
+    /// [`load`] leaves it `None` ([`features`] reads them when needed).
     pub features: Option<Vec<(u32, f32)>>,
 }
 
@@ -100,9 +100,14 @@ pub fn store(
     {
         let mut stmt = tx.prepare(
             "INSERT OR REPLACE INTO message_cache
-               (source, key, item, category, confidence, received_at, engine, features)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+               (source, key, item, category, confidence, received_at, engine)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         )?;
+        let mut with_features = tx.prepare(
+            "INSERT OR REPLACE INTO message_features (source, key, features) VALUES (?1, ?2, ?3)",
+        )?;
+        let mut without_features =
+            tx.prepare("DELETE FROM message_features WHERE source = ?1 AND key = ?2")?;
         for (key, m) in messages {
             let item = serde_json::to_string(&StoredItem {
                 item: m.item.clone(),
@@ -118,8 +123,13 @@ pub fn store(
                 m.confidence,
                 m.received_at.format(TIME_FORMAT).to_string(),
                 m.engine,
-                m.features.as_deref().map(encode_features),
             ])?;
+            match &m.features {
+                Some(values) => {
+                    with_features.execute(params![source, key, encode_features(values)])?
+                }
+                None => without_features.execute(params![source, key])?,
+            };
         }
     }
     tx.commit()
@@ -160,14 +170,14 @@ pub fn features(
     key: &str,
 ) -> rusqlite::Result<Option<Vec<(u32, f32)>>> {
     use rusqlite::OptionalExtension;
-    let blob: Option<Option<Vec<u8>>> = conn
+    let blob: Option<Vec<u8>> = conn
         .query_row(
-            "SELECT features FROM message_cache WHERE source = ?1 AND key = ?2",
+            "SELECT features FROM message_features WHERE source = ?1 AND key = ?2",
             params![source, key],
             |r| r.get(0),
         )
         .optional()?;
-    Ok(blob.flatten().and_then(|b| decode_features(&b)))
+    Ok(blob.and_then(|b| decode_features(&b)))
 }
 
 /// Deletes the given keys of a source, in one transaction.
@@ -175,8 +185,11 @@ pub fn forget(conn: &mut Connection, source: &str, keys: &[String]) -> rusqlite:
     let tx = conn.transaction()?;
     {
         let mut stmt = tx.prepare("DELETE FROM message_cache WHERE source = ?1 AND key = ?2")?;
+        let mut features =
+            tx.prepare("DELETE FROM message_features WHERE source = ?1 AND key = ?2")?;
         for key in keys {
             stmt.execute(params![source, key])?;
+            features.execute(params![source, key])?;
         }
     }
     tx.commit()
@@ -233,5 +246,6 @@ mod tests {
         assert_eq!(decode_features(&[1, 2, 3]), None);
         forget(&mut conn, "maildir:/m", &["k1".into(), "k2".into()]).unwrap();
         assert!(load(&conn, "maildir:/m").unwrap().is_empty());
+        assert_eq!(features(&conn, "maildir:/m", "k2").unwrap(), None);
     }
 }

@@ -272,6 +272,7 @@ mod tests {
             "category_cache",
             "test_runs",
             "corrections",
+            "message_features",
         ] {
             let n: i64 = conn
                 .query_row(

@@ -59,12 +59,20 @@ CREATE TABLE IF NOT EXISTS message_cache (
     received_at TEXT NOT NULL,
     -- offline | llm:<model>
     engine     TEXT NOT NULL,
-    -- (schema 4) the classifier's features: little-endian (u32 index, f32 value) pairs
-    features   BLOB,
     PRIMARY KEY (source, key)
 );
 
 -- LLM summaries of a category: a warm refresh asks nothing again.
+-- (schema 4) The classifier's features of each message_cache row (same source and key), so
+-- what is learnt from a corrected message never needs it parsed again.
+CREATE TABLE IF NOT EXISTS message_features (
+    source   TEXT NOT NULL,
+    key      TEXT NOT NULL,
+    -- little-endian (u32 index, f32 value) pairs
+    features BLOB NOT NULL,
+    PRIMARY KEY (source, key)
+);
+
 CREATE TABLE IF NOT EXISTS summary_cache (
     -- SHA-256 (hex) of the prompt version, the model, the category and what the prompt shows
     -- of each of its messages
