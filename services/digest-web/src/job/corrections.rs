@@ -12,7 +12,9 @@
 //!
 //! A cached category depends on what the classifier had learnt for the message's sender group
 //! when it was computed ([`CachedMessage::learned`]): when that changes (a correction made or
-//! undone), the group's cached messages are categorised again ([`Corrections::is_current`]).
+//! undone), the group's cached messages are categorised again ([`Corrections::is_current`]):
+//! from their cached features alone when the group has corrections ([`Corrections::rescore`]),
+//! else (the last one undone) read and classified whole.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -123,5 +125,60 @@ impl Corrections {
         m.item.reasons.insert(0, correction.reason());
         m.item.reasons.truncate(MAX_REASONS);
         true
+    }
+
+    /// Brings cached messages whose sender group's corrections changed since they were
+    /// categorised up to date from their cached features, without reading or parsing them:
+    /// possible when the group now has corrections ([`Classifier::rescore`]). Returns the
+    /// messages so updated (with their features, to store back); the others stay stale and
+    /// are for the caller to classify whole.
+    pub fn rescore(
+        &self,
+        classifier: &Classifier,
+        conn: &Connection,
+        source: &str,
+        cached: &mut HashMap<String, CachedMessage>,
+    ) -> rusqlite::Result<Vec<(String, CachedMessage)>> {
+        let mut updated = Vec::new();
+        if self.tags.is_empty() {
+            return Ok(updated);
+        }
+        for (key, m) in cached.iter_mut() {
+            if self.is_current(m) {
+                continue;
+            }
+            let Some(tag) = self.tag_of(&m.item.from) else {
+                continue;
+            };
+            let Some(values) = cache::features(conn, source, key)? else {
+                continue;
+            };
+            let features = Features {
+                values,
+                kinds: Vec::new(),
+            };
+            let Some((category, confidence, reason)) = classifier.rescore(&m.item.from, &features)
+            else {
+                continue;
+            };
+            m.item
+                .reasons
+                .retain(|r| !r.starts_with("learned from corrections"));
+            if category != m.category {
+                m.item.reasons = vec![reason];
+            }
+            m.category = category;
+            m.confidence = (confidence * 1000.0).round() / 1000.0;
+            m.learned = Some(tag);
+            m.engine = "offline".into();
+            updated.push((
+                key.clone(),
+                CachedMessage {
+                    features: Some(features.values),
+                    ..m.clone()
+                },
+            ));
+        }
+        Ok(updated)
     }
 }

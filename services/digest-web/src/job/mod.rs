@@ -288,6 +288,10 @@ fn run_inner(
     // sender group is computed again.
     let (corrections, classifier) =
         Corrections::load(conn, &identity, &cached, &classifier).map_err(sql)?;
+    let rescored = corrections
+        .rescore(&classifier, conn, &identity, &mut cached)
+        .map_err(sql)?;
+    cache::store(conn, &identity, &rescored).map_err(sql)?;
     cached.retain(|_, m| corrections.is_current(m));
     let mut mailbox = match &options.source {
         MailSource::Imap(url) => Mailbox::Imap(Box::new(ImapMailbox::open(

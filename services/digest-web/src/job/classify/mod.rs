@@ -268,6 +268,30 @@ impl Classifier {
         }
     }
 
+    /// Categorises again, from its cached features alone, a message of a sender group this
+    /// classifier learnt corrections for (`from` is its sender address). For such a group
+    /// only the model and the group's prior decide (the social shortcut and the product's
+    /// rules stand aside, as in [`Classifier::classify`]), so nothing else of the message is
+    /// needed. `None` when a user rule covers the sender or the group has no prior: then the
+    /// message must be classified whole.
+    pub fn rescore(&self, from: &str, features: &Features) -> Option<(Category, f64, String)> {
+        if self.rules.lookup(from).is_some() {
+            return None;
+        }
+        let domain = from.rsplit_once('@').map_or("", |(_, d)| d);
+        let group = corpus::domain_group(&domain.to_ascii_lowercase());
+        let prior = self.priors.get(&group)?;
+        let probabilities = self.model.probabilities_with(features, prior);
+        let best = (0..linear::K)
+            .max_by(|&a, &b| probabilities[a].total_cmp(&probabilities[b]))
+            .unwrap_or(1);
+        Some((
+            Category::ALL[best],
+            f64::from(probabilities[best]),
+            format!("learned from corrections of mail from {group}"),
+        ))
+    }
+
     /// Categorises one message.
     pub fn classify(&self, email: &ParsedEmail) -> Classification {
         if let Some((rule, category)) = self.rules.lookup(&email.item.from) {
