@@ -3,7 +3,8 @@
 //!
 //! - the newest active correction of a sender is the strongest evidence: every message from
 //!   that address goes to its category, with the reason "corrected by <who> on <date>"
-//!   ([`Corrections::apply`]);
+//!   ([`Corrections::apply`]); so does every message of the corrected message's mailing list
+//!   (its `List-Id`), whoever posted it;
 //! - the corrected messages are fed to the model ([`Classifier::learning_from`]): their sender
 //!   group gets a prior and the shared weights lean a little, so similar mail (the same
 //!   domain's other addresses, new mail like it) follows. Their features come from the message
@@ -31,8 +32,21 @@ use crate::store::corrections::{self, CORRECTED_BY, Correction};
 pub struct Corrections {
     /// Each sender's newest correction.
     by_sender: HashMap<String, Correction>,
+    /// Each mailing list's newest correction (of a message that came through it).
+    by_list: HashMap<String, Correction>,
     /// Per sender group, the ids of its active corrections ("3,7"): what the classifier learnt.
     tags: HashMap<String, String>,
+}
+
+/// The id of a `List-Id` header value (`Ops list <ops.lists.example.org>` →
+/// `ops.lists.example.org`), lower-cased; `None` when empty.
+pub fn list_id(value: &str) -> Option<String> {
+    let id = match (value.rfind('<'), value.rfind('>')) {
+        (Some(start), Some(end)) if start < end => &value[start + 1..end],
+        _ => value,
+    };
+    let id = id.trim().to_ascii_lowercase();
+    (!id.is_empty()).then_some(id)
 }
 
 fn group_of(address: &str) -> String {
@@ -70,7 +84,12 @@ impl Corrections {
         }
         let mut examples = Vec::with_capacity(active.len());
         let mut tags: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut by_list = HashMap::new();
         for (correction, key) in active.iter().zip(keys) {
+            // Oldest first: a later correction of the same list replaces an earlier one.
+            if let Some(list) = key.and_then(|k| cached.get(k)?.list_id.clone()) {
+                by_list.insert(list, correction.clone());
+            }
             let stored = match key {
                 Some(key) => cache::features(conn, source, key)?,
                 None => None,
@@ -94,7 +113,14 @@ impl Corrections {
             .into_iter()
             .map(|(g, ids)| (g, ids.join(",")))
             .collect();
-        Ok((Self { by_sender, tags }, learnt))
+        Ok((
+            Self {
+                by_sender,
+                by_list,
+                tags,
+            },
+            learnt,
+        ))
     }
 
     /// What the classifier has learnt for this sender's group (`None`: nothing).
@@ -110,13 +136,19 @@ impl Corrections {
         m.learned == self.tag_of(&m.item.from)
     }
 
-    /// Moves `m` to its sender's corrected category, if any, with the correction as its first
-    /// reason. Returns whether it applied.
+    /// Moves `m` to the corrected category of its list or its sender (the newer correction
+    /// of the two), if any, with the correction as its first reason. Returns whether it applied.
     pub fn apply(&self, m: &mut CachedMessage) -> bool {
         if self.by_sender.is_empty() {
             return false;
         }
-        let Some(correction) = self.by_sender.get(&m.item.from.to_ascii_lowercase()) else {
+        let by_list = m.list_id.as_ref().and_then(|l| self.by_list.get(l));
+        let by_sender = self.by_sender.get(&m.item.from.to_ascii_lowercase());
+        let Some(correction) = [by_list, by_sender]
+            .into_iter()
+            .flatten()
+            .max_by_key(|c| c.id)
+        else {
             return false;
         };
         m.category = correction.category;
@@ -180,5 +212,74 @@ impl Corrections {
             ));
         }
         Ok(updated)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::corrections::NewCorrection;
+    use chrono::Utc;
+    use domain::email::{Category, EmailItem};
+
+    fn message(id: &str, from: &str, list: Option<&str>) -> CachedMessage {
+        CachedMessage {
+            item: EmailItem {
+                id: id.into(),
+                subject: "Re: the migration plan".into(),
+                from: from.into(),
+                date: "2026-11-21".into(),
+                snippet: "I think we should".into(),
+                reasons: vec!["mailing-list discussion".into()],
+            },
+            from_name: None,
+            category: Category::Fyi,
+            confidence: 0.9,
+            received_at: Utc::now(),
+            engine: "offline".into(),
+            learned: None,
+            list_id: list.map(str::to_owned),
+            features: None,
+        }
+    }
+
+    #[test]
+    fn a_correction_applies_to_its_sender_and_to_its_whole_list() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = crate::store::open(dir.path()).unwrap();
+        let corrected = message("m1", "ann@example.org", Some("ops.lists.example.org"));
+        let cached = HashMap::from([("k1".to_owned(), corrected.clone())]);
+        corrections::create(
+            &conn,
+            &NewCorrection {
+                email_id: "m1",
+                sender: "Ann@example.org",
+                subject: &corrected.item.subject,
+                snippet: &corrected.item.snippet,
+                from_category: Category::Fyi,
+                category: Category::Newsletter,
+                by: "alice",
+                at: "2026-11-21T10:00:00",
+            },
+        )
+        .unwrap();
+        let (found, _) =
+            Corrections::load(&conn, "maildir:/m", &cached, Classifier::embedded()).unwrap();
+        // Another member's post to the same list, the same sender off the list, a stranger.
+        let mut on_list = message("m2", "bob@example.net", Some("ops.lists.example.org"));
+        let mut direct = message("m3", "ann@example.org", None);
+        let mut other = message("m4", "carl@example.com", Some("other.example.com"));
+        assert!(found.apply(&mut on_list) && found.apply(&mut direct));
+        assert!(!found.apply(&mut other));
+        for m in [&on_list, &direct] {
+            assert_eq!(m.category, Category::Newsletter);
+            assert_eq!(m.item.reasons[0], "corrected by alice on 2026-11-21");
+        }
+        assert_eq!(other.category, Category::Fyi);
+        assert_eq!(
+            list_id("Ops list <OPS.lists.example.org>").as_deref(),
+            Some("ops.lists.example.org")
+        );
+        assert_eq!(list_id("  "), None);
     }
 }

@@ -537,6 +537,7 @@ fn to_cached(
     let features = (!classification.features.is_empty()).then_some(classification.features);
     CachedMessage {
         learned: corrections.tag_of(&parsed.item.from),
+        list_id: parsed.header("list-id").and_then(corrections::list_id),
         features,
         category: classification.category,
         confidence: (classification.confidence * 1000.0).round() / 1000.0,

@@ -40,6 +40,7 @@ fn cached(id: &str, category: Category) -> CachedMessage {
         received_at: Utc::now(),
         engine: "offline".into(),
         learned: None,
+        list_id: None,
         features: None,
     }
 }

@@ -24,6 +24,9 @@ pub struct CachedMessage {
     pub received_at: DateTime<Utc>,
     /// `offline` or `llm:<model>`.
     pub engine: String,
+    /// Its mailing list (the `List-Id` header's id, lower-cased), when it came through one: a
+    /// correction of one of its messages applies to the whole list.
+    pub list_id: Option<String>,
     /// Which corrections of its sender group the classifier had learnt from when it
     /// categorised this message (`None`: none); a different set makes the cached category stale.
     pub learned: Option<String>,
@@ -40,6 +43,8 @@ struct StoredItem {
     from_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     learned: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    list_id: Option<String>,
 }
 
 const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M:%S";
@@ -83,6 +88,7 @@ pub fn load(conn: &Connection, source: &str) -> rusqlite::Result<HashMap<String,
                 received_at: received_at.and_utc(),
                 engine,
                 learned: stored.learned,
+                list_id: stored.list_id,
                 features: None,
             },
         );
@@ -113,6 +119,7 @@ pub fn store(
                 item: m.item.clone(),
                 from_name: m.from_name.clone(),
                 learned: m.learned.clone(),
+                list_id: m.list_id.clone(),
             })
             .unwrap_or_default();
             stmt.execute(params![
@@ -219,6 +226,7 @@ mod tests {
             received_at: Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap(),
             engine: "offline".into(),
             learned: Some("3".into()),
+            list_id: Some("ops.lists.example.org".into()),
             features: None,
         };
         store(&mut conn, "maildir:/m", &[("k1".into(), message.clone())]).unwrap();
