@@ -128,6 +128,16 @@ async fn the_enums_are_the_ones_the_code_uses() {
         strings(&schemas["MetricsResponse"]["properties"]["category_breakdown"]["required"]),
         categories
     );
+    for field in ["from_category", "category"] {
+        assert_eq!(
+            strings(&schemas["Correction"]["properties"][field]["enum"]),
+            categories
+        );
+    }
+    assert_eq!(
+        strings(&schemas["CorrectionStats"]["properties"]["per_category"]["required"]),
+        categories
+    );
     let suites: Vec<String> = digest_web::web::diagnostics::Suite::all()
         .map(|s| s.as_str().to_owned())
         .collect();
