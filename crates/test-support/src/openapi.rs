@@ -47,13 +47,16 @@ pub fn operations(doc: &Value) -> Vec<(String, String)> {
     out
 }
 
-/// The path with each path parameter replaced by the first value of its enum.
+/// The path with each path parameter replaced by the first value of its enum, else its example.
 pub fn concrete(doc: &Value, path: &str, method: &str) -> String {
     let mut out = path.to_owned();
     if let Some(params) = doc["paths"][path][method]["parameters"].as_array() {
         for p in params.iter().filter(|p| p["in"] == "path") {
             let name = p["name"].as_str().expect("a parameter name");
-            let value = p["schema"]["enum"][0].as_str().expect("path enum");
+            let value = p["schema"]["enum"][0]
+                .as_str()
+                .or_else(|| p["example"].as_str())
+                .expect("a path enum or example");
             out = out.replace(&format!("{{{name}}}"), value);
         }
     }

@@ -165,5 +165,111 @@ function setupTests() {
   });
 }
 
+// Corrections: the category control of each email moves it at once (the server rewrites the
+// stored digest and records who and when), the toast offers Undo. Everything is moved as DOM
+// nodes; the only text written is the server's, through textContent.
+function setupCorrections() {
+  const toast = $("#correction-toast");
+  if (!toast) return;
+  const text = toast.querySelector(".text");
+  const undo = toast.querySelector("button.undo");
+  let last = null;
+
+  function recount() {
+    document.querySelectorAll("section[data-category]").forEach((sec) => {
+      const n = sec.querySelectorAll("li.email").length;
+      sec.querySelector(".count").textContent = String(n);
+      sec.querySelector("p.none").hidden = n > 0;
+    });
+  }
+
+  // Into the category's open list, in date order (newest first).
+  function place(li, category) {
+    const section = [...document.querySelectorAll("section[data-category]")]
+      .find((s) => s.dataset.category === category);
+    if (!section) return;
+    const list = section.querySelector("ul.emails");
+    const date = li.querySelector("time").getAttribute("datetime");
+    const next = [...list.children].find((o) => o.querySelector("time").getAttribute("datetime") < date);
+    list.insertBefore(li, next || null);
+    const select = li.querySelector("select.move-to");
+    select.value = category;
+    select.dataset.current = category;
+    recount();
+  }
+
+  function setReason(li, reason) {
+    const details = li.querySelector("details.reasons");
+    const list = details.querySelector("ul");
+    [...list.children].filter((r) => r.textContent.startsWith("corrected by ")).forEach((r) => r.remove());
+    if (reason) {
+      const item = document.createElement("li");
+      item.textContent = reason;
+      list.prepend(item);
+    }
+    details.hidden = list.children.length === 0;
+  }
+
+  function show(message, kind, canUndo) {
+    text.textContent = message;
+    toast.classList.toggle("fail", kind === "fail");
+    undo.hidden = !canUndo;
+    toast.hidden = false;
+  }
+
+  document.addEventListener("change", async (ev) => {
+    const select = ev.target.closest ? ev.target.closest("select.move-to") : null;
+    if (!select) return;
+    const li = select.closest("li.email");
+    const from = select.dataset.current;
+    const to = select.value;
+    select.disabled = true;
+    let res;
+    try {
+      res = await postJson("/api/corrections", { email_id: li.dataset.id, category: to });
+    } catch (err) {
+      res = { status: 0, data: { error: String(err) } };
+    }
+    select.disabled = false;
+    if (res.status === 201) {
+      const c = res.data;
+      place(li, to);
+      setReason(li, `corrected by ${c.created_by} on ${String(c.created_at).slice(0, 10)}`);
+      last = { id: c.id, li, from };
+      show(`Moved to ${to}.`, "ok", true);
+      select.focus();
+    } else {
+      select.value = from;
+      show(`Could not move it (HTTP ${res.status}): ${res.data.error || ""}`, "fail", false);
+    }
+  });
+
+  undo.addEventListener("click", async () => {
+    if (!last) return;
+    const { id, li, from } = last;
+    undo.disabled = true;
+    let res;
+    try {
+      const r = await fetch(`/api/corrections/${encodeURIComponent(id)}`, { method: "DELETE", credentials: "same-origin" });
+      let data = {};
+      try { data = await r.json(); } catch (_) { /* keep {} */ }
+      res = { status: r.status, data };
+    } catch (err) {
+      res = { status: 0, data: { error: String(err) } };
+    }
+    undo.disabled = false;
+    if (res.status === 200) {
+      last = null;
+      place(li, from);
+      setReason(li, null);
+      show(`Moved back to ${from}.`, "ok", false);
+      li.querySelector("select.move-to").focus();
+    } else {
+      show(`Could not undo (HTTP ${res.status}): ${res.data.error || ""}`, "fail", false);
+    }
+  });
+}
+
 setupRefresh();
 setupTests();
+setupCorrections();

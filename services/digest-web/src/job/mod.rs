@@ -6,6 +6,7 @@
 //! - [`classify`]: the offline categoriser (sender rules, signals, naive Bayes).
 //! - [`summarize`](mod@summarize): the extractive summaries.
 //! - [`llm`]: the optional LLM step (categories of low-confidence messages, summaries).
+//! - [`corrections`]: what ops staff corrected on the dashboard, applied and learnt from.
 //! - [`checks`]: the job's self-checks, the one part of the job the web server calls (its
 //!   deployment diagnostics run them in-process); otherwise the web server only starts the
 //!   binary.
@@ -34,11 +35,13 @@ use crate::store::{self, StoreError, digest_file};
 
 pub mod checks;
 pub mod classify;
+pub mod corrections;
 pub mod llm;
 pub mod mail;
 pub mod summarize;
 
 use classify::{Classifier, Rules, RulesError};
+use corrections::Corrections;
 use llm::LlmStep;
 use mail::imap::ImapMailbox;
 use mail::local::{Entry, LocalMailbox};
@@ -280,6 +283,16 @@ fn run_inner(
 
     // Cache lookups: one query for the whole source.
     let mut cached = cache::load(conn, &identity).map_err(sql)?;
+    // Corrections: the classifier learns from the corrected messages (their features are in
+    // the cache); a cached category computed before a change in what was learnt for its
+    // sender group is computed again.
+    let (corrections, classifier) =
+        Corrections::load(conn, &identity, &cached, &classifier).map_err(sql)?;
+    let rescored = corrections
+        .rescore(&classifier, conn, &identity, &mut cached)
+        .map_err(sql)?;
+    cache::store(conn, &identity, &rescored).map_err(sql)?;
+    cached.retain(|_, m| corrections.is_current(m));
     let mut mailbox = match &options.source {
         MailSource::Imap(url) => Mailbox::Imap(Box::new(ImapMailbox::open(
             url,
@@ -315,7 +328,7 @@ fn run_inner(
     let mut take = |raw: Raw, errors: &mut Vec<ErrorRecord>| {
         let key = &entries[raw.index].key;
         match parse_message(&raw.bytes, raw.delivered_at) {
-            Ok(parsed) => fresh.push((key.clone(), to_cached(&classifier, parsed))),
+            Ok(parsed) => fresh.push((key.clone(), to_cached(&classifier, &corrections, parsed))),
             Err(e) => errors.push(ErrorRecord {
                 module: "mail.parse".into(),
                 error_type: e.kind().into(),
@@ -365,6 +378,10 @@ fn run_inner(
         imap.close();
     }
     cache::store(conn, &identity, &fresh).map_err(sql)?;
+    for (_, m) in &mut fresh {
+        // Stored: the run needs them no more.
+        m.features = None;
+    }
     // What is left in `cached` was not listed this run (deleted, moved, or outside the IMAP
     // search): forget rows older than CACHE_RETENTION so the cache does not grow forever.
     let stale: Vec<String> = cached
@@ -390,6 +407,11 @@ fn run_inner(
     });
     dedup_by_id(&mut kept);
     kept.truncate(options.max_emails);
+    // A sender's correction is the strongest evidence (after the cache, so it also moves
+    // messages categorised before it was made).
+    for m in &mut kept {
+        corrections.apply(m);
+    }
 
     // The LLM, when configured: categories of low-confidence messages, then the summaries.
     // Whatever it cannot answer keeps the offline answer; its failures are warnings.
@@ -506,9 +528,17 @@ fn may_be_in_window(entry: &Entry, since: Option<DateTime<Utc>>) -> bool {
     }
 }
 
-fn to_cached(classifier: &Classifier, parsed: ParsedEmail) -> CachedMessage {
+fn to_cached(
+    classifier: &Classifier,
+    corrections: &Corrections,
+    parsed: ParsedEmail,
+) -> CachedMessage {
     let classification = classifier.classify(&parsed);
+    let features = (!classification.features.is_empty()).then_some(classification.features);
     CachedMessage {
+        learned: corrections.tag_of(&parsed.item.from),
+        list_id: parsed.header("list-id").and_then(corrections::list_id),
+        features,
         category: classification.category,
         confidence: (classification.confidence * 1000.0).round() / 1000.0,
         received_at: parsed.received_at,

@@ -39,6 +39,9 @@ fn cached(id: &str, category: Category) -> CachedMessage {
         confidence: 0.9,
         received_at: Utc::now(),
         engine: "offline".into(),
+        learned: None,
+        list_id: None,
+        features: None,
     }
 }
 
@@ -184,4 +187,91 @@ fn digest_items_carry_their_reasons() {
         }
         assert!(text.contains("\"reasons\""), "the JSON field is written");
     }
+}
+
+#[test]
+fn a_correction_moves_its_sender_on_the_next_run_is_learnt_and_can_be_undone() {
+    use crate::store::corrections::{self, NewCorrection};
+    let dir = tempfile::tempdir().unwrap();
+    let options = RefreshOptions::new(MailSource::Sample, dir.path());
+    run(&options).unwrap();
+    let conn = crate::store::open(dir.path()).unwrap();
+    // Every new message's features were cached with it.
+    let with_features: i64 = conn
+        .query_row("SELECT count(*) FROM message_features", [], |r| r.get(0))
+        .unwrap();
+    assert!(with_features >= 40, "{with_features}");
+    let first = crate::store::digest_file::load(dir.path())
+        .unwrap()
+        .unwrap();
+    let (from, item) = first
+        .categories
+        .iter()
+        .find(|(c, _)| **c == Category::Fyi)
+        .and_then(|(c, items)| items.first().map(|i| (*c, i.clone())))
+        .expect("an FYI email in the sample");
+    let to = Category::NeedAction;
+    let correction = corrections::create(
+        &conn,
+        &NewCorrection {
+            email_id: &item.id,
+            sender: &item.from,
+            subject: &item.subject,
+            snippet: &item.snippet,
+            from_category: from,
+            category: to,
+            by: "alice",
+            at: "2026-11-21T10:00:00",
+        },
+    )
+    .unwrap();
+
+    let second = run(&options).unwrap();
+    // The corrected sender group was categorised again from its cached features: nothing
+    // was read or parsed.
+    assert_eq!(
+        (second.parsed, second.cache_hits),
+        (0, second.cache_lookups),
+        "{second:?}"
+    );
+    let learnt: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM message_cache WHERE item LIKE '%\"learned\"%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(learnt >= 1, "no cached message records what was learnt");
+    let digest = crate::store::digest_file::load(dir.path())
+        .unwrap()
+        .unwrap();
+    let moved: Vec<_> = digest
+        .categories
+        .values()
+        .flatten()
+        .filter(|i| i.from.eq_ignore_ascii_case(&item.from))
+        .collect();
+    assert!(!moved.is_empty());
+    for i in &moved {
+        assert!(digest.categories[&to].contains(i), "{} not moved", i.id);
+        assert_eq!(i.reasons[0], "corrected by alice on 2026-11-21");
+    }
+    // Warm again: nothing is parsed.
+    assert_eq!(run(&options).unwrap().parsed, 0);
+
+    corrections::undo(&conn, correction.id, "bob", "2026-11-21T11:00:00").unwrap();
+    run(&options).unwrap();
+    let back = crate::store::digest_file::load(dir.path())
+        .unwrap()
+        .unwrap();
+    assert!(back.categories[&from].iter().any(|i| i.id == item.id));
+    assert!(
+        back.categories
+            .values()
+            .flatten()
+            .all(|i| !i.reasons.iter().any(|r| r.starts_with("corrected by")))
+    );
+    let counts =
+        |d: &domain::email::Digest| -> Vec<usize> { d.categories.values().map(Vec::len).collect() };
+    assert_eq!(counts(&back), counts(&first));
 }

@@ -6,7 +6,7 @@
 //!
 //! - [`runs`]: the job's run rows and errors; [`cache`]: parsed messages; [`llm_cache`]: the
 //!   LLM's answers; [`test_runs`]: the diagnostics' results; [`queries`]: what the dashboard
-//!   reads (metrics, errors, run history).
+//!   reads (metrics, errors, run history); [`corrections`]: categories ops staff corrected.
 //! - [`digest_file`]: `digest.json`, written by the job, read by the web service.
 //! - [`window::Window`]: the job's window and the dashboard's period, one type.
 //!
@@ -23,6 +23,7 @@ use rusqlite::{Connection, TransactionBehavior};
 use rusqlite_migration::{M, Migrations};
 
 pub mod cache;
+pub mod corrections;
 pub mod digest_file;
 pub mod llm_cache;
 pub mod queries;
@@ -36,9 +37,11 @@ pub const FILE_NAME: &str = "runs.sqlite3";
 /// The schema's migrations, in order, each keeping the data: the first builds a schema-1
 /// store, each later one brings it one version up. `schema.sql` beside this file is the whole
 /// current schema for readers (a test holds the migrations to it).
-const MIGRATIONS: [&str; 2] = [
+const MIGRATIONS: [&str; 4] = [
     include_str!("migrations/v1.sql"),
     include_str!("migrations/v2.sql"),
+    include_str!("migrations/v3.sql"),
+    include_str!("migrations/v4.sql"),
 ];
 /// `PRAGMA user_version` of an up-to-date store: the number of migrations applied.
 pub const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;
@@ -268,6 +271,8 @@ mod tests {
             "summary_cache",
             "category_cache",
             "test_runs",
+            "corrections",
+            "message_features",
         ] {
             let n: i64 = conn
                 .query_row(

@@ -8,6 +8,7 @@ use domain::email::Category;
 use rusqlite::{Connection, params};
 use serde::Serialize;
 
+use super::corrections::{self, CorrectionStats};
 use super::window::Window;
 
 /// Formats a UTC time the way the store and the API spell it: `2026-11-21T20:30:00`.
@@ -60,6 +61,9 @@ pub struct MetricsReport {
     pub metrics: Metrics,
     /// Emails per category, summed over the period's runs; all five keys always present.
     pub category_breakdown: BTreeMap<Category, i64>,
+    /// Corrections made on the dashboard in the period: per category moved to, and per email
+    /// processed (an extra field beside the spec's).
+    pub corrections: CorrectionStats,
 }
 
 fn round(x: f64, places: i32) -> f64 {
@@ -140,6 +144,7 @@ pub fn metrics(
             error_count,
         },
         category_breakdown: breakdown,
+        corrections: corrections::stats(conn, &since, emails)?,
     })
 }
 

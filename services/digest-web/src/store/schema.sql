@@ -63,6 +63,16 @@ CREATE TABLE IF NOT EXISTS message_cache (
 );
 
 -- LLM summaries of a category: a warm refresh asks nothing again.
+-- (schema 4) The classifier's features of each message_cache row (same source and key), so
+-- what is learnt from a corrected message never needs it parsed again.
+CREATE TABLE IF NOT EXISTS message_features (
+    source   TEXT NOT NULL,
+    key      TEXT NOT NULL,
+    -- little-endian (u32 index, f32 value) pairs
+    features BLOB NOT NULL,
+    PRIMARY KEY (source, key)
+);
+
 CREATE TABLE IF NOT EXISTS summary_cache (
     -- SHA-256 (hex) of the prompt version, the model, the category and what the prompt shows
     -- of each of its messages
@@ -96,3 +106,26 @@ CREATE TABLE IF NOT EXISTS test_runs (
     -- JSON array of {"test": ..., "message": ...}
     failures   TEXT    NOT NULL DEFAULT '[]'
 );
+
+-- (schema 3) Corrections ops staff make on the dashboard: an email moved to another category.
+-- The refresh job applies a sender's newest active correction as the strongest evidence.
+CREATE TABLE IF NOT EXISTS corrections (
+    id            INTEGER PRIMARY KEY,
+    -- the digest item's id (Message-ID, else the source's key)
+    email_id      TEXT NOT NULL,
+    -- the sender address, lower-cased: what later refreshes match
+    sender        TEXT NOT NULL,
+    -- subject and snippet of the corrected email: the example the model learns from
+    subject       TEXT NOT NULL DEFAULT '',
+    snippet       TEXT NOT NULL DEFAULT '',
+    from_category TEXT NOT NULL,
+    category      TEXT NOT NULL,
+    -- the signed-in user, or "anonymous" when protection is off
+    created_by    TEXT NOT NULL,
+    created_at    TEXT NOT NULL,
+    -- set when undone: an undone correction no longer applies
+    undone_by     TEXT,
+    undone_at     TEXT
+);
+CREATE INDEX IF NOT EXISTS corrections_created_at ON corrections (created_at);
+CREATE INDEX IF NOT EXISTS corrections_sender ON corrections (sender);

@@ -6,7 +6,7 @@
 //! `DIGEST_BASIC_AUTH_PASSWORD` set, HTTP basic auth passes too. `/health` is always open,
 //! for probes. Everything else, `/metrics` included, answers 401 `{"error": ...}` without.
 //!
-//! Whether protection is on or not, a POST that a browser marks `Sec-Fetch-Site: cross-site`
+//! Whether protection is on or not, a POST or DELETE that a browser marks `Sec-Fetch-Site: cross-site`
 //! is refused with 403: another site must not start refreshes or test runs through a
 //! visitor's browser (which would send its basic-auth credentials along). API clients send no
 //! such header and are unaffected.
@@ -34,7 +34,11 @@ pub async fn require(
     let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
         return next.call(req).await;
     };
-    if req.method() == actix_web::http::Method::POST
+    let changes = !matches!(
+        *req.method(),
+        actix_web::http::Method::GET | actix_web::http::Method::HEAD
+    );
+    if changes
         && req
             .headers()
             .get("sec-fetch-site")
@@ -131,6 +135,27 @@ fn check(settings: &Settings, req: &ServiceRequest) -> Access {
 /// optimiser from turning the comparison into an early exit).
 fn equal(a: &[u8], b: &[u8]) -> bool {
     a.ct_eq(b).into()
+}
+
+/// Who a request comes from, for what it records (corrections): the basic-auth user name
+/// when it signed in with basic auth, `token` when it passed with the access token, and
+/// `anonymous` when protection is off. The middleware has already let the request through,
+/// so only the user name is read here, after checking the password again.
+pub fn user(settings: &Settings, headers: &actix_web::http::header::HeaderMap) -> String {
+    if !settings.auth_enabled() {
+        return "anonymous".to_owned();
+    }
+    if let Some((user, password)) = &settings.basic_auth
+        && let Some(encoded) = headers
+            .get(AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|h| h.strip_prefix("Basic "))
+        && let Ok(decoded) = base64::engine::general_purpose::STANDARD.decode(encoded.trim())
+        && equal(&decoded, format!("{user}:{}", password.0).as_bytes())
+    {
+        return user.clone();
+    }
+    "token".to_owned()
 }
 
 /// The start-up warning when the service is reachable from other machines without protection.

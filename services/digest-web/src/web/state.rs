@@ -1,8 +1,8 @@
 //! What every handler shares: the settings, the refresh controller, the templates and the
 //! one-test-run-at-a-time flag.
 
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::store::Pool;
 use crate::store::digest_file::DigestCache;
@@ -24,6 +24,8 @@ pub struct AppState {
     pub templates: Templates,
     /// Whether a test suite is running in this process.
     pub tests_running: AtomicBool,
+    /// Held while a correction reads, changes and rewrites `digest.json`.
+    pub digest_edit: Mutex<()>,
 }
 
 impl AppState {
@@ -36,7 +38,17 @@ impl AppState {
             digest: DigestCache::new(&settings.data_dir),
             templates: Templates::load()?,
             tests_running: AtomicBool::new(false),
+            digest_edit: Mutex::new(()),
             settings,
         })
+    }
+}
+
+impl AppState {
+    /// The digest-edit lock (a panic while holding it leaves nothing half-done in memory).
+    pub fn edit_lock(&self) -> MutexGuard<'_, ()> {
+        self.digest_edit
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }

@@ -147,6 +147,27 @@ impl Session<'_> {
         .await;
     }
 
+    /// Sends keys (WebDriver key codes, e.g. `\u{E007}` for Enter) to an element.
+    async fn keys(&self, css: &str, text: &str) {
+        let el = self
+            .ok(
+                reqwest::Method::POST,
+                "/element",
+                Some(json!({"using": "css selector", "value": css})),
+            )
+            .await;
+        let id = el[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("no element {css}: {el}"))
+            .to_owned();
+        self.ok(
+            reqwest::Method::POST,
+            &format!("/element/{id}/value"),
+            Some(json!({"text": text})),
+        )
+        .await;
+    }
+
     async fn js(&self, script: &str) -> Value {
         self.ok(
             reqwest::Method::POST,
@@ -389,5 +410,145 @@ async fn pages_work_in_a_real_browser() {
         .await;
     assert!(summary.as_str().unwrap().contains("passed"), "{summary}");
     s.screenshot("tests.png").await;
+    s.quit().await;
+}
+
+/// Top edges of every email and section, to see that opening the reasons moves nothing.
+const LAYOUT: &str = "return [...document.querySelectorAll('li.email, section.category')].map(e => Math.round(e.getBoundingClientRect().top))";
+
+#[tokio::test]
+async fn emails_show_their_reasons_and_move_in_one_click_and_back() {
+    let app: TestApp = spawn_app_with(&[("DIGEST_REFRESH_COMMAND", "true")]).await;
+    let mut digest = sample_digest();
+    digest["categories"]["FYI"][0]["reasons"] = json!([
+        "Auto-Submitted: auto-generated",
+        "<img src=x onerror=alert(9)>"
+    ]);
+    app.write_digest(&digest);
+    let driver = Driver::start().await;
+    let s = driver.session().await;
+    s.goto(&app.address).await;
+    s.wait_for("document.querySelectorAll('li.email').length === 4", 5)
+        .await;
+    // A marker that a reload would lose.
+    s.js("window.notReloaded = true; return true").await;
+
+    // Reasons on demand: a keyboard-reachable disclosure whose popover moves nothing.
+    let before = s.js(LAYOUT).await;
+    let summary = "li[data-id=m3] details.reasons summary";
+    assert_eq!(
+        s.js(&format!(
+            "const e = document.querySelector('{summary}'); e.focus(); return document.activeElement === e"
+        ))
+        .await,
+        json!(true)
+    );
+    s.keys(summary, "\u{E007}").await;
+    s.wait_for(
+        "document.querySelector('li[data-id=m3] details.reasons').open",
+        3,
+    )
+    .await;
+    let shown = s
+        .js("return document.querySelector('li[data-id=m3] details.reasons ul').innerText")
+        .await;
+    assert!(
+        shown
+            .as_str()
+            .unwrap()
+            .contains("Auto-Submitted: auto-generated")
+            && shown
+                .as_str()
+                .unwrap()
+                .contains("<img src=x onerror=alert(9)>"),
+        "{shown}"
+    );
+    assert!(s.no_alert().await, "a reason's markup ran");
+    assert_eq!(
+        s.js(LAYOUT).await,
+        before,
+        "opening the reasons moved the list"
+    );
+    s.screenshot("digest-reasons.png").await;
+    s.keys(summary, "\u{E007}").await;
+    s.wait_for(
+        "!document.querySelector('li[data-id=m3] details.reasons').open",
+        3,
+    )
+    .await;
+
+    // Move m3 from FYI to Need-Action with its category control: it moves without a reload.
+    s.click("li[data-id=m3] select.move-to option[value='Need-Action']")
+        .await;
+    s.wait_for(
+        "document.querySelector('section[data-category=\"Need-Action\"] li[data-id=m3]')",
+        5,
+    )
+    .await;
+    s.wait_for(
+        "document.querySelector('#correction-toast').textContent.includes('Moved to Need-Action')",
+        5,
+    )
+    .await;
+    assert_eq!(
+        s.js("return window.notReloaded === true").await,
+        json!(true)
+    );
+    assert_eq!(
+        s.js("return [...document.querySelectorAll('section.category .count')].map(e => e.textContent)")
+            .await,
+        json!(["3", "0", "0", "1", "0"])
+    );
+    assert_eq!(
+        s.js("return document.querySelector('section[data-category=FYI] p.none').hidden")
+            .await,
+        json!(false)
+    );
+    let reason = s
+        .js("return document.querySelector('li[data-id=m3] details.reasons li').textContent")
+        .await;
+    assert!(
+        reason
+            .as_str()
+            .unwrap()
+            .starts_with("corrected by anonymous on "),
+        "{reason}"
+    );
+    let stored = crate::helpers::json(app.get("/api/digest").await).await;
+    assert!(
+        stored["categories"]["Need-Action"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["id"] == "m3")
+    );
+    s.screenshot("digest-corrected.png").await;
+
+    // Undo from the toast: back in FYI, still no reload, the correction marked undone.
+    s.click("#correction-toast button.undo").await;
+    s.wait_for(
+        "document.querySelector('section[data-category=FYI] li[data-id=m3]')",
+        5,
+    )
+    .await;
+    s.wait_for(
+        "document.querySelector('#correction-toast').textContent.includes('Moved back to FYI')",
+        5,
+    )
+    .await;
+    assert_eq!(
+        s.js("return window.notReloaded === true").await,
+        json!(true)
+    );
+    assert_eq!(
+        s.js("return document.querySelector('li[data-id=m3] select.move-to').value")
+            .await,
+        json!("FYI")
+    );
+    let list = crate::helpers::json(app.get("/api/corrections").await).await;
+    assert_eq!(list["corrections"][0]["email_id"], "m3");
+    assert_ne!(list["corrections"][0]["undone_at"], Value::Null);
+    let stored = crate::helpers::json(app.get("/api/digest").await).await;
+    assert_eq!(stored["categories"]["FYI"][0]["id"], "m3");
     s.quit().await;
 }

@@ -2,6 +2,7 @@ mod auth;
 mod bad_input;
 mod basics;
 mod browser;
+mod corrections;
 mod digest;
 mod faults;
 mod helpers;

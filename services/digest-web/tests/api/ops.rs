@@ -15,7 +15,9 @@ async fn metrics_default_to_24h_with_every_field_and_category() {
             "metrics": {"emails_processed": 0, "api_calls": 0, "cache_hit_rate": 0.0,
                 "avg_execution_time": 0.0, "success_rate": 0.0, "estimated_cost": 0.0,
                 "script_run_count": 0, "error_count": 0},
-            "category_breakdown": {"Need-Action": 0, "FYI": 0, "Newsletter": 0, "Promotional": 0, "Social": 0}
+            "category_breakdown": {"Need-Action": 0, "FYI": 0, "Newsletter": 0, "Promotional": 0, "Social": 0},
+            "corrections": {"total": 0, "rate": 0.0,
+                "per_category": {"Need-Action": 0, "FYI": 0, "Newsletter": 0, "Promotional": 0, "Social": 0}}
         })
     );
 }

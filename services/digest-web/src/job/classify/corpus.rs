@@ -66,7 +66,11 @@ pub fn labelled() -> Vec<Labelled> {
 
 /// The sender's registrable domain: the last two labels, three under `co.uk`-style suffixes.
 pub fn sender_group(email: &ParsedEmail) -> String {
-    let domain = email.from_domain();
+    domain_group(email.from_domain())
+}
+
+/// The registrable domain of a sender's domain (see [`sender_group`]).
+pub fn domain_group(domain: &str) -> String {
     let labels: Vec<&str> = domain.split('.').collect();
     let n = labels.len();
     let keep = if n >= 3
@@ -215,6 +219,94 @@ pub fn evaluate(corpus: &[Labelled], folds: &[usize]) -> Evaluation {
         evaluation.senders += senders.len();
     }
     evaluation
+}
+
+/// What corrections did to held-out senders ([`evaluate_corrections`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CorrectionEffect {
+    /// Sender groups corrected (each tested on its own).
+    pub groups: usize,
+    /// Their messages not corrected, classified by the updated model.
+    pub held_out: usize,
+    /// Of them, those that followed the correction to its category.
+    pub followed: usize,
+    /// Of them, those already in that category before the update (should be none).
+    pub followed_before: usize,
+    /// Accuracy on every other sender of the fold, before and after, averaged over groups.
+    pub others_before: f64,
+    /// See `others_before`.
+    pub others_after: f64,
+}
+
+/// Trains without the senders of `fold`, then for each of its sender groups with more than
+/// `corrections` + 2 messages of one label (its first message's): moves the first
+/// `corrections` of them to another category (the next one in [`Category::ALL`]: a user who
+/// files this sender's mail differently), updates the model from them alone
+/// ([`Classifier::learning_from`]) and classifies the group's other messages of that label,
+/// and every other sender of the fold. No sender rule is involved: this measures what the
+/// model learnt.
+pub fn evaluate_corrections(
+    corpus: &[Labelled],
+    fold: usize,
+    corrections: usize,
+) -> CorrectionEffect {
+    let groups: Vec<String> = corpus.iter().map(|m| sender_group(&m.email)).collect();
+    let train = corpus
+        .iter()
+        .zip(&groups)
+        .filter(|(_, g)| fold_of(g) != fold)
+        .map(|(m, _)| m);
+    let base = Classifier::from_model(train_model(train, Training::default()));
+    let mut by_group: std::collections::BTreeMap<&str, Vec<&Labelled>> = Default::default();
+    for (m, g) in corpus.iter().zip(&groups) {
+        if fold_of(g) == fold {
+            by_group.entry(g.as_str()).or_default().push(m);
+        }
+    }
+    let accuracy = |classifier: &Classifier, skip: &str| {
+        let (mut right, mut all) = (0usize, 0usize);
+        for (g, messages) in &by_group {
+            if *g == skip {
+                continue;
+            }
+            for m in messages {
+                all += 1;
+                right += usize::from(classifier.classify(&m.email).category == m.category);
+            }
+        }
+        right as f64 / all.max(1) as f64
+    };
+    let mut effect = CorrectionEffect::default();
+    for (group, messages) in &by_group {
+        // Similar mail: the group's messages with the label of its first one.
+        let label = messages[0].category;
+        let similar: Vec<&Labelled> = messages
+            .iter()
+            .copied()
+            .filter(|m| m.category == label)
+            .collect();
+        if similar.len() < corrections + 3 {
+            continue;
+        }
+        let next = Category::ALL[(super::linear::class(label) + 1) % Category::ALL.len()];
+        let examples: Vec<(String, Features, Category)> = similar[..corrections]
+            .iter()
+            .map(|m| (group.to_string(), features_of(&m.email), next))
+            .collect();
+        let updated = base.learning_from(&examples);
+        effect.groups += 1;
+        for m in &similar[corrections..] {
+            effect.held_out += 1;
+            effect.followed += usize::from(updated.classify(&m.email).category == next);
+            effect.followed_before += usize::from(base.classify(&m.email).category == next);
+        }
+        effect.others_before += accuracy(&base, group);
+        effect.others_after += accuracy(&updated, group);
+    }
+    let n = effect.groups.max(1) as f64;
+    effect.others_before /= n;
+    effect.others_after /= n;
+    effect
 }
 
 /// The generator's kind of each corpus message (`approval`, `list_post`, …), by message id.

@@ -6,7 +6,7 @@ use domain::email::Category;
 use super::features::{DIM, Features};
 
 /// Number of classes ([`Category::ALL`] order).
-const K: usize = 5;
+pub const K: usize = 5;
 
 /// Training settings.
 #[derive(Debug, Clone, Copy)]
@@ -25,6 +25,30 @@ impl Default for Training {
             epochs: 12,
             learning_rate: 0.5,
             l2: 1e-5,
+        }
+    }
+}
+
+/// Settings of [`Linear::learn`], the online update from corrections.
+#[derive(Debug, Clone, Copy)]
+pub struct Learning {
+    /// Learning rate of the sender's prior.
+    pub prior_rate: f32,
+    /// Learning rate of the shared weights (the examples' weight against the trained model).
+    pub shared_rate: f32,
+    /// At most this many passes over the corrected examples.
+    pub passes: usize,
+    /// Stop once every example gets its category with this probability.
+    pub until: f32,
+}
+
+impl Default for Learning {
+    fn default() -> Self {
+        Self {
+            prior_rate: 1.0,
+            shared_rate: 0.05,
+            passes: 30,
+            until: 0.97,
         }
     }
 }
@@ -73,6 +97,56 @@ impl Linear {
             }
         }
         Self { weights }
+    }
+
+    /// An online update towards corrected examples of one sender (what ops staff moved on
+    /// the dashboard): weighted SGD passes over them alone until the model, with the sender's
+    /// `prior` added to its scores, gives each its corrected category with at least
+    /// `Learning::until` probability, or `Learning::passes` run out. The sender's prior learns
+    /// fast (it touches only that sender's mail); the shared weights of the examples' words
+    /// and header evidence slowly (so similar mail of other senders leans the same way without
+    /// the rest of the mailbox moving). The class prior (the bias feature) is left alone.
+    pub fn learn(
+        &mut self,
+        prior: &mut [f32; K],
+        examples: &[(&Features, Category)],
+        settings: Learning,
+    ) {
+        let bias = super::features::index("bias");
+        for _ in 0..settings.passes {
+            let mut learnt = true;
+            for &(x, category) in examples {
+                let target = class(category);
+                let p = self.probabilities_with(x, prior);
+                if p[target] >= settings.until {
+                    continue;
+                }
+                learnt = false;
+                let gradient: [f32; K] =
+                    std::array::from_fn(|k| p[k] - if k == target { 1.0 } else { 0.0 });
+                for (p, g) in prior.iter_mut().zip(gradient) {
+                    *p -= settings.prior_rate * g;
+                }
+                for &(idx, value) in x.values.iter().filter(|(idx, _)| *idx != bias) {
+                    let row = &mut self.weights[idx as usize * K..idx as usize * K + K];
+                    for (w, g) in row.iter_mut().zip(gradient) {
+                        *w -= settings.shared_rate * g * value;
+                    }
+                }
+            }
+            if learnt {
+                break;
+            }
+        }
+    }
+
+    /// Class probabilities with a sender's prior added to the scores.
+    pub fn probabilities_with(&self, x: &Features, prior: &[f32; K]) -> [f32; K] {
+        let mut s = scores(&self.weights, x);
+        for (s, p) in s.iter_mut().zip(prior) {
+            *s += p;
+        }
+        softmax(s)
     }
 
     /// The weights, `DIM × 5` row-major by feature.

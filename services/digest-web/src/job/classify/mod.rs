@@ -77,6 +77,9 @@ pub struct Classification {
     pub reason: String,
     /// Up to [`MAX_REASONS`] reasons, strongest first (`reason` is the first).
     pub reasons: Vec<String>,
+    /// The features the model read (empty when a rule decided before it): cached with the
+    /// message, so what is learnt from it later needs no parsing.
+    pub features: Vec<(u32, f32)>,
 }
 
 impl Classification {
@@ -86,6 +89,7 @@ impl Classification {
             confidence: confidence.clamp(0.0, 1.0),
             reason: reasons.first().cloned().unwrap_or_default(),
             reasons,
+            features: Vec::new(),
         }
     }
 }
@@ -193,6 +197,8 @@ impl Rules {
 pub struct Classifier {
     model: Arc<Linear>,
     rules: Rules,
+    /// Per sender group, what corrections taught ([`Classifier::learning_from`]).
+    priors: Arc<BTreeMap<String, [f32; linear::K]>>,
 }
 
 impl Classifier {
@@ -221,6 +227,7 @@ impl Classifier {
         Self {
             model: Arc::new(model),
             rules: Rules::default(),
+            priors: Arc::default(),
         }
     }
 
@@ -229,7 +236,60 @@ impl Classifier {
         Self {
             model: Arc::clone(&self.model),
             rules,
+            priors: Arc::clone(&self.priors),
         }
+    }
+
+    /// This classifier with its model updated towards corrected examples: the features of
+    /// messages ops staff moved, with their sender group ([`corpus::sender_group`]) and the
+    /// category they moved them to. Each sender group gets a prior of its own and the shared
+    /// weights move a little ([`Linear::learn`]). Without examples, the same model is shared.
+    pub fn learning_from(&self, examples: &[(String, Features, Category)]) -> Self {
+        if examples.is_empty() {
+            return self.clone();
+        }
+        let mut model = (*self.model).clone();
+        let mut priors = (*self.priors).clone();
+        let mut groups: BTreeMap<&str, Vec<(&Features, Category)>> = BTreeMap::new();
+        for (group, features, category) in examples {
+            groups
+                .entry(group.as_str())
+                .or_default()
+                .push((features, *category));
+        }
+        for (group, pairs) in groups {
+            let prior = priors.entry(group.to_owned()).or_default();
+            model.learn(prior, &pairs, linear::Learning::default());
+        }
+        Self {
+            model: Arc::new(model),
+            rules: self.rules.clone(),
+            priors: Arc::new(priors),
+        }
+    }
+
+    /// Categorises again, from its cached features alone, a message of a sender group this
+    /// classifier learnt corrections for (`from` is its sender address). For such a group
+    /// only the model and the group's prior decide (the social shortcut and the product's
+    /// rules stand aside, as in [`Classifier::classify`]), so nothing else of the message is
+    /// needed. `None` when a user rule covers the sender or the group has no prior: then the
+    /// message must be classified whole.
+    pub fn rescore(&self, from: &str, features: &Features) -> Option<(Category, f64, String)> {
+        if self.rules.lookup(from).is_some() {
+            return None;
+        }
+        let domain = from.rsplit_once('@').map_or("", |(_, d)| d);
+        let group = corpus::domain_group(&domain.to_ascii_lowercase());
+        let prior = self.priors.get(&group)?;
+        let probabilities = self.model.probabilities_with(features, prior);
+        let best = (0..linear::K)
+            .max_by(|&a, &b| probabilities[a].total_cmp(&probabilities[b]))
+            .unwrap_or(1);
+        Some((
+            Category::ALL[best],
+            f64::from(probabilities[best]),
+            format!("learned from corrections of mail from {group}"),
+        ))
     }
 
     /// Categorises one message.
@@ -237,10 +297,16 @@ impl Classifier {
         if let Some((rule, category)) = self.rules.lookup(&email.item.from) {
             return Classification::new(category, 1.0, vec![format!("rule: {rule}")]);
         }
+        let prior = if self.priors.is_empty() {
+            None
+        } else {
+            self.priors.get(&corpus::sender_group(email))
+        };
         let domain = email.from_domain();
-        if let Some(social) = SOCIAL_DOMAINS
-            .iter()
-            .find(|d| domain == **d || domain.ends_with(&format!(".{d}")))
+        if prior.is_none()
+            && let Some(social) = SOCIAL_DOMAINS
+                .iter()
+                .find(|d| domain == **d || domain.ends_with(&format!(".{d}")))
         {
             return Classification::new(
                 Category::Social,
@@ -257,7 +323,10 @@ impl Classifier {
         } else {
             features::extract(email, readable_body, true)
         };
-        let probabilities = self.model.probabilities(&features);
+        let probabilities = match prior {
+            Some(prior) => self.model.probabilities_with(&features, prior),
+            None => self.model.probabilities(&features),
+        };
         let best = (0..5)
             .max_by(|&a, &b| probabilities[a].total_cmp(&probabilities[b]))
             .unwrap_or(1);
@@ -279,7 +348,23 @@ impl Classifier {
             ""
         };
         let cues = cues::cues(subject, body);
-        if let Some((ruled, why)) = product_rule(&signals, &cues) {
+        // Corrections of this sender outrank the product's defaults: they are the users'.
+        let ruled = if prior.is_some() {
+            None
+        } else {
+            product_rule(&signals, &cues)
+        };
+        if let Some(prior) = prior {
+            let base = self.model.probabilities(&features);
+            let k = linear::class(category);
+            if prior[k] > 0.0 && base[k] < probabilities[k] {
+                reasons.push(format!(
+                    "learned from corrections of mail from {}",
+                    corpus::sender_group(email)
+                ));
+            }
+        }
+        if let Some((ruled, why)) = ruled {
             if ruled != category {
                 confidence = f64::from(probabilities[linear::class(ruled)]).max(0.85);
             }
@@ -288,7 +373,10 @@ impl Classifier {
         }
         reasons.extend(explain(&self.model, &mut features, category));
         reasons.truncate(MAX_REASONS);
-        Classification::new(category, confidence, reasons)
+        Classification {
+            features: features.values,
+            ..Classification::new(category, confidence, reasons)
+        }
     }
 }
 

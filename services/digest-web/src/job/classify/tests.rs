@@ -116,6 +116,23 @@ fn held_out_senders_accuracy_meets_the_floor() {
     assert!(evaluation.min_f1() >= 0.80, "{}", evaluation.render());
 }
 
+#[test]
+fn a_few_corrections_move_similar_mail_of_the_same_held_out_sender() {
+    let corpus = corpus::labelled();
+    let effect = corpus::evaluate_corrections(&corpus, 0, 3);
+    eprintln!("{effect:?}");
+    assert!(effect.groups >= 10, "{effect:?}");
+    let followed = effect.followed as f64 / effect.held_out as f64;
+    let before = effect.followed_before as f64 / effect.held_out as f64;
+    assert!(before < 0.2, "{effect:?}");
+    assert!(followed >= 0.8, "{effect:?}");
+    // The rest of the mailbox keeps its categories.
+    assert!(
+        effect.others_after >= effect.others_before - 0.02,
+        "{effect:?}"
+    );
+}
+
 fn raw_email(raw: &[u8]) -> ParsedEmail {
     parse_message(raw, None).expect("headers parse")
 }

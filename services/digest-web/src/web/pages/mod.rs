@@ -72,6 +72,7 @@ impl Templates {
     pub fn render_sections(&self, digest: &Digest) -> Result<String, tera::Error> {
         let mut ctx = Context::new();
         ctx.insert("sections", &sections(digest));
+        ctx.insert("category_names", &Category::ALL.map(|c| c.as_str()));
         self.tera.render("digest_sections.html", &ctx)
     }
 }
@@ -348,6 +349,11 @@ mod tests {
                 error_count: 0,
             },
             category_breakdown: Category::ALL.into_iter().map(|c| (c, 3)).collect(),
+            corrections: crate::store::corrections::CorrectionStats {
+                total: 0,
+                per_category: Category::ALL.into_iter().map(|c| (c, 0)).collect(),
+                rate: 0.0,
+            },
         }
     }
 
@@ -361,6 +367,11 @@ mod tests {
         for _ in 0..7 {
             need.push(item("<script>alert(1)</script>"));
         }
+        need.push(EmailItem {
+            id: "x\" onmouseover=\"alert(3)".into(),
+            reasons: vec!["<b>why</b>".into()],
+            ..item("reasons")
+        });
         digest
             .summaries
             .insert(Category::NeedAction, "<i>sum</i>".into());
@@ -407,6 +418,14 @@ mod tests {
         );
         assert!(!html.contains("<script>alert(1)"));
         assert!(!html.contains("<img src=x"));
+        // Ids, reasons and the category control are escaped too.
+        assert!(!html.contains("\" onmouseover"));
+        assert!(
+            html.contains("&lt;b&gt;why&lt;&#x2F;b&gt;"),
+            "reason not shown"
+        );
+        assert!(!html.contains("<b>why"));
+        assert!(html.contains(r#"<option value="Need-Action" selected>"#));
         assert!(!html.contains("<i>sum</i>"));
         assert!(!html.contains("<b>model"));
         assert!(

@@ -2,6 +2,7 @@
 //! live beside what they serve (`web::pages::handlers`, `web::refresh::handlers`,
 //! `web::diagnostics::handlers`); the small JSON resources are here.
 
+pub mod corrections;
 pub mod digest;
 pub mod health;
 pub mod openapi;
@@ -59,6 +60,17 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
         web::resource("/api/digest")
             .route(web::get().to(digest::get))
             .default_service(web::to(method_not_allowed("GET"))),
+    )
+    .service(
+        web::resource("/api/corrections")
+            .route(web::post().to(corrections::create))
+            .route(web::get().to(corrections::list))
+            .default_service(web::to(method_not_allowed("GET, POST"))),
+    )
+    .service(
+        web::resource("/api/corrections/{id}")
+            .route(web::delete().to(corrections::undo))
+            .default_service(web::to(method_not_allowed("DELETE"))),
     )
     .service(
         web::resource("/api/refresh")
