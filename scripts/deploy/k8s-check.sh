@@ -208,7 +208,8 @@ bg apiserver "$k8s/kube-apiserver" --etcd-servers="http://127.0.0.1:$p_etcd" --b
 api_started=$(date +%s)
 for _ in $(seq 1 240); do kubectl get --raw /readyz >/dev/null 2>&1 && break; sleep 0.5; done
 kubectl get --raw /readyz >/dev/null 2>&1 || fail "kube-apiserver not ready after 120 s (log: $run/apiserver.log)"
-echo "  ready in $(($(date +%s) - api_started)) s: $(kubectl version -o json 2>/dev/null | jq -r .serverVersion.gitVersion)"
+api_ready_s=$(($(date +%s) - api_started))
+echo "  ready in $api_ready_s s: $(kubectl version -o json 2>/dev/null | jq -r .serverVersion.gitVersion)"
 
 step "kubectl apply --dry-run=server of both overlays"
 served=$run/served.txt
@@ -333,7 +334,8 @@ bg proxy "$k8s/kube-proxy" --kubeconfig="$run/proxy.kubeconfig" --proxy-mode=ipt
 for _ in $(seq 1 240); do kubectl get "node/$node" >/dev/null 2>&1 && break; sleep 0.5; done
 kubectl wait --for=condition=Ready "node/$node" --timeout=120s >/dev/null ||
   fail "node $node not Ready (log: $run/kubelet.log)"
-echo "  node $node Ready in $(($(date +%s) - node_started)) s"
+node_ready_s=$(($(date +%s) - node_started))
+echo "  node $node Ready in $node_ready_s s"
 
 step "rollout of $rollout_overlay (with a hostPath PersistentVolume for the claim)"
 chown 10001:10001 "$run/pv-digest-web-data"
@@ -421,4 +423,4 @@ while read -r svc ip port; do
 done <"$run/services.txt"
 
 total=$(($(date +%s) - started))
-step "all k8s-check checks passed: node Ready after start, pods Ready ${ready_s} s after apply, ${total} s in all"
+step "all k8s-check checks passed: API server ready in $api_ready_s s, node Ready in $node_ready_s s, pods Ready $ready_s s after apply, $total s in all"
