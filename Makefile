@@ -127,7 +127,7 @@ soak: ## Mixed /analyze + /ocr load for SOAK_SECS (300): errors, memory, p99; ve
 
 ##@ Deploy
 
-.PHONY: deploy-check deploy-live image-check
+.PHONY: deploy-check deploy-live image-check k8s-check
 deploy-check: ## yamllint, hadolint, kustomize + kubernetes-validate, manifest cross-checks, live nginx test
 	@$(INSTALL_DEPS) test_deploy
 	@scripts/deploy/check.sh
@@ -140,6 +140,11 @@ deploy-live: ## The compose stack on a real engine (own dockerd from Debian's do
 	@$(INSTALL_DEPS) deploy_live
 	@$(CARGO) build --release --bins --quiet
 	@scripts/deploy/live.sh
+
+k8s-check: ## Both overlays against a real Kubernetes 1.20 API server, the dev overlay rolled out with kubelet (builds k8s once, ~11 min)
+	@$(INSTALL_DEPS) k8s
+	@$(CARGO) build --release --bins --quiet
+	@scripts/deploy/k8s-check.sh
 
 ##@ Data
 

@@ -1,11 +1,13 @@
-# Sourced by scripts/deploy/live.sh (make deploy-live, make image-check): a private Docker
-# engine (Debian's docker.io: dockerd 20.10 + containerd + runc) for the deploy tests, and the
-# local base images.
+# Sourced by scripts/deploy/live.sh (make deploy-live, make image-check) and k8s-check.sh: a
+# private Docker engine (Debian's docker.io: dockerd 20.10 + containerd + runc) for the deploy
+# tests, and the local base images.
 #
-#   engine_start DIR   dockerd with everything under DIR (data-root, exec-root, socket, pid file),
-#                      no iptables rules, no default bridge, no IP forwarding (nothing in the host's
-#                      firewall changes, and containers reach only each other and the host's
-#                      loopback-published ports); exports DOCKER_HOST.
+#   engine_start DIR [ARG...]  dockerd with everything under DIR (data-root, exec-root, socket,
+#                      pid file), no iptables rules, no default bridge, no IP forwarding (nothing in
+#                      the host's firewall changes, and containers reach only each other and the
+#                      host's loopback-published ports); exports DOCKER_HOST. ENGINE_BRIDGE names
+#                      an existing Linux bridge for the default network instead (make k8s-check's
+#                      pods); ARGs go to dockerd as they are.
 #   engine_note_bridges  records the bridges of the engine's networks, for engine_stop.
 #   engine_stop        removes every container, network and volume, stops dockerd by PID (and so
 #                      its containerd), unmounts and removes DIR, and fails when a noted bridge, a
@@ -35,6 +37,7 @@ firewall_docker_rules() { # the host's firewall rules that name docker (none exp
 
 engine_start() {
   engine_dir=$1
+  shift
   engine_cleanup_stale
   mkdir -p "$engine_dir"
   firewall_docker_rules >"$engine_dir.firewall-before"
@@ -42,7 +45,7 @@ engine_start() {
   dockerd --data-root "$engine_dir/data" --exec-root "$engine_dir/x" \
     -H "unix://$engine_dir/docker.sock" --pidfile "$engine_dir/dockerd.pid" \
     --storage-driver overlay2 --iptables=false --ip-forward=false --ip-masq=false \
-    --bridge=none --userland-proxy=true >"$engine_dir.dockerd.log" 2>&1 </dev/null &
+    --bridge="${ENGINE_BRIDGE:-none}" --userland-proxy=true "$@" >"$engine_dir.dockerd.log" 2>&1 </dev/null &
   engine_pid=$!
   export DOCKER_HOST=unix://$engine_dir/docker.sock
   local i
@@ -137,6 +140,15 @@ print(" ".join(sorted(names)))
 EOF
 }
 
+# The base image of make deploy-live, image-check and k8s-check: one package set (one cached root
+# filesystem), what the Dockerfiles and the proxy stand-in install plus the builder image's.
+builder_packages="build-essential pkg-config ca-certificates"
+project_base_image() {
+  # shellcheck disable=SC2046,SC2086 # package lists are split on purpose
+  base_image debian:bookworm-slim $(dockerfile_packages deploy/docker/*.Dockerfile \
+    scripts/deploy/proxy-standin.Dockerfile) $builder_packages
+}
+
 base_image() {
   local tag=$1
   shift
@@ -172,4 +184,35 @@ base_image() {
   "$DOCKER" import --change 'CMD ["bash"]' \
     --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
     "$tarball" "$tag" >/dev/null
+}
+
+# engine_build TAG DOCKERFILE LOGDIR [ARG...]: a BuildKit build from the repository root with no
+# network (the base images are local); the log goes to LOGDIR/build-<name>.log.
+engine_build() {
+  local tag=$1 file=$2 logs=$3
+  shift 3
+  DOCKER_BUILDKIT=1 "$DOCKER" build --network none --progress plain "$@" -f "$file" -t "$tag" . \
+    >"$logs/build-${tag%%:*}.log" 2>&1 || { tail -n 30 "$logs/build-${tag%%:*}.log" >&2; return 1; }
+}
+
+# host_service_images BIN_DIR LOGDIR: ingredient-api:local and digest-web:local from the
+# production Dockerfiles with the host's release binaries (BINARIES build argument, their compile
+# stages skipped) and the PP-OCR models the host's install script extracted (OCR_MODELS: image
+# builds have no network, so the Dockerfile's pip stage is replaced by these). Both in parallel.
+host_service_images() {
+  local bin=$1 logs=$2 models_dir=${OCR_MODELS_DIR:-.tmp/ocr-models} b1 b2
+  [ -f "$models_dir/det.onnx" ] ||
+    { echo "engine: no OCR models in $models_dir: run scripts/setup/install-ocr-models.sh" >&2; return 1; }
+  tar -C "$models_dir" --transform 's|^\.|out/ocr-models|' -cf - . |
+    "$DOCKER" import - localhost/host-ocr-models:deploy-live >/dev/null
+  tar -C "$bin" --transform 's|^|out/|' -cf - ingredient-api digest-web digest-refresh |
+    "$DOCKER" import - localhost/host-binaries:deploy-live >/dev/null
+  engine_build ingredient-api:local deploy/docker/ingredient-api.Dockerfile "$logs" \
+    --build-arg BINARIES=localhost/host-binaries:deploy-live \
+    --build-arg OCR_MODELS=localhost/host-ocr-models:deploy-live &
+  b1=$!
+  engine_build digest-web:local deploy/docker/digest-web.Dockerfile "$logs" \
+    --build-arg BINARIES=localhost/host-binaries:deploy-live &
+  b2=$!
+  wait "$b1" && wait "$b2"
 }

@@ -73,28 +73,18 @@ step "dockerd (Debian docker.io) under $work/engine"
 engine_start "$work/engine"
 
 step "base image debian:bookworm-slim (mmdebstrap, with the .debs the Dockerfiles install)"
-# One package set for both targets (one cached root filesystem): what the Dockerfiles and the
-# proxy stand-in install, plus the builder image's.
-builder_packages="build-essential pkg-config ca-certificates"
-packages=$(dockerfile_packages deploy/docker/*.Dockerfile scripts/deploy/proxy-standin.Dockerfile)
-# shellcheck disable=SC2086 # package lists are split on purpose
-base_image debian:bookworm-slim $packages $builder_packages
+project_base_image
 
-build() { # tag dockerfile [args...]
-  local tag=$1 file=$2
-  shift 2
-  DOCKER_BUILDKIT=1 "$DOCKER" build --network none --progress plain "$@" -f "$file" -t "$tag" . \
-    >"$run/build-${tag%%:*}.log" 2>&1 || { tail -n 30 "$run/build-${tag%%:*}.log" >&2; return 1; }
-}
-# The PP-OCR models and ONNX Runtime the host's install script extracted (make test runs it
-# first): image builds have no network, so the Dockerfile's pip stage is replaced by these.
-models_dir=${OCR_MODELS_DIR:-.tmp/ocr-models}
-[ -f "$models_dir/det.onnx" ] ||
-  { echo "deploy-live: no OCR models in $models_dir: run scripts/setup/install-ocr-models.sh" >&2; exit 1; }
-tar -C "$models_dir" --transform 's|^\.|out/ocr-models|' -cf - . |
-  "$DOCKER" import - localhost/host-ocr-models:deploy-live >/dev/null
-models_arg=(--build-arg OCR_MODELS=localhost/host-ocr-models:deploy-live)
+build() { engine_build "$1" "$2" "$run" "${@:3}"; }
 if [ "$production" -eq 1 ]; then
+  # The PP-OCR models the host's install script extracted (make test runs it first): image
+  # builds have no network, so the Dockerfile's pip stage is replaced by these.
+  models_dir=${OCR_MODELS_DIR:-.tmp/ocr-models}
+  [ -f "$models_dir/det.onnx" ] ||
+    { echo "deploy-live: no OCR models in $models_dir: run scripts/setup/install-ocr-models.sh" >&2; exit 1; }
+  tar -C "$models_dir" --transform 's|^\.|out/ocr-models|' -cf - . |
+    "$DOCKER" import - localhost/host-ocr-models:deploy-live >/dev/null
+  models_arg=(--build-arg OCR_MODELS=localhost/host-ocr-models:deploy-live)
   step "builder image rust:1.95-bookworm (base + build-essential + host toolchain + crate cache)"
   [ -x "$TOOLCHAIN/bin/cargo" ] || { echo "deploy-live: no Rust 1.95 toolchain at $TOOLCHAIN" >&2; exit 1; }
   mounts=(-v "$TOOLCHAIN:/mnt/toolchain:ro")
@@ -118,17 +108,9 @@ if [ "$production" -eq 1 ]; then
   build digest-web:local deploy/docker/digest-web.Dockerfile
 else
   step "images: ingredient-api, digest-web (host release binaries), proxy stand-in"
-  tar -C "$bin" --transform 's|^|out/|' -cf - ingredient-api digest-web digest-refresh |
-    "$DOCKER" import - localhost/host-binaries:deploy-live >/dev/null
-  build ingredient-api:local deploy/docker/ingredient-api.Dockerfile \
-    --build-arg BINARIES=localhost/host-binaries:deploy-live "${models_arg[@]}" &
-  b1=$!
-  build digest-web:local deploy/docker/digest-web.Dockerfile \
-    --build-arg BINARIES=localhost/host-binaries:deploy-live &
-  b2=$!
   build nginx:1.27-alpine scripts/deploy/proxy-standin.Dockerfile &
   b3=$!
-  wait $b1 && wait $b2 && wait $b3
+  host_service_images "$bin" "$run" && wait $b3
 fi
 for svc in ingredient-api digest-web; do
   "$DOCKER" inspect -f '{{.Config.Healthcheck.Test}}' "$svc:local" | grep -q /health ||

@@ -23,6 +23,9 @@ PKGS_test="$PKGS_run $PKGS_test_ocr $PKGS_test_imap $PKGS_test_browser $PKGS_tes
 PKGS_bench="$PKGS_run wrk hyperfine time"
 PKGS_deploy="docker.io docker-compose mmdebstrap iptables curl"
 PKGS_deploy_live="$PKGS_deploy"
+# make k8s-check: Kubernetes 1.20 built from Debian's source package (Go, rsync, jq as its
+# Build-Depends), Debian's etcd, and the deploy engine; gcc + libc6-dev build the pause binary.
+PKGS_k8s="$PKGS_deploy golang-go etcd-server rsync jq openssl gcc libc6-dev conntrack ipset python3-yaml"
 
 wanted=""
 for profile in "$@"; do
