@@ -748,3 +748,39 @@ fn names_are_understood_by_their_head_and_keep_its_score() {
             .is_none()
     );
 }
+
+#[test]
+fn inci_family_members_are_recognised_by_their_shape() {
+    let r = simple(
+        "Aqua, PEG-47 Hydrogenated Castor Oil, PPG-33, Polysorbate 61, Ceteareth-33, Quaternium-91, Polyquaternium-77, CI 10999, Acrylates/Vinyl Isodecanoate Crosspolymer",
+        &[],
+    );
+    let names: Vec<Option<&str>> = r
+        .ingredients
+        .iter()
+        .map(|i| i.canonical_name.as_deref())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            Some("Water"),
+            Some("PEG-47 Hydrogenated Castor Oil"),
+            Some("PPG-33"),
+            Some("Polysorbate 61"),
+            Some("Ceteareth-33"),
+            Some("Quaternium-91"),
+            Some("Polyquaternium-77"),
+            Some("CI 10999"),
+            Some("Acrylates Vinyl Isodecanoate Crosspolymer"),
+        ]
+    );
+    let peg = &r.ingredients[1];
+    assert!(peg.concerns.contains("INCI family"), "{}", peg.concerns);
+    assert!(peg.concerns.contains("1,4-dioxane"), "{}", peg.concerns);
+    // Known members keep their own entries; non-members stay unknown.
+    assert_eq!(canonical("Polysorbate 20"), canonical("E432"));
+    // Without a number, PEG is the polymer's own entry, not a family member.
+    assert_eq!(canonical("PEG").as_deref(), Some("Polyethylene Glycol"));
+    assert_eq!(canonical("CI 1"), None);
+    assert_eq!(canonical("Quaternium"), None);
+}

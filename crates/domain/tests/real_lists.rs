@@ -124,6 +124,11 @@ fn real_lists_stay_above_their_floors() {
     };
     let mut by_lang: BTreeMap<String, Tally> = BTreeMap::new();
     let mut missed: Vec<String> = Vec::new();
+    // REAL_LISTS_VERBOSE=1 lists the unrecognised names and the extra warnings, to group the
+    // misses into classes.
+    let verbose = std::env::var_os("REAL_LISTS_VERBOSE").is_some();
+    let mut unknown: BTreeMap<String, usize> = BTreeMap::new();
+    let mut extra: Vec<String> = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let case: Value = serde_json::from_str(line).expect("cases.jsonl has one JSON per line");
         let lang = case["lang"].as_str().unwrap_or("?").to_owned();
@@ -142,6 +147,9 @@ fn real_lists_stay_above_their_floors() {
         )
         .expect("every real list is accepted");
         let r = analyze(&input);
+        for i in r.ingredients.iter().filter(|i| i.canonical_name.is_none()) {
+            *unknown.entry(format!("{lang} {}", i.name)).or_default() += 1;
+        }
         let mut t = Tally {
             cases: 1,
             items: r.ingredients.len(),
@@ -171,6 +179,7 @@ fn real_lists_stay_above_their_floors() {
                         t.p_ok += 1;
                     } else {
                         t.p_fp += 1;
+                        extra.push(format!("{} {g}", case["id"]));
                     }
                 }
             }
@@ -200,6 +209,16 @@ fn real_lists_stay_above_their_floors() {
     );
     for m in &missed {
         println!("missed allergen: {m}");
+    }
+    if verbose {
+        for e in &extra {
+            println!("extra warning: {e}");
+        }
+        let mut by_count: Vec<_> = unknown.iter().collect();
+        by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        for (name, n) in by_count {
+            println!("unrecognised {n:>3}  {name}");
+        }
     }
     assert!(all.cases > 100, "the real-list set is read whole");
     assert!(

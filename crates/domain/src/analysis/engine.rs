@@ -19,6 +19,7 @@ use super::{
 use crate::grammar::is_class_word;
 use crate::knowledge::allergy::{AllergyAliases, DeclaredAllergy};
 use crate::knowledge::fold::{fold, is_cjk};
+use crate::knowledge::inci_family;
 use crate::knowledge::skin::skin_penalty;
 use crate::knowledge::{
     AllergenGroup, CosmeticText, EuCosmetics, EuFood, Iarc, Ingredient, KnowledgeBase, MatchKind,
@@ -490,7 +491,12 @@ fn analyze_item<'kb>(
         (Some(p), Some(r)) => {
             let ing = r.ingredient;
             let prepared = ctx.prepared(r.index);
-            canonical = Some(prepared.map_or_else(|| ing.name.as_str().into(), |t| t.name.clone()));
+            canonical = Some(if r.kind == MatchKind::Family {
+                // The member's own name, not its family's.
+                inci_family::render(&parsed.name).into()
+            } else {
+                prepared.map_or_else(|| ing.name.as_str().into(), |t| t.name.clone())
+            });
             (purpose, category) = match ctx.cosmetic_view(r.index) {
                 // Used in both kinds of product: it is one of them here.
                 Some(view) => (view.purpose.clone(), ProductCategory::Both),
@@ -850,13 +856,22 @@ fn finding<'kb>(
             "Understood only by its head: '{label}' is read as {} (the rest of the name is not in the knowledge base); the score and facts are those of {}.",
             ing.name, ing.name
         ))),
+        MatchKind::Family => notes.push(Cow::Owned(format!(
+            "'{label}' is a member of an INCI family named by rule and has no entry of its own here; the score and facts are those of its family ({}).",
+            ing.name
+        ))),
         MatchKind::Qualifier | MatchKind::Plural | MatchKind::SlashPart | MatchKind::Exact => {}
     }
     if let (Some(text), None) = (ctx.prepared(r.index), cosmetic) {
         notes.push(Cow::Borrowed(&text.reason));
     }
-    let plain = plain
-        .filter(|_| allergy.is_empty() && !matches!(r.kind, MatchKind::Typo | MatchKind::Head));
+    let plain = plain.filter(|_| {
+        allergy.is_empty()
+            && !matches!(
+                r.kind,
+                MatchKind::Typo | MatchKind::Head | MatchKind::Family
+            )
+    });
     Finding {
         label,
         plain,

@@ -11,6 +11,7 @@
 
 pub mod allergy;
 pub mod fold;
+pub mod inci_family;
 pub mod skin;
 
 use std::collections::{BTreeMap, HashMap};
@@ -469,6 +470,10 @@ pub enum MatchKind {
     /// Only a part of the name is known: its head noun ("romano cheese" → Cheese), the other
     /// words not understood ([`KnowledgeBase::resolve_by_head`]).
     Head,
+    /// A member of an INCI family built by a naming rule ("PEG-40 Hydrogenated Castor Oil",
+    /// "Laureth-4"), with no entry of its own: the entry is the family's
+    /// ([`inci_family`]), the canonical name is the label's name rendered the INCI way.
+    Family,
 }
 
 /// A resolved name.
@@ -496,6 +501,8 @@ pub struct KnowledgeBase {
     e_numbers: HashMap<String, u32, Fnv>,
     /// `CI 77491` → entry.
     ci_numbers: HashMap<String, u32, Fnv>,
+    /// The entry of each INCI family, in the order of [`inci_family::Family::ALL`].
+    families: [Option<u32>; inci_family::Family::ALL.len()],
     /// Language → names as printed.
     by_language: HashMap<&'static str, Vec<(String, u32)>>,
     /// Folded ASCII keys for typo correction, bucketed by (length, first byte) and by
@@ -750,6 +757,7 @@ impl KnowledgeBase {
             index: HashMap::default(),
             e_numbers: HashMap::default(),
             ci_numbers: HashMap::default(),
+            families: [None; inci_family::Family::ALL.len()],
             by_language: HashMap::new(),
             fuzzy: HashMap::default(),
             by_function: HashMap::default(),
@@ -765,6 +773,12 @@ impl KnowledgeBase {
             build_time: Duration::ZERO,
         };
         kb.build_index();
+        for (slot, family) in kb.families.iter_mut().zip(inci_family::Family::ALL) {
+            *slot = kb
+                .index
+                .get(&fold(family.entry_name()))
+                .and_then(|v| v.first().copied());
+        }
         kb.build_time = started.elapsed();
         Ok(kb)
     }
@@ -1060,8 +1074,18 @@ impl KnowledgeBase {
         {
             return Some(self.resolved((*i, &[]), MatchKind::Qualifier));
         }
+        if let Some(i) = self.family_entry(key) {
+            return Some(self.resolved((i, &[]), MatchKind::Family));
+        }
         self.typo(key)
             .map(|i| self.resolved((i, &[]), MatchKind::Typo))
+    }
+
+    /// The entry of the INCI family `key` (folded) belongs to by its shape, if any.
+    fn family_entry(&self, key: &str) -> Option<u32> {
+        let family = inci_family::classify(key)?;
+        let at = inci_family::Family::ALL.iter().position(|f| *f == family)?;
+        self.families[at]
     }
 
     /// A unique entry within the typo threshold of `key`, if any.
