@@ -390,11 +390,18 @@ fn class_words_and_compounds_are_scored_by_their_parts() {
         "Emulsifiers (E471, soy lecithin), Filling (sugar, hazelnut paste), Water (Aqua)",
         &["soy"],
     );
-    let emulsifiers = item(&r, "Emulsifiers (E471, soy lecithin)");
-    assert_eq!(emulsifiers.canonical_name, None);
-    assert_eq!(emulsifiers.purpose, "Emulsifiers");
-    assert!(emulsifiers.is_allergen_match);
+    // The class word is the function of each item it introduces.
+    let e471 = item(&r, "E471");
+    assert!(e471.canonical_name.is_some());
+    assert!(
+        e471.purpose.ends_with("(listed as 'Emulsifiers')"),
+        "{}",
+        e471.purpose
+    );
+    assert!(!e471.is_allergen_match);
+    assert!(item(&r, "soy lecithin").is_allergen_match);
     let filling = item(&r, "Filling (sugar, hazelnut paste)");
+    assert_eq!(filling.canonical_name.as_deref(), Some("Filling"));
     assert!(
         filling
             .purpose
@@ -405,7 +412,7 @@ fn class_words_and_compounds_are_scored_by_their_parts() {
     assert!(
         filling
             .concerns
-            .contains("'Filling' itself is not in the knowledge base")
+            .contains("'Filling' is read as a component (Filling)")
     );
     // The worst sub-ingredient caps the compound.
     let worst = ["sugar", "hazelnut paste"]
@@ -783,4 +790,52 @@ fn inci_family_members_are_recognised_by_their_shape() {
     assert_eq!(canonical("PEG").as_deref(), Some("Polyethylene Glycol"));
     assert_eq!(canonical("CI 1"), None);
     assert_eq!(canonical("Quaternium"), None);
+}
+
+#[test]
+fn class_words_and_component_labels_introduce_their_items() {
+    // A class word over several items: each item, with the class word as its function.
+    let r = simple(
+        "thickeners (gum arabic, guar gum), épaississants : gomme de guar et de xanthane",
+        &[],
+    );
+    let got: Vec<(&str, Option<&str>)> = r
+        .ingredients
+        .iter()
+        .map(|i| (i.name.as_str(), i.canonical_name.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("gum arabic", Some("Gum Arabic")),
+            ("guar gum", Some("Guar Gum")),
+            ("gomme de guar", Some("Guar Gum")),
+            ("gomme de xanthane", Some("Xanthan Gum")),
+        ]
+    );
+    assert!(r.ingredients[0].purpose.contains("listed as 'thickeners'"));
+    // A component label over one compound item stands for it, brackets and allergens kept.
+    let r = simple("Filling: ricotta cheese (milk, whey, salt)", &["milk"]);
+    assert_eq!(r.ingredients.len(), 1);
+    assert_eq!(r.ingredients[0].canonical_name.as_deref(), Some("Ricotta"));
+    assert!(r.ingredients[0].is_allergen_match);
+    // A class word over one compound item: the item, its function kept.
+    let r = simple("emulsifier: lecithin (soy)", &["soy"]);
+    assert!(r.ingredients[0].canonical_name.is_some());
+    assert!(r.ingredients[0].purpose.contains("listed as 'emulsifier'"));
+    assert!(r.ingredients[0].is_allergen_match);
+    // A component named by its kind, made of the bracket's items.
+    let r = simple(
+        "sauce 14% (eau, moutarde, sel), romano flavor (romano cheese, salt)",
+        &["mustard", "milk"],
+    );
+    assert_eq!(r.ingredients[0].canonical_name.as_deref(), Some("Sauce"));
+    assert_eq!(
+        r.ingredients[1].canonical_name.as_deref(),
+        Some("Flavouring preparation")
+    );
+    assert!(r.ingredients.iter().all(|i| i.is_allergen_match));
+    // A leading "and" is not part of the name.
+    assert_eq!(canonical("and turmeric"), canonical("turmeric"));
+    assert!(canonical("turmeric").is_some());
 }

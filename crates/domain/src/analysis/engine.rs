@@ -16,7 +16,7 @@ use super::{
     AllergyRisk, AnalysisResponse, Expertise, FactSource, IngredientDetail, OFFLINE_ENGINE, Origin,
     OverallRisk, ProductCategory, Recommendation, RiskLevel, SkinType, grade,
 };
-use crate::grammar::is_class_word;
+use crate::grammar::{component_of, is_class_word};
 use crate::knowledge::allergy::{AllergyAliases, DeclaredAllergy};
 use crate::knowledge::fold::{fold, is_cjk};
 use crate::knowledge::inci_family;
@@ -129,19 +129,31 @@ pub fn analyze_with_supplement(
     // Allergen declarations ("Contains: milk") are statements about the list, not items of
     // it; a list of nothing else is read as the ingredients it names.
     let all_declared = input.parsed.iter().all(|p| p.declared);
-    let listed: Vec<&ParsedIngredient> = input
-        .parsed
-        .iter()
-        .filter(|p| all_declared || !p.declared)
-        .collect();
+    // A class word over several items ("thickeners (guar gum, xanthan gum)") is the function
+    // of each: they are listed one by one, each with the class word kept as its function.
+    let mut listed: Vec<&ParsedIngredient> = Vec::with_capacity(input.parsed.len());
+    let mut functions: Vec<Option<&str>> = Vec::with_capacity(input.parsed.len());
+    for p in input.parsed.iter().filter(|p| all_declared || !p.declared) {
+        if is_function_list(kb, p) {
+            listed.extend(&p.sub);
+            functions.extend(p.sub.iter().map(|_| Some(p.name.as_str())));
+        } else {
+            listed.push(p);
+            functions.push(None);
+        }
+    }
     // First pass: resolve heads only, to tell a food from a cosmetic product.
     let heads: Vec<Option<Resolved<'_>>> = listed
         .iter()
         .map(|item| {
-            // A class word ("Emulsifier") names no ingredient: its sub-ingredients do.
-            (!item.name.is_empty() && (item.sub.is_empty() || !is_class_word(&item.name)))
-                .then(|| resolve(kb, extra, &item.name))
-                .flatten()
+            // A class word ("Emulsifier") names no ingredient: its sub-ingredients do; a
+            // plant-source class ("Vegetable oil (palm, coconut)") is itself the ingredient.
+            (!item.name.is_empty()
+                && (item.sub.is_empty()
+                    || !is_class_word(&item.name)
+                    || !plant_source_nouns(&item.name).is_empty()))
+            .then(|| resolve(kb, extra, &item.name))
+            .flatten()
         })
         .collect();
     let (mut food, mut cosmetic, mut either) = (0usize, 0usize, 0usize);
@@ -177,8 +189,11 @@ pub fn analyze_with_supplement(
     let mut details = Vec::with_capacity(listed.len());
     let mut warnings = Vec::new();
     let mut items = Vec::with_capacity(listed.len());
-    for (parsed, head) in listed.iter().copied().zip(&heads) {
-        let (detail, item) = analyze_item(&ctx, parsed, *head);
+    for ((parsed, head), function) in listed.iter().copied().zip(&heads).zip(&functions) {
+        let (mut detail, item) = analyze_item(&ctx, parsed, *head);
+        if let Some(function) = function {
+            detail.purpose = format!("{} (listed as '{function}')", detail.purpose).into();
+        }
         if let Some(w) = &item.warning {
             warnings.push(format!("ALLERGEN WARNING: {} - {w}", detail.name));
         }
@@ -246,6 +261,16 @@ pub fn analyze_with_supplement(
         error: None,
         engine: Some(engine.to_owned()),
     }
+}
+
+/// Whether `p` is a class word over several items ("épaississants : gomme guar, pectine"),
+/// not a name of its own ("Preservative (E211)") nor a plant-source class whose items are
+/// its kinds ("Vegetable oil (palm, coconut)").
+fn is_function_list(kb: &KnowledgeBase, p: &ParsedIngredient) -> bool {
+    p.sub.len() >= 2
+        && is_class_word(&p.name)
+        && plant_source_nouns(&p.name).is_empty()
+        && kb.resolve_exact(&p.text).is_none()
 }
 
 /// The label's allergen declarations that match a declared allergy: (what the label says,
@@ -462,6 +487,20 @@ fn analyze_item<'kb>(
             })
             .collect()
     };
+    // "Filling: ricotta cheese (milk, salt)", "emulsifier: lecithin (soy)": a component
+    // label or class word over one compound item stands for that item.
+    if head.is_none()
+        && let [inner] = parsed.sub.as_slice()
+        && !inner.sub.is_empty()
+        && let Some(inner_head) = ctx.resolve(&inner.name)
+    {
+        let (mut detail, facts) = analyze_item(ctx, inner, Some(inner_head));
+        if is_class_word(&parsed.name) {
+            detail.purpose = format!("{} (listed as '{}')", detail.purpose, parsed.name).into();
+        }
+        detail.name.clone_from(&parsed.text);
+        return (detail, facts);
+    }
     let is_class = head.is_none() && is_class_word(&parsed.name);
     // A class word or unknown name with a single known sub-ingredient stands for it.
     let (mut primary, subs) = match head {
@@ -515,7 +554,11 @@ fn analyze_item<'kb>(
             known = true;
         }
         _ if !subs.is_empty() => {
-            canonical = None;
+            // "sauce 14% (water, mustard, salt)": a component, known by what it is made of.
+            canonical = (!is_class)
+                .then(|| component_of(&parsed.name))
+                .flatten()
+                .map(SharedStr::from);
             let made_of: Vec<&str> = subs.iter().map(|s| s.label).collect();
             purpose = if is_class {
                 parsed.name.as_str().into()
@@ -531,10 +574,16 @@ fn analyze_item<'kb>(
                 if !by_word.is_empty() {
                     notes.push(Cow::Owned(found_by_word_note(&parsed.name, &by_word)));
                 }
-                notes.push(Cow::Owned(format!(
-                    "'{}' itself is not in the knowledge base; it is scored by its listed sub-ingredients.",
-                    parsed.name
-                )));
+                notes.push(Cow::Owned(match &canonical {
+                    Some(component) => format!(
+                        "'{}' is read as a component ({component}) of the product; it is scored by its listed sub-ingredients.",
+                        parsed.name
+                    ),
+                    None => format!(
+                        "'{}' itself is not in the knowledge base; it is scored by its listed sub-ingredients.",
+                        parsed.name
+                    ),
+                }));
             }
         }
         _ => {

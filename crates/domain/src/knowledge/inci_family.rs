@@ -133,6 +133,7 @@ pub fn classify(folded: &str) -> Option<Family> {
         && ETH_STEMS.contains(stem)
         && is_number(n)
         && lead.len() <= 3
+        && lead.iter().all(|t| is_eth_lead(t))
     {
         return Some(Family::Ethoxylate);
     }
@@ -145,6 +146,15 @@ pub fn classify(folded: &str) -> Option<Family> {
         return Some(Family::Polymer);
     }
     None
+}
+
+/// What may stand before an "-eth-n" stem in its name: "Methyl Gluceth-20", "C12-15
+/// Pareth-7", "PPG-26-Buteth-26"; another name before it is a missing comma, not a member.
+fn is_eth_lead(t: &str) -> bool {
+    matches!(t, "methyl" | "ppg" | "peg")
+        || t.bytes().all(|b| b.is_ascii_digit())
+        || t.strip_prefix('c')
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn tail_ok(rest: &[&str]) -> bool {
@@ -312,6 +322,7 @@ mod tests {
             "sugar",
             "10 copolymer",
             "PEG-8 PEG-9 PEG-10 PEG-11 PEG-12 PEG-13 PEG-14",
+            "Dimethicone Methyl Gluceth-20",
         ] {
             assert_eq!(family(n), None, "{n}");
         }
