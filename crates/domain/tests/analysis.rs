@@ -839,3 +839,32 @@ fn class_words_and_component_labels_introduce_their_items() {
     assert_eq!(canonical("and turmeric"), canonical("turmeric"));
     assert!(canonical("turmeric").is_some());
 }
+
+#[test]
+fn compounds_and_cjk_names_are_understood_by_their_parts() {
+    let r = simple(
+        "Süßstoff Natrium-Saccharin, Haselnussmasse, 鶏卵の卵白, 대두를 함유",
+        &["nuts", "eggs", "soy"],
+    );
+    let names: Vec<Option<&str>> = r
+        .ingredients
+        .iter()
+        .map(|i| i.canonical_name.as_deref())
+        .collect();
+    assert_eq!(names[0], Some("Saccharin"));
+    assert_eq!(names[1], Some("Hazelnut"));
+    assert_eq!(names[2], Some("Egg White"));
+    assert!(r.ingredients[1].is_allergen_match);
+    assert!(r.ingredients[2].is_allergen_match);
+    assert!(
+        r.allergen_warnings.iter().any(|w| w.contains("soy")),
+        "{:?}",
+        r.allergen_warnings
+    );
+    // Understood by its head: said so.
+    assert!(
+        r.ingredients[1]
+            .concerns
+            .contains("Understood only by its head")
+    );
+}

@@ -328,6 +328,23 @@ fn resolve<'a>(
     kb.resolve(name)
         .or_else(|| extra.and_then(|e| e.resolve(name)))
         .or_else(|| kb.resolve_by_head(name))
+        .or_else(|| kb.resolve_by_parts(name))
+        .or_else(|| after_class_word(kb, name))
+}
+
+/// "Süßstoff Natrium-Saccharin", "antioxydant acide ascorbique": a class word written before
+/// the item without a colon; the item is what follows it.
+fn after_class_word<'a>(kb: &'a KnowledgeBase, name: &str) -> Option<Resolved<'a>> {
+    let (first, rest) = name.trim().split_once(' ')?;
+    let rest = rest.trim_start_matches(|c: char| !c.is_alphanumeric());
+    if rest.is_empty() || !is_class_word(first) {
+        return None;
+    }
+    // "Natrium-Saccharin" is the compound "Natriumsaccharin" written with a hyphen.
+    let joined = rest.replace(['-', ' '], "");
+    kb.resolve(rest)
+        .or_else(|| kb.resolve(&joined))
+        .or_else(|| kb.resolve_by_parts(&joined))
 }
 
 impl<'a> Context<'a> {
