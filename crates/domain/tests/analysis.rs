@@ -868,3 +868,62 @@ fn compounds_and_cjk_names_are_understood_by_their_parts() {
             .contains("Understood only by its head")
     );
 }
+
+#[test]
+fn annex_ii_exempt_products_do_not_raise_their_source() {
+    // Regulation (EU) 1169/2011 Annex II: wheat-based glucose syrups and maltodextrins, fully
+    // refined soybean oil, soybean tocopherols and phytosterols, lactitol.
+    for list in [
+        "Glukosesirup (Weizen)",
+        "glucose syrup (wheat)",
+        "maltodextrin (wheat)",
+        "tocopherols (soy)",
+        "soybean tocopherols",
+        "huile de soja raffinée",
+        "fully refined soybean oil",
+        "soy phytosterols",
+        "lactitol",
+    ] {
+        let r = simple(list, &["gluten", "soy", "milk"]);
+        assert!(
+            r.allergen_warnings.is_empty(),
+            "{list}: {:?}",
+            r.allergen_warnings
+        );
+        assert!(r.ingredients[0].canonical_name.is_some(), "{list}");
+    }
+    let r = simple("Glukosesirup (Weizen)", &["gluten"]);
+    assert!(
+        r.ingredients[0].concerns.contains("Annex II"),
+        "{}",
+        r.ingredients[0].concerns
+    );
+    // The source itself, or an oil not said to be refined, still does.
+    for list in ["Weizen", "soybean oil", "Weizenmehl", "soja"] {
+        let r = simple(list, &["gluten", "soy"]);
+        assert!(!r.allergen_warnings.is_empty(), "{list}");
+    }
+}
+
+#[test]
+fn a_listed_composition_decides_over_a_generic_name() {
+    let r = simple(
+        "nougat (invert sugar, corn syrup, egg white, potato starch)",
+        &["nuts", "eggs"],
+    );
+    let w = r.allergen_warnings.join(" | ");
+    assert!(w.contains("egg"), "{w}");
+    assert!(!w.contains("tree nuts"), "{w}");
+    assert!(
+        r.ingredients[0]
+            .concerns
+            .contains("listed ingredients do not include")
+    );
+    // Without a list, or when the name itself says the allergen, the group stays.
+    assert!(!simple("nougat", &["nuts"]).allergen_warnings.is_empty());
+    assert!(
+        !simple("almond paste (sugar, apricot kernels)", &["nuts"])
+            .allergen_warnings
+            .is_empty()
+    );
+}

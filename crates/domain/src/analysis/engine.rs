@@ -263,6 +263,26 @@ pub fn analyze_with_supplement(
     }
 }
 
+/// The allergen group a product made from it is exempt from, and the point of Regulation
+/// (EU) 1169/2011 Annex II that says so: wheat-based glucose syrups (dextrose included) and
+/// maltodextrins, fully refined soybean oil, soybean tocopherols and phytosterols, lactitol.
+fn exempt_derivative(canonical: &str) -> Option<(AllergenGroup, &'static str)> {
+    Some(match canonical {
+        "Glucose Syrup" | "Wheat Glucose Syrup" | "Dextrose" | "Wheat Dextrose" => {
+            (AllergenGroup::Gluten, "point 1(a)")
+        }
+        "Maltodextrin" | "Wheat Maltodextrin" => (AllergenGroup::Gluten, "point 1(b)"),
+        "Fully Refined Soybean Oil" => (AllergenGroup::Soybeans, "point 6(a)"),
+        "Tocopherol-Rich Extract"
+        | "Alpha-Tocopherol"
+        | "Gamma-Tocopherol"
+        | "Delta-Tocopherol" => (AllergenGroup::Soybeans, "point 6(b)"),
+        "Phytosterols" | "Soybean Phytosterols" => (AllergenGroup::Soybeans, "point 6(c)"),
+        "Lactitol" => (AllergenGroup::Milk, "point 7(b)"),
+        _ => return None,
+    })
+}
+
 /// Whether `p` is a class word over several items ("épaississants : gomme guar, pectine"),
 /// not a name of its own ("Preservative (E211)") nor a plant-source class whose items are
 /// its kinds ("Vegetable oil (palm, coconut)").
@@ -529,6 +549,36 @@ fn analyze_item<'kb>(
         None => (None, subs),
     };
     let primary_index = primary.as_ref().and_then(|p| p.resolved).map(|r| r.index);
+    // "Glukosesirup (Weizen)", "tocopherols (soy)": the bracket names the source of a
+    // product the law exempts from that source's allergen labelling.
+    let mut subs = subs;
+    let exempt = primary
+        .as_ref()
+        .and_then(|p| p.resolved)
+        .and_then(|r| exempt_derivative(&r.ingredient.name));
+    if let Some((group, point)) = exempt {
+        let mut dropped = false;
+        for sub in &mut subs {
+            let before = sub.allergy.len();
+            sub.allergy.retain(|(g, _)| g != group.label());
+            if sub.allergy.len() != before {
+                dropped = true;
+                if sub.allergy.is_empty()
+                    && let Some(r) = sub.resolved
+                {
+                    sub.score = r.ingredient.safety_score();
+                }
+            }
+        }
+        if dropped && let Some(p) = primary.as_mut() {
+            p.notes.push(Cow::Owned(format!(
+                "Its source is named, but {} is exempt from allergen labelling for {} (Regulation (EU) 1169/2011 Annex II, {point}).",
+                p.resolved.map_or("it", |r| r.ingredient.name.as_str()),
+                group.label()
+            )));
+            p.plain = None;
+        }
+    }
 
     let mut notes: Vec<Cow<'kb, str>> = Vec::new();
     let mut sources: Vec<&str> = Vec::new();
@@ -658,6 +708,37 @@ fn analyze_item<'kb>(
             if !by_word.contains(w) {
                 by_word.push(w.clone());
             }
+        }
+    }
+    // "nougat (invert sugar, egg white, ...)", "pretzel pieces [potato flour, rice flour]":
+    // a generic name usually made with an allergen, with its composition listed and mostly
+    // known. The list is what the law makes name every allergen (Regulation (EU) 1169/2011
+    // Art. 21), so a group only the generic name carries, and no word of the label names,
+    // is not raised; a list mostly unknown, a trace or a name that says the allergen keeps
+    // it (an unknown part naming an allergen raises it through the word net anyway).
+    if !parsed.trace
+        && parsed.sub.len() >= 2
+        && subs.iter().filter(|s| s.resolved.is_some()).count() * 3 >= subs.len() * 2
+        && let Some(p) = &primary
+    {
+        let named = AllergyAliases::embedded().words_in(&fold(&parsed.name));
+        let by_list = |g: &str| {
+            subs.iter().any(|s| s.allergy.iter().any(|(x, _)| x == g))
+                || named.iter().any(|f| f.group.label() == g)
+        };
+        let generic: Vec<String> = p
+            .allergy
+            .iter()
+            .map(|(g, _)| g.clone())
+            .filter(|g| !by_list(g))
+            .collect();
+        if !generic.is_empty() {
+            allergy.retain(|(g, _)| !generic.contains(g));
+            notes.push(Cow::Owned(format!(
+                "'{}' is often made with {}, but its listed ingredients do not include it: the label's list is read as complete.",
+                parsed.name,
+                generic.join(" and ")
+            )));
         }
     }
     if parsed.trace {
