@@ -927,3 +927,21 @@ fn a_listed_composition_decides_over_a_generic_name() {
             .is_empty()
     );
 }
+
+#[test]
+fn a_flour_named_by_its_grain_is_that_grains_flour() {
+    // "farine de lentilles corail": not in the knowledge base as a whole, read by its head;
+    // the word net does not read "farine" as wheat when a preposition names the grain.
+    let r = simple("farine de lentilles corail", &["gluten"]);
+    assert!(r.allergen_warnings.is_empty(), "{:?}", r.allergen_warnings);
+    for list in [
+        "farine",
+        "farine de blé T65 bio",
+        "farina di grano tenero tipo 00",
+    ] {
+        assert!(
+            !simple(list, &["gluten"]).allergen_warnings.is_empty(),
+            "{list}"
+        );
+    }
+}

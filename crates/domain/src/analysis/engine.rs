@@ -1156,9 +1156,19 @@ fn word_matches(ctx: &Context<'_>, label: &str, allergy: &mut Vec<(String, usize
             .map(|r| r.ingredient.allergens.clone())
             .unwrap_or_default()
     };
-    let found = AllergyAliases::embedded().words_in_with(&fold(label), &lookup);
+    let folded = fold(label);
+    let found = AllergyAliases::embedded().words_in_with(&folded, &lookup);
     let mut words = Vec::new();
     for f in found {
+        // "farine de lentilles": a flour named by what it is ground from is no wheat flour
+        // (the word after it is read on its own: "farine de blé" still names wheat).
+        if ROMANCE_FLOURS.contains(&f.word.as_str())
+            && ["de", "d", "di", "do", "da", "del"]
+                .iter()
+                .any(|p| folded.contains(&format!("{} {p} ", f.word)))
+        {
+            continue;
+        }
         let Some(ai) = ctx
             .allergies
             .iter()
@@ -1176,6 +1186,10 @@ fn word_matches(ctx: &Context<'_>, label: &str, allergy: &mut Vec<(String, usize
     }
     words
 }
+
+/// "Flour" in the Romance label languages (folded): wheat flour when alone, the flour of
+/// what follows when a preposition names it.
+const ROMANCE_FLOURS: &[&str] = &["farine", "harina", "farinha", "farina"];
 
 /// The concern sentence of a name flagged by the safety net.
 fn found_by_word_note(name: &str, words: &[String]) -> String {
