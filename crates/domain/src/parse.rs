@@ -9,7 +9,11 @@
 //!   stops, never inside `()` `[]` `{}` `（）` `【】` `〈〉` (unbalanced brackets are ordinary
 //!   characters); a comma between two digits is part of the name ("1,2-hexanediol", "13,5 %");
 //! - a bracketed part becomes sub-ingredients ("chocolate (sugar, cocoa butter, milk powder)"),
-//!   and so does what follows a colon inside an ingredient ("emulsifier: soy lecithin");
+//!   and so does what follows a colon inside an ingredient ("emulsifier: soy lecithin"); with
+//!   no bracket before the colon, each item after it keeps its own brackets ("filling: ricotta
+//!   cheese (milk, salt)"), and under a class word a conjunction joins items ("thickener: guar
+//!   gum and xanthan gum");
+//! - a leading "and"/"et"/"und"/"y"/"e" is not part of an item's name ("E 330" stays);
 //! - percentages, bullets, numbering, footnote marks and trailing full stops are removed
 //!   (a full stop that ends an abbreviation such as "Alcohol Denat." stays);
 //! - "may contain ...", "peut contenir ...", "kann Spuren von ... enthalten", "可能含有..." and

@@ -5,7 +5,10 @@
 //! [`Ingredient`] by any name it is known by (canonical, synonym, INCI, E/INS number, CI number,
 //! or a translated name), after [`fold`](fold::fold)ing case, accents, width, whitespace and
 //! hyphens. [`KnowledgeBase::resolve`] adds the tolerant steps the analysis uses (INCI slash
-//! forms, plurals, conservative OCR typo correction) and says how it matched.
+//! forms, plurals, INCI families by the shape of the name ([`inci_family`]), conservative OCR
+//! typo correction) and says how it matched; [`KnowledgeBase::resolve_by_head`] and
+//! [`KnowledgeBase::resolve_by_parts`] read a name by its head noun, its German compound
+//! parts or its CJK segments.
 //!
 //! The file format is documented in `crates/domain/data/SCHEMA.md`.
 
