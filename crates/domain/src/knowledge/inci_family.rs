@@ -5,7 +5,7 @@
 //! start of a compound name such as `PEG-40 Hydrogenated Castor Oil`), `Polysorbate n`, a fatty
 //! alcohol stem ending in `-eth-n` (`Laureth-4`, `Ceteareth-20`), `Quaternium-n`,
 //! `Polyquaternium-n`, `CI nnnnn` (Colour Index), and polymers ending in `Copolymer` or
-//! `Crosspolymer`. [`classify`] reads a folded name (see [`fold`](super::fold::fold)) and says
+//! `Crosspolymer`. [`classify`] reads a folded name (see [`fold`]) and says
 //! which [`Family`] it belongs to; the knowledge base gives a member without an entry of its
 //! own the facts of its family's entry ([`Family::entry_name`]), and [`render`] writes the
 //! name the INCI way for its canonical name.
