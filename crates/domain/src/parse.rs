@@ -9,7 +9,11 @@
 //!   stops, never inside `()` `[]` `{}` `（）` `【】` `〈〉` (unbalanced brackets are ordinary
 //!   characters); a comma between two digits is part of the name ("1,2-hexanediol", "13,5 %");
 //! - a bracketed part becomes sub-ingredients ("chocolate (sugar, cocoa butter, milk powder)"),
-//!   and so does what follows a colon inside an ingredient ("emulsifier: soy lecithin");
+//!   and so does what follows a colon inside an ingredient ("emulsifier: soy lecithin"); with
+//!   no bracket before the colon, each item after it keeps its own brackets ("filling: ricotta
+//!   cheese (milk, salt)"), and under a class word a conjunction joins items ("thickener: guar
+//!   gum and xanthan gum");
+//! - a leading "and"/"et"/"und"/"y"/"e" is not part of an item's name ("E 330" stays);
 //! - percentages, bullets, numbering, footnote marks and trailing full stops are removed
 //!   (a full stop that ends an abbreviation such as "Alcohol Denat." stays);
 //! - "may contain ...", "peut contenir ...", "kann Spuren von ... enthalten", "可能含有..." and
@@ -24,8 +28,8 @@
 
 use std::borrow::Cow;
 
-use crate::grammar::{ABBREVIATIONS, HEADERS};
-use crate::knowledge::fold::{clean_invisible, is_cjk, is_invisible};
+use crate::grammar::{ABBREVIATIONS, HEADERS, is_class_word};
+use crate::knowledge::fold::{clean_invisible, fold, is_cjk, is_invisible};
 
 /// One ingredient of a list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1133,8 +1137,21 @@ fn parse_item(item: Item<'_>, depth: usize, role: Role) -> Option<ParsedIngredie
     } else {
         cut_brackets(&text, depth, role, &mut sub)
     };
-    // "Emulsifier: soy lecithin" names a class, then the ingredient.
-    if let Some((pos, colon)) = colon {
+    // "Filling: ricotta cheese (milk, salt)": with no bracket before the colon, the label
+    // names a component and each item after it keeps its own brackets.
+    let component = colon
+        .and_then(|_| top_level_colon(&text))
+        .filter(|(at, _)| !text[..*at].contains(is_opener) && depth + 1 < MAX_DEPTH);
+    if let Some((at, len)) = component {
+        sub = TopLevel::new(&text[at + len..])
+            .collapsed(true)
+            .filter_map(|piece| parse_item(piece, depth + 1, role))
+            // "Water: (aqua)": a bracket with no name before it lists the items itself.
+            .flat_map(|s| if s.name.is_empty() { s.sub } else { vec![s] })
+            .collect();
+        head = Cow::Borrowed(&text[..at]);
+    } else if let Some((pos, colon)) = colon {
+        // "Emulsifier: soy lecithin" names a class, then the ingredient.
         let mut subs_after: Vec<ParsedIngredient> = Vec::new();
         if depth + 1 < MAX_DEPTH {
             let after =
@@ -1152,8 +1169,16 @@ fn parse_item(item: Item<'_>, depth: usize, role: Role) -> Option<ParsedIngredie
         sub = subs_after;
     }
     let name = clean_name(&head, matches!(head, Cow::Borrowed(_)));
+    let name = match strip_leading_conjunction(&name) {
+        Some(rest) => rest.to_owned(),
+        None => name,
+    };
     if name.is_empty() && sub.is_empty() {
         return None;
+    }
+    // "thickener: guar gum and xanthan gum": under a class word, a conjunction joins items.
+    if !sub.is_empty() && depth + 1 < MAX_DEPTH && is_class_word(&name) {
+        sub = split_class_items(sub, depth + 1, role);
     }
     Some(ParsedIngredient {
         text,
@@ -1162,6 +1187,89 @@ fn parse_item(item: Item<'_>, depth: usize, role: Role) -> Option<ParsedIngredie
         trace: role == Role::Trace,
         declared: role == Role::Declared,
     })
+}
+
+/// The offset and length of the first colon of `text` outside matched brackets.
+fn top_level_colon(text: &str) -> Option<(usize, usize)> {
+    let mut brackets = Brackets::new(text);
+    let mut pos = 0;
+    while let Some((at, c)) = HEAD_MARKS.find(text, pos) {
+        pos = at + c.len_utf8();
+        if let Some(closer) = closer_of(c) {
+            if let Some(close) = brackets.close(at) {
+                pos = close + closer.len_utf8();
+            }
+            continue;
+        }
+        return Some((at, c.len_utf8()));
+    }
+    None
+}
+
+/// Words for "and" that may start an item when a list joins its last item with both a
+/// comma and a conjunction ("salt, and turmeric"), lower case with the space after them.
+const LEADING_CONJUNCTIONS: &[&str] = &["and ", "et ", "und ", "y ", "e ", "and/or ", "og "];
+
+/// `name` without a leading "and"/"et"/"und"/"y"/"e", when a name follows it. "E 330" is
+/// an E-number, not "and 330": a digit after the word keeps it.
+fn strip_leading_conjunction(name: &str) -> Option<&str> {
+    let conj = LEADING_CONJUNCTIONS.iter().find(|c| {
+        name.len() > c.len()
+            && name.is_char_boundary(c.len())
+            && name[..c.len()].eq_ignore_ascii_case(c)
+    })?;
+    // "E 330" / "e 1442": the E-number's capital or a digit after it.
+    if *conj == "e "
+        && (name.starts_with('E') || name[2..].starts_with(|c: char| c.is_ascii_digit()))
+    {
+        return None;
+    }
+    let rest = name[conj.len()..].trim_start();
+    rest.chars()
+        .next()
+        .is_some_and(char::is_alphanumeric)
+        .then_some(rest)
+}
+
+/// The items under a class word, each plain item split on conjunctions ("gomme de guar et
+/// de xanthane"): a piece that starts with the little word of the first piece's "X de Y"
+/// takes its head ("de xanthane" → "gomme de xanthane").
+fn split_class_items(
+    sub: Vec<ParsedIngredient>,
+    depth: usize,
+    role: Role,
+) -> Vec<ParsedIngredient> {
+    let mut out = Vec::with_capacity(sub.len() + 1);
+    for s in sub {
+        let pieces = split_conjunctions(&s.text);
+        // "mono- et diglycérides d'acides gras": one name whose parts share a complement.
+        if !s.sub.is_empty() || pieces.len() < 2 || fold(&s.text).contains("mono") {
+            out.push(s);
+            continue;
+        }
+        let head = pieces[0]
+            .find(" de ")
+            .map(|at| pieces[0][..at].trim())
+            .filter(|h| !h.is_empty());
+        for (i, piece) in pieces.iter().enumerate() {
+            let piece = piece.trim();
+            let owned;
+            let text = match head {
+                Some(h) if i > 0 && (piece.starts_with("de ") || piece.starts_with("d'")) => {
+                    owned = format!("{h} {piece}");
+                    owned.as_str()
+                }
+                _ => piece,
+            };
+            let item = Item {
+                text,
+                plain: false,
+                collapsed: false,
+            };
+            out.extend(parse_item(item, depth, role));
+        }
+    }
+    out
 }
 
 /// `text` with each top-level bracketed part replaced by a space (borrowed when `text` has
@@ -1754,6 +1862,70 @@ mod tests {
     }
 
     #[test]
+    fn a_component_label_keeps_the_brackets_of_its_items() {
+        let items = split_ingredients("Filling: ricotta cheese (milk, whey), salt");
+        assert_eq!(
+            outline(&items),
+            [
+                item("Filling", false, &["ricotta cheese"]),
+                item("salt", false, &[])
+            ]
+        );
+        assert_eq!(
+            outline(&items[0].sub),
+            [item("ricotta cheese", false, &["milk", "whey"])]
+        );
+    }
+
+    #[test]
+    fn a_class_word_over_items_joined_by_and_lists_each() {
+        for (list, expected) in [
+            (
+                "thickener: guar gum and xanthan gum",
+                ["guar gum", "xanthan gum"],
+            ),
+            (
+                "épaississants : gomme de guar et de xanthane",
+                ["gomme de guar", "gomme de xanthane"],
+            ),
+            (
+                "espesantes: carragenanos y goma guar",
+                ["carragenanos", "goma guar"],
+            ),
+            (
+                "Verdickungsmittel: Guarkernmehl und Xanthan",
+                ["Guarkernmehl", "Xanthan"],
+            ),
+        ] {
+            let items = split_ingredients(list);
+            let subs: Vec<&str> = items[0].sub.iter().map(|s| s.name.as_str()).collect();
+            assert_eq!(subs, expected, "{list}");
+        }
+        // One name whose parts share a complement stays one.
+        let items = split_ingredients("émulsifiant : mono- et diglycérides d'acides gras");
+        assert_eq!(items[0].sub.len(), 1);
+        // Not under a class word: "and" belongs to the name.
+        let items = split_ingredients("salt, fish and chips seasoning");
+        assert_eq!(items[1].name, "fish and chips seasoning");
+    }
+
+    #[test]
+    fn a_leading_and_is_not_part_of_the_name() {
+        for (list, name) in [
+            ("salt, and turmeric", "turmeric"),
+            ("sel, et curcuma", "curcuma"),
+            ("Salz, und Kurkuma", "Kurkuma"),
+            ("sal, y cúrcuma", "cúrcuma"),
+            ("sale, e curcuma", "curcuma"),
+        ] {
+            assert_eq!(split_ingredients(list)[1].name, name, "{list}");
+        }
+        // An E-number is not "and".
+        assert_eq!(split_ingredients("sugar, E 330")[1].name, "E 330");
+        assert_eq!(split_ingredients("sugar, e 330")[1].name, "e 330");
+    }
+
+    #[test]
     fn colons_and_brackets_in_one_item() {
         let items = split_ingredients("Water: (aqua), Salt (sea: fine), Oil");
         assert_eq!(
@@ -1991,8 +2163,18 @@ mod tests {
         fn plain_lists_split_into_their_words(words in prop::collection::vec("[a-z]{1,12}( [a-z]{1,12})?", 1..30)) {
             let text = words.join(", ");
             let got = names(&text);
-            // "may contain" cannot occur in these words; "e", "o", "y" can only be whole items.
-            prop_assert_eq!(got, words);
+            // "may contain" cannot occur in these words; "e", "o", "y" can only be whole items,
+            // or an "and" before the item's name ("y sal" is "sal").
+            let expected: Vec<String> = words
+                .iter()
+                .map(|w| match w.split_once(' ') {
+                    Some(("and" | "et" | "und" | "y" | "e" | "og", rest)) => {
+                        rest.to_owned()
+                    }
+                    _ => w.clone(),
+                })
+                .collect();
+            prop_assert_eq!(got, expected);
         }
 
         #[test]

@@ -390,11 +390,18 @@ fn class_words_and_compounds_are_scored_by_their_parts() {
         "Emulsifiers (E471, soy lecithin), Filling (sugar, hazelnut paste), Water (Aqua)",
         &["soy"],
     );
-    let emulsifiers = item(&r, "Emulsifiers (E471, soy lecithin)");
-    assert_eq!(emulsifiers.canonical_name, None);
-    assert_eq!(emulsifiers.purpose, "Emulsifiers");
-    assert!(emulsifiers.is_allergen_match);
+    // The class word is the function of each item it introduces.
+    let e471 = item(&r, "E471");
+    assert!(e471.canonical_name.is_some());
+    assert!(
+        e471.purpose.ends_with("(listed as 'Emulsifiers')"),
+        "{}",
+        e471.purpose
+    );
+    assert!(!e471.is_allergen_match);
+    assert!(item(&r, "soy lecithin").is_allergen_match);
     let filling = item(&r, "Filling (sugar, hazelnut paste)");
+    assert_eq!(filling.canonical_name.as_deref(), Some("Filling"));
     assert!(
         filling
             .purpose
@@ -405,7 +412,7 @@ fn class_words_and_compounds_are_scored_by_their_parts() {
     assert!(
         filling
             .concerns
-            .contains("'Filling' itself is not in the knowledge base")
+            .contains("'Filling' is read as a component (Filling)")
     );
     // The worst sub-ingredient caps the compound.
     let worst = ["sugar", "hazelnut paste"]
@@ -747,4 +754,194 @@ fn names_are_understood_by_their_head_and_keep_its_score() {
             .canonical_name
             .is_none()
     );
+}
+
+#[test]
+fn inci_family_members_are_recognised_by_their_shape() {
+    let r = simple(
+        "Aqua, PEG-47 Hydrogenated Castor Oil, PPG-33, Polysorbate 61, Ceteareth-33, Quaternium-91, Polyquaternium-77, CI 10999, Acrylates/Vinyl Isodecanoate Crosspolymer",
+        &[],
+    );
+    let names: Vec<Option<&str>> = r
+        .ingredients
+        .iter()
+        .map(|i| i.canonical_name.as_deref())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            Some("Water"),
+            Some("PEG-47 Hydrogenated Castor Oil"),
+            Some("PPG-33"),
+            Some("Polysorbate 61"),
+            Some("Ceteareth-33"),
+            Some("Quaternium-91"),
+            Some("Polyquaternium-77"),
+            Some("CI 10999"),
+            Some("Acrylates Vinyl Isodecanoate Crosspolymer"),
+        ]
+    );
+    let peg = &r.ingredients[1];
+    assert!(peg.concerns.contains("INCI family"), "{}", peg.concerns);
+    assert!(peg.concerns.contains("1,4-dioxane"), "{}", peg.concerns);
+    // Known members keep their own entries; non-members stay unknown.
+    assert_eq!(canonical("Polysorbate 20"), canonical("E432"));
+    // Without a number, PEG is the polymer's own entry, not a family member.
+    assert_eq!(canonical("PEG").as_deref(), Some("Polyethylene Glycol"));
+    assert_eq!(canonical("CI 1"), None);
+    assert_eq!(canonical("Quaternium"), None);
+}
+
+#[test]
+fn class_words_and_component_labels_introduce_their_items() {
+    // A class word over several items: each item, with the class word as its function.
+    let r = simple(
+        "thickeners (gum arabic, guar gum), épaississants : gomme de guar et de xanthane",
+        &[],
+    );
+    let got: Vec<(&str, Option<&str>)> = r
+        .ingredients
+        .iter()
+        .map(|i| (i.name.as_str(), i.canonical_name.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("gum arabic", Some("Gum Arabic")),
+            ("guar gum", Some("Guar Gum")),
+            ("gomme de guar", Some("Guar Gum")),
+            ("gomme de xanthane", Some("Xanthan Gum")),
+        ]
+    );
+    assert!(r.ingredients[0].purpose.contains("listed as 'thickeners'"));
+    // A component label over one compound item stands for it, brackets and allergens kept.
+    let r = simple("Filling: ricotta cheese (milk, whey, salt)", &["milk"]);
+    assert_eq!(r.ingredients.len(), 1);
+    assert_eq!(r.ingredients[0].canonical_name.as_deref(), Some("Ricotta"));
+    assert!(r.ingredients[0].is_allergen_match);
+    // A class word over one compound item: the item, its function kept.
+    let r = simple("emulsifier: lecithin (soy)", &["soy"]);
+    assert!(r.ingredients[0].canonical_name.is_some());
+    assert!(r.ingredients[0].purpose.contains("listed as 'emulsifier'"));
+    assert!(r.ingredients[0].is_allergen_match);
+    // A component named by its kind, made of the bracket's items.
+    let r = simple(
+        "sauce 14% (eau, moutarde, sel), romano flavor (romano cheese, salt)",
+        &["mustard", "milk"],
+    );
+    assert_eq!(r.ingredients[0].canonical_name.as_deref(), Some("Sauce"));
+    assert_eq!(
+        r.ingredients[1].canonical_name.as_deref(),
+        Some("Flavouring preparation")
+    );
+    assert!(r.ingredients.iter().all(|i| i.is_allergen_match));
+    // A leading "and" is not part of the name.
+    assert_eq!(canonical("and turmeric"), canonical("turmeric"));
+    assert!(canonical("turmeric").is_some());
+}
+
+#[test]
+fn compounds_and_cjk_names_are_understood_by_their_parts() {
+    let r = simple(
+        "Süßstoff Natrium-Saccharin, Haselnussmasse, 鶏卵の卵白, 대두를 함유",
+        &["nuts", "eggs", "soy"],
+    );
+    let names: Vec<Option<&str>> = r
+        .ingredients
+        .iter()
+        .map(|i| i.canonical_name.as_deref())
+        .collect();
+    assert_eq!(names[0], Some("Saccharin"));
+    assert_eq!(names[1], Some("Hazelnut"));
+    assert_eq!(names[2], Some("Egg White"));
+    assert!(r.ingredients[1].is_allergen_match);
+    assert!(r.ingredients[2].is_allergen_match);
+    assert!(
+        r.allergen_warnings.iter().any(|w| w.contains("soy")),
+        "{:?}",
+        r.allergen_warnings
+    );
+    // Understood by its head: said so.
+    assert!(
+        r.ingredients[1]
+            .concerns
+            .contains("Understood only by its head")
+    );
+}
+
+#[test]
+fn annex_ii_exempt_products_do_not_raise_their_source() {
+    // Regulation (EU) 1169/2011 Annex II: wheat-based glucose syrups and maltodextrins, fully
+    // refined soybean oil, soybean tocopherols and phytosterols, lactitol.
+    for list in [
+        "Glukosesirup (Weizen)",
+        "glucose syrup (wheat)",
+        "maltodextrin (wheat)",
+        "tocopherols (soy)",
+        "soybean tocopherols",
+        "huile de soja raffinée",
+        "fully refined soybean oil",
+        "soy phytosterols",
+        "lactitol",
+    ] {
+        let r = simple(list, &["gluten", "soy", "milk"]);
+        assert!(
+            r.allergen_warnings.is_empty(),
+            "{list}: {:?}",
+            r.allergen_warnings
+        );
+        assert!(r.ingredients[0].canonical_name.is_some(), "{list}");
+    }
+    let r = simple("Glukosesirup (Weizen)", &["gluten"]);
+    assert!(
+        r.ingredients[0].concerns.contains("Annex II"),
+        "{}",
+        r.ingredients[0].concerns
+    );
+    // The source itself, or an oil not said to be refined, still does.
+    for list in ["Weizen", "soybean oil", "Weizenmehl", "soja"] {
+        let r = simple(list, &["gluten", "soy"]);
+        assert!(!r.allergen_warnings.is_empty(), "{list}");
+    }
+}
+
+#[test]
+fn a_listed_composition_decides_over_a_generic_name() {
+    let r = simple(
+        "nougat (invert sugar, corn syrup, egg white, potato starch)",
+        &["nuts", "eggs"],
+    );
+    let w = r.allergen_warnings.join(" | ");
+    assert!(w.contains("egg"), "{w}");
+    assert!(!w.contains("tree nuts"), "{w}");
+    assert!(
+        r.ingredients[0]
+            .concerns
+            .contains("listed ingredients do not include")
+    );
+    // Without a list, or when the name itself says the allergen, the group stays.
+    assert!(!simple("nougat", &["nuts"]).allergen_warnings.is_empty());
+    assert!(
+        !simple("almond paste (sugar, apricot kernels)", &["nuts"])
+            .allergen_warnings
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_flour_named_by_its_grain_is_that_grains_flour() {
+    // "farine de lentilles corail": not in the knowledge base as a whole, read by its head;
+    // the word net does not read "farine" as wheat when a preposition names the grain.
+    let r = simple("farine de lentilles corail", &["gluten"]);
+    assert!(r.allergen_warnings.is_empty(), "{:?}", r.allergen_warnings);
+    for list in [
+        "farine",
+        "farine de blé T65 bio",
+        "farina di grano tenero tipo 00",
+    ] {
+        assert!(
+            !simple(list, &["gluten"]).allergen_warnings.is_empty(),
+            "{list}"
+        );
+    }
 }

@@ -16,9 +16,10 @@ use super::{
     AllergyRisk, AnalysisResponse, Expertise, FactSource, IngredientDetail, OFFLINE_ENGINE, Origin,
     OverallRisk, ProductCategory, Recommendation, RiskLevel, SkinType, grade,
 };
-use crate::grammar::is_class_word;
+use crate::grammar::{component_of, is_class_word};
 use crate::knowledge::allergy::{AllergyAliases, DeclaredAllergy};
 use crate::knowledge::fold::{fold, is_cjk};
+use crate::knowledge::inci_family;
 use crate::knowledge::skin::skin_penalty;
 use crate::knowledge::{
     AllergenGroup, CosmeticText, EuCosmetics, EuFood, Iarc, Ingredient, KnowledgeBase, MatchKind,
@@ -128,19 +129,31 @@ pub fn analyze_with_supplement(
     // Allergen declarations ("Contains: milk") are statements about the list, not items of
     // it; a list of nothing else is read as the ingredients it names.
     let all_declared = input.parsed.iter().all(|p| p.declared);
-    let listed: Vec<&ParsedIngredient> = input
-        .parsed
-        .iter()
-        .filter(|p| all_declared || !p.declared)
-        .collect();
+    // A class word over several items ("thickeners (guar gum, xanthan gum)") is the function
+    // of each: they are listed one by one, each with the class word kept as its function.
+    let mut listed: Vec<&ParsedIngredient> = Vec::with_capacity(input.parsed.len());
+    let mut functions: Vec<Option<&str>> = Vec::with_capacity(input.parsed.len());
+    for p in input.parsed.iter().filter(|p| all_declared || !p.declared) {
+        if is_function_list(kb, p) {
+            listed.extend(&p.sub);
+            functions.extend(p.sub.iter().map(|_| Some(p.name.as_str())));
+        } else {
+            listed.push(p);
+            functions.push(None);
+        }
+    }
     // First pass: resolve heads only, to tell a food from a cosmetic product.
     let heads: Vec<Option<Resolved<'_>>> = listed
         .iter()
         .map(|item| {
-            // A class word ("Emulsifier") names no ingredient: its sub-ingredients do.
-            (!item.name.is_empty() && (item.sub.is_empty() || !is_class_word(&item.name)))
-                .then(|| resolve(kb, extra, &item.name))
-                .flatten()
+            // A class word ("Emulsifier") names no ingredient: its sub-ingredients do; a
+            // plant-source class ("Vegetable oil (palm, coconut)") is itself the ingredient.
+            (!item.name.is_empty()
+                && (item.sub.is_empty()
+                    || !is_class_word(&item.name)
+                    || !plant_source_nouns(&item.name).is_empty()))
+            .then(|| resolve(kb, extra, &item.name))
+            .flatten()
         })
         .collect();
     let (mut food, mut cosmetic, mut either) = (0usize, 0usize, 0usize);
@@ -176,8 +189,11 @@ pub fn analyze_with_supplement(
     let mut details = Vec::with_capacity(listed.len());
     let mut warnings = Vec::new();
     let mut items = Vec::with_capacity(listed.len());
-    for (parsed, head) in listed.iter().copied().zip(&heads) {
-        let (detail, item) = analyze_item(&ctx, parsed, *head);
+    for ((parsed, head), function) in listed.iter().copied().zip(&heads).zip(&functions) {
+        let (mut detail, item) = analyze_item(&ctx, parsed, *head);
+        if let Some(function) = function {
+            detail.purpose = format!("{} (listed as '{function}')", detail.purpose).into();
+        }
         if let Some(w) = &item.warning {
             warnings.push(format!("ALLERGEN WARNING: {} - {w}", detail.name));
         }
@@ -247,6 +263,36 @@ pub fn analyze_with_supplement(
     }
 }
 
+/// The allergen group a product made from it is exempt from, and the point of Regulation
+/// (EU) 1169/2011 Annex II that says so: wheat-based glucose syrups (dextrose included) and
+/// maltodextrins, fully refined soybean oil, soybean tocopherols and phytosterols, lactitol.
+fn exempt_derivative(canonical: &str) -> Option<(AllergenGroup, &'static str)> {
+    Some(match canonical {
+        "Glucose Syrup" | "Wheat Glucose Syrup" | "Dextrose" | "Wheat Dextrose" => {
+            (AllergenGroup::Gluten, "point 1(a)")
+        }
+        "Maltodextrin" | "Wheat Maltodextrin" => (AllergenGroup::Gluten, "point 1(b)"),
+        "Fully Refined Soybean Oil" => (AllergenGroup::Soybeans, "point 6(a)"),
+        "Tocopherol-Rich Extract"
+        | "Alpha-Tocopherol"
+        | "Gamma-Tocopherol"
+        | "Delta-Tocopherol" => (AllergenGroup::Soybeans, "point 6(b)"),
+        "Phytosterols" | "Soybean Phytosterols" => (AllergenGroup::Soybeans, "point 6(c)"),
+        "Lactitol" => (AllergenGroup::Milk, "point 7(b)"),
+        _ => return None,
+    })
+}
+
+/// Whether `p` is a class word over several items ("épaississants : gomme guar, pectine"),
+/// not a name of its own ("Preservative (E211)") nor a plant-source class whose items are
+/// its kinds ("Vegetable oil (palm, coconut)").
+fn is_function_list(kb: &KnowledgeBase, p: &ParsedIngredient) -> bool {
+    p.sub.len() >= 2
+        && is_class_word(&p.name)
+        && plant_source_nouns(&p.name).is_empty()
+        && kb.resolve_exact(&p.text).is_none()
+}
+
 /// The label's allergen declarations that match a declared allergy: (what the label says,
 /// group labels, the allergy), one per declaration statement item, groups not repeated.
 fn declared_matches(
@@ -302,6 +348,23 @@ fn resolve<'a>(
     kb.resolve(name)
         .or_else(|| extra.and_then(|e| e.resolve(name)))
         .or_else(|| kb.resolve_by_head(name))
+        .or_else(|| kb.resolve_by_parts(name))
+        .or_else(|| after_class_word(kb, name))
+}
+
+/// "Süßstoff Natrium-Saccharin", "antioxydant acide ascorbique": a class word written before
+/// the item without a colon; the item is what follows it.
+fn after_class_word<'a>(kb: &'a KnowledgeBase, name: &str) -> Option<Resolved<'a>> {
+    let (first, rest) = name.trim().split_once(' ')?;
+    let rest = rest.trim_start_matches(|c: char| !c.is_alphanumeric());
+    if rest.is_empty() || !is_class_word(first) {
+        return None;
+    }
+    // "Natrium-Saccharin" is the compound "Natriumsaccharin" written with a hyphen.
+    let joined = rest.replace(['-', ' '], "");
+    kb.resolve(rest)
+        .or_else(|| kb.resolve(&joined))
+        .or_else(|| kb.resolve_by_parts(&joined))
 }
 
 impl<'a> Context<'a> {
@@ -461,6 +524,20 @@ fn analyze_item<'kb>(
             })
             .collect()
     };
+    // "Filling: ricotta cheese (milk, salt)", "emulsifier: lecithin (soy)": a component
+    // label or class word over one compound item stands for that item.
+    if head.is_none()
+        && let [inner] = parsed.sub.as_slice()
+        && !inner.sub.is_empty()
+        && let Some(inner_head) = ctx.resolve(&inner.name)
+    {
+        let (mut detail, facts) = analyze_item(ctx, inner, Some(inner_head));
+        if is_class_word(&parsed.name) {
+            detail.purpose = format!("{} (listed as '{}')", detail.purpose, parsed.name).into();
+        }
+        detail.name.clone_from(&parsed.text);
+        return (detail, facts);
+    }
     let is_class = head.is_none() && is_class_word(&parsed.name);
     // A class word or unknown name with a single known sub-ingredient stands for it.
     let (mut primary, subs) = match head {
@@ -472,6 +549,36 @@ fn analyze_item<'kb>(
         None => (None, subs),
     };
     let primary_index = primary.as_ref().and_then(|p| p.resolved).map(|r| r.index);
+    // "Glukosesirup (Weizen)", "tocopherols (soy)": the bracket names the source of a
+    // product the law exempts from that source's allergen labelling.
+    let mut subs = subs;
+    let exempt = primary
+        .as_ref()
+        .and_then(|p| p.resolved)
+        .and_then(|r| exempt_derivative(&r.ingredient.name));
+    if let Some((group, point)) = exempt {
+        let mut dropped = false;
+        for sub in &mut subs {
+            let before = sub.allergy.len();
+            sub.allergy.retain(|(g, _)| g != group.label());
+            if sub.allergy.len() != before {
+                dropped = true;
+                if sub.allergy.is_empty()
+                    && let Some(r) = sub.resolved
+                {
+                    sub.score = r.ingredient.safety_score();
+                }
+            }
+        }
+        if dropped && let Some(p) = primary.as_mut() {
+            p.notes.push(Cow::Owned(format!(
+                "Its source is named, but {} is exempt from allergen labelling for {} (Regulation (EU) 1169/2011 Annex II, {point}).",
+                p.resolved.map_or("it", |r| r.ingredient.name.as_str()),
+                group.label()
+            )));
+            p.plain = None;
+        }
+    }
 
     let mut notes: Vec<Cow<'kb, str>> = Vec::new();
     let mut sources: Vec<&str> = Vec::new();
@@ -490,7 +597,12 @@ fn analyze_item<'kb>(
         (Some(p), Some(r)) => {
             let ing = r.ingredient;
             let prepared = ctx.prepared(r.index);
-            canonical = Some(prepared.map_or_else(|| ing.name.as_str().into(), |t| t.name.clone()));
+            canonical = Some(if r.kind == MatchKind::Family {
+                // The member's own name, not its family's.
+                inci_family::render(&parsed.name).into()
+            } else {
+                prepared.map_or_else(|| ing.name.as_str().into(), |t| t.name.clone())
+            });
             (purpose, category) = match ctx.cosmetic_view(r.index) {
                 // Used in both kinds of product: it is one of them here.
                 Some(view) => (view.purpose.clone(), ProductCategory::Both),
@@ -509,7 +621,11 @@ fn analyze_item<'kb>(
             known = true;
         }
         _ if !subs.is_empty() => {
-            canonical = None;
+            // "sauce 14% (water, mustard, salt)": a component, known by what it is made of.
+            canonical = (!is_class)
+                .then(|| component_of(&parsed.name))
+                .flatten()
+                .map(SharedStr::from);
             let made_of: Vec<&str> = subs.iter().map(|s| s.label).collect();
             purpose = if is_class {
                 parsed.name.as_str().into()
@@ -525,10 +641,16 @@ fn analyze_item<'kb>(
                 if !by_word.is_empty() {
                     notes.push(Cow::Owned(found_by_word_note(&parsed.name, &by_word)));
                 }
-                notes.push(Cow::Owned(format!(
-                    "'{}' itself is not in the knowledge base; it is scored by its listed sub-ingredients.",
-                    parsed.name
-                )));
+                notes.push(Cow::Owned(match &canonical {
+                    Some(component) => format!(
+                        "'{}' is read as a component ({component}) of the product; it is scored by its listed sub-ingredients.",
+                        parsed.name
+                    ),
+                    None => format!(
+                        "'{}' itself is not in the knowledge base; it is scored by its listed sub-ingredients.",
+                        parsed.name
+                    ),
+                }));
             }
         }
         _ => {
@@ -586,6 +708,37 @@ fn analyze_item<'kb>(
             if !by_word.contains(w) {
                 by_word.push(w.clone());
             }
+        }
+    }
+    // "nougat (invert sugar, egg white, ...)", "pretzel pieces [potato flour, rice flour]":
+    // a generic name usually made with an allergen, with its composition listed and mostly
+    // known. The list is what the law makes name every allergen (Regulation (EU) 1169/2011
+    // Art. 21), so a group only the generic name carries, and no word of the label names,
+    // is not raised; a list mostly unknown, a trace or a name that says the allergen keeps
+    // it (an unknown part naming an allergen raises it through the word net anyway).
+    if !parsed.trace
+        && parsed.sub.len() >= 2
+        && subs.iter().filter(|s| s.resolved.is_some()).count() * 3 >= subs.len() * 2
+        && let Some(p) = &primary
+    {
+        let named = AllergyAliases::embedded().words_in(&fold(&parsed.name));
+        let by_list = |g: &str| {
+            subs.iter().any(|s| s.allergy.iter().any(|(x, _)| x == g))
+                || named.iter().any(|f| f.group.label() == g)
+        };
+        let generic: Vec<String> = p
+            .allergy
+            .iter()
+            .map(|(g, _)| g.clone())
+            .filter(|g| !by_list(g))
+            .collect();
+        if !generic.is_empty() {
+            allergy.retain(|(g, _)| !generic.contains(g));
+            notes.push(Cow::Owned(format!(
+                "'{}' is often made with {}, but its listed ingredients do not include it: the label's list is read as complete.",
+                parsed.name,
+                generic.join(" and ")
+            )));
         }
     }
     if parsed.trace {
@@ -850,13 +1003,22 @@ fn finding<'kb>(
             "Understood only by its head: '{label}' is read as {} (the rest of the name is not in the knowledge base); the score and facts are those of {}.",
             ing.name, ing.name
         ))),
+        MatchKind::Family => notes.push(Cow::Owned(format!(
+            "'{label}' is a member of an INCI family named by rule and has no entry of its own here; the score and facts are those of its family ({}).",
+            ing.name
+        ))),
         MatchKind::Qualifier | MatchKind::Plural | MatchKind::SlashPart | MatchKind::Exact => {}
     }
     if let (Some(text), None) = (ctx.prepared(r.index), cosmetic) {
         notes.push(Cow::Borrowed(&text.reason));
     }
-    let plain = plain
-        .filter(|_| allergy.is_empty() && !matches!(r.kind, MatchKind::Typo | MatchKind::Head));
+    let plain = plain.filter(|_| {
+        allergy.is_empty()
+            && !matches!(
+                r.kind,
+                MatchKind::Typo | MatchKind::Head | MatchKind::Family
+            )
+    });
     Finding {
         label,
         plain,
@@ -994,9 +1156,19 @@ fn word_matches(ctx: &Context<'_>, label: &str, allergy: &mut Vec<(String, usize
             .map(|r| r.ingredient.allergens.clone())
             .unwrap_or_default()
     };
-    let found = AllergyAliases::embedded().words_in_with(&fold(label), &lookup);
+    let folded = fold(label);
+    let found = AllergyAliases::embedded().words_in_with(&folded, &lookup);
     let mut words = Vec::new();
     for f in found {
+        // "farine de lentilles": a flour named by what it is ground from is no wheat flour
+        // (the word after it is read on its own: "farine de blé" still names wheat).
+        if ROMANCE_FLOURS.contains(&f.word.as_str())
+            && ["de", "d", "di", "do", "da", "del"]
+                .iter()
+                .any(|p| folded.contains(&format!("{} {p} ", f.word)))
+        {
+            continue;
+        }
         let Some(ai) = ctx
             .allergies
             .iter()
@@ -1014,6 +1186,10 @@ fn word_matches(ctx: &Context<'_>, label: &str, allergy: &mut Vec<(String, usize
     }
     words
 }
+
+/// "Flour" in the Romance label languages (folded): wheat flour when alone, the flour of
+/// what follows when a preposition names it.
+const ROMANCE_FLOURS: &[&str] = &["farine", "harina", "farinha", "farina"];
 
 /// The concern sentence of a name flagged by the safety net.
 fn found_by_word_note(name: &str, words: &[String]) -> String {

@@ -5,12 +5,16 @@
 //! [`Ingredient`] by any name it is known by (canonical, synonym, INCI, E/INS number, CI number,
 //! or a translated name), after [`fold`](fold::fold)ing case, accents, width, whitespace and
 //! hyphens. [`KnowledgeBase::resolve`] adds the tolerant steps the analysis uses (INCI slash
-//! forms, plurals, conservative OCR typo correction) and says how it matched.
+//! forms, plurals, INCI families by the shape of the name ([`inci_family`]), conservative OCR
+//! typo correction) and says how it matched; [`KnowledgeBase::resolve_by_head`] and
+//! [`KnowledgeBase::resolve_by_parts`] read a name by its head noun, its German compound
+//! parts or its CJK segments.
 //!
 //! The file format is documented in `crates/domain/data/SCHEMA.md`.
 
 pub mod allergy;
 pub mod fold;
+pub mod inci_family;
 pub mod skin;
 
 use std::collections::{BTreeMap, HashMap};
@@ -469,6 +473,10 @@ pub enum MatchKind {
     /// Only a part of the name is known: its head noun ("romano cheese" → Cheese), the other
     /// words not understood ([`KnowledgeBase::resolve_by_head`]).
     Head,
+    /// A member of an INCI family built by a naming rule ("PEG-40 Hydrogenated Castor Oil",
+    /// "Laureth-4"), with no entry of its own: the entry is the family's
+    /// ([`inci_family`]), the canonical name is the label's name rendered the INCI way.
+    Family,
 }
 
 /// A resolved name.
@@ -496,6 +504,8 @@ pub struct KnowledgeBase {
     e_numbers: HashMap<String, u32, Fnv>,
     /// `CI 77491` → entry.
     ci_numbers: HashMap<String, u32, Fnv>,
+    /// The entry of each INCI family, in the order of [`inci_family::Family::ALL`].
+    families: [Option<u32>; inci_family::Family::ALL.len()],
     /// Language → names as printed.
     by_language: HashMap<&'static str, Vec<(String, u32)>>,
     /// Folded ASCII keys for typo correction, bucketed by (length, first byte) and by
@@ -750,6 +760,7 @@ impl KnowledgeBase {
             index: HashMap::default(),
             e_numbers: HashMap::default(),
             ci_numbers: HashMap::default(),
+            families: [None; inci_family::Family::ALL.len()],
             by_language: HashMap::new(),
             fuzzy: HashMap::default(),
             by_function: HashMap::default(),
@@ -765,6 +776,12 @@ impl KnowledgeBase {
             build_time: Duration::ZERO,
         };
         kb.build_index();
+        for (slot, family) in kb.families.iter_mut().zip(inci_family::Family::ALL) {
+            *slot = kb
+                .index
+                .get(&fold(family.entry_name()))
+                .and_then(|v| v.first().copied());
+        }
         kb.build_time = started.elapsed();
         Ok(kb)
     }
@@ -1060,8 +1077,18 @@ impl KnowledgeBase {
         {
             return Some(self.resolved((*i, &[]), MatchKind::Qualifier));
         }
+        if let Some(i) = self.family_entry(key) {
+            return Some(self.resolved((i, &[]), MatchKind::Family));
+        }
         self.typo(key)
             .map(|i| self.resolved((i, &[]), MatchKind::Typo))
+    }
+
+    /// The entry of the INCI family `key` (folded) belongs to by its shape, if any.
+    fn family_entry(&self, key: &str) -> Option<u32> {
+        let family = inci_family::classify(key)?;
+        let at = inci_family::Family::ALL.iter().position(|f| *f == family)?;
+        self.families[at]
     }
 
     /// A unique entry within the typo threshold of `key`, if any.
@@ -1224,6 +1251,124 @@ impl KnowledgeBase {
             return None;
         }
         Some(resolved)
+    }
+
+    /// Resolves a name that is none of the knowledge base's names by splitting it against the
+    /// lexicon, for the languages that write a name as one word:
+    ///
+    /// - German compounds: the longest known head at the end, the modifier before it known
+    ///   too, with or without a linking element ("Haselnuss-s-", "-n-", "-en-", "-es-"):
+    ///   "Vollkornweizenmehl" → Wheat Flour; when the end is only a form ("-masse",
+    ///   "-pulver") the word before it is the head ("Haselnussmasse" → Hazelnut);
+    /// - Chinese and Japanese, and Korean once its particles are set aside ("을", "의", ...):
+    ///   segmented left to right by the longest known name, the last segment is the head
+    ///   ("小麦胚芽" → germ of wheat: its head, with 小麦 for the allergen net).
+    ///
+    /// Any part not understood and the name is not read. A head found this way is
+    /// [`MatchKind::Head`]: the modifiers are not in its facts (the allergen word net reads
+    /// them).
+    pub fn resolve_by_parts(&self, name: &str) -> Option<Resolved<'_>> {
+        let key = fold(name);
+        if key.is_empty() || key.contains(' ') && !key.chars().any(is_cjk) {
+            return None;
+        }
+        let hit = if key.chars().any(is_cjk) {
+            self.segment_cjk(&key)
+        } else {
+            self.split_compound(&key)
+        }?;
+        // A cosmetic head never stands for a longer INCI-like word.
+        let resolved = self.resolved(hit, MatchKind::Head);
+        (resolved.ingredient.category != ProductCategory::Cosmetics).then_some(resolved)
+    }
+
+    fn lookup_word(&self, word: &str) -> Option<(u32, &[u32])> {
+        self.lookup_folded(word).or_else(|| {
+            number_variants(word)
+                .iter()
+                .find_map(|v| self.lookup_folded(v))
+        })
+    }
+
+    /// A German compound's head (see [`KnowledgeBase::resolve_by_parts`]).
+    fn split_compound(&self, word: &str) -> Option<(u32, &[u32])> {
+        let chars: Vec<(usize, char)> = word.char_indices().collect();
+        if chars.len() < 7 || !word.chars().all(char::is_alphabetic) {
+            return None;
+        }
+        let known_modifier = |left: &str| {
+            COMPOUND_LINKS.iter().any(|link| {
+                left.strip_suffix(link).is_some_and(|m| {
+                    m.chars().count() >= 3
+                        && (self.lookup_word(m).is_some() || COMPOUND_MODIFIERS.contains(&m))
+                })
+            })
+        };
+        // Longest head first: split after at least three letters, keep three or more.
+        for &(at, _) in chars.iter().skip(3).take(chars.len().saturating_sub(6)) {
+            let (left, right) = word.split_at(at);
+            if COMPOUND_FORMS.contains(&right) {
+                // "Haselnuss|masse": the form says how the head is presented.
+                if let Some(hit) = COMPOUND_LINKS
+                    .iter()
+                    .filter_map(|link| left.strip_suffix(link))
+                    .find_map(|m| self.lookup_word(m))
+                {
+                    return Some(hit);
+                }
+                continue;
+            }
+            if let Some(hit) = self.lookup_word(right)
+                && known_modifier(left)
+            {
+                return Some(hit);
+            }
+        }
+        None
+    }
+
+    /// The head of a CJK name segmented by the longest known names (see
+    /// [`KnowledgeBase::resolve_by_parts`]).
+    fn segment_cjk(&self, key: &str) -> Option<(u32, &[u32])> {
+        let chars: Vec<char> = key.chars().filter(|c| *c != ' ').collect();
+        if chars.len() < 2 || chars.len() > 24 {
+            return None;
+        }
+        let mut last = None;
+        let mut at = 0;
+        let mut buf = String::new();
+        while at < chars.len() {
+            let mut found = None;
+            for end in (at + 1..=chars.len().min(at + 10)).rev() {
+                buf.clear();
+                buf.extend(&chars[at..end]);
+                if end - at >= 2 || chars.len() == 1 {
+                    if let Some(hit) = self.lookup_folded(&buf) {
+                        found = Some((end, hit));
+                        break;
+                    }
+                } else if let Some(hit) = self.lookup_folded(&buf)
+                    && !CJK_PARTICLES.contains(&buf.as_str())
+                {
+                    found = Some((end, hit));
+                    break;
+                }
+            }
+            match found {
+                Some((end, hit)) => {
+                    last = Some(hit);
+                    at = end;
+                }
+                None => {
+                    let particle = CJK_PARTICLES.iter().find(|p| {
+                        let p: Vec<char> = p.chars().collect();
+                        chars[at..].starts_with(&p)
+                    })?;
+                    at += particle.chars().count();
+                }
+            }
+        }
+        last
     }
 
     /// Resolves by exact (folded) name, E-number or CI number only: no tolerant steps.
@@ -1775,10 +1920,72 @@ const MODIFIER_WORDS: &[&str] = &[
 /// Words that name a form rather than an ingredient ("powder", "flakes"): a head only when
 /// nothing else in the name is known.
 const FORM_WORDS: &[&str] = &[
-    "powder", "flakes", "flake", "granules", "pieces", "bits", "chunks", "extract", "poudre",
-    "flocons", "morceaux", "eclats", "extrait", "polvo", "copos", "trozos", "extracto", "polvere",
-    "fiocchi", "pezzi", "estratto", "po", "flocos", "pedacos", "extrato", "pulver", "flocken",
-    "stucke", "extrakt", "fiber", "fibre", "fibra", "faser",
+    // A flour of something is that thing, ground: "farine de lentilles" is no wheat flour.
+    "farine", "harina", "farinha", "farina", "powder", "flakes", "flake", "granules", "pieces",
+    "bits", "chunks", "extract", "poudre", "flocons", "morceaux", "eclats", "extrait", "polvo",
+    "copos", "trozos", "extracto", "polvere", "fiocchi", "pezzi", "estratto", "po", "flocos",
+    "pedacos", "extrato", "pulver", "flocken", "stucke", "extrakt", "fiber", "fibre", "fibra",
+    "faser",
+];
+
+/// Linking elements between the parts of a German compound ("Haselnuss-", "Hühner-ei",
+/// "Zitrone-n-saft"), the empty one first.
+const COMPOUND_LINKS: &[&str] = &["", "s", "n", "en", "es", "e", "er"];
+
+/// German compound parts that say how the head is presented, not what it is (folded).
+const COMPOUND_FORMS: &[&str] = &[
+    "masse",
+    "pulver",
+    "mark",
+    "flocken",
+    "stucke",
+    "stuckchen",
+    "extrakt",
+    "paste",
+    "creme",
+    "grieß",
+    "griess",
+    "splitter",
+    "raspeln",
+    "granulat",
+    "konzentrat",
+    "saftkonzentrat",
+];
+
+/// German compound modifiers that are no entry themselves (folded).
+const COMPOUND_MODIFIERS: &[&str] = &[
+    "voll",
+    "mager",
+    "halbfett",
+    "vollkorn",
+    "ganz",
+    "roh",
+    "fein",
+    "grob",
+    "sus",
+    "suss",
+    "sauer",
+    "bio",
+    "frisch",
+    "jung",
+    "alt",
+    "weiss",
+    "braun",
+    "rot",
+    "gelb",
+    "grun",
+    "schwarz",
+    "natrium",
+    "kalium",
+    "calcium",
+    "magnesium",
+];
+
+/// Korean particles and Japanese/Chinese function characters that join the parts of a name
+/// ("대두를 함유", "大豆由来", "小麦の胚芽").
+const CJK_PARTICLES: &[&str] = &[
+    "함유", "을", "를", "이", "가", "은", "는", "의", "와", "과", "및", "由来", "の", "入り",
+    "使用", "含有", "的",
 ];
 
 /// Articles, prepositions and conjunctions of the label languages (folded): never a head.
@@ -1918,6 +2125,41 @@ mod tests {
         assert!(pairs.iter().any(|(first, second)| {
             first.split_whitespace().count() > 1 && kb().joins_with_comma(first, second)
         }));
+    }
+
+    fn by_parts(name: &str) -> Option<&'static str> {
+        kb().resolve_by_parts(name)
+            .map(|r| r.ingredient.name.as_str())
+    }
+
+    #[test]
+    fn german_compounds_split_against_the_lexicon() {
+        // Longest known head at the end, a known modifier before it, linking -s-/-n-/-en-.
+        assert_eq!(by_parts("Vollkornweizenmehl"), Some("Wheat Flour"));
+        assert_eq!(by_parts("Bioweizenmehl"), Some("Wheat Flour"));
+        // A form at the end: the word before it is the head.
+        assert_eq!(by_parts("Haselnussmasse"), Some("Hazelnut"));
+        assert_eq!(by_parts("NatriumSaccharin"), Some("Saccharin"));
+        // Nothing known before the head, or too short: not read.
+        assert_eq!(by_parts("Xyzqweizenmehl"), None);
+        assert_eq!(by_parts("Mehl"), None);
+        assert_eq!(by_parts("Weizen mehl extra"), None);
+    }
+
+    #[test]
+    fn cjk_names_segment_by_the_longest_known_names() {
+        // Japanese and Chinese: the last segment is the head; particles are set aside.
+        assert_eq!(by_parts("鶏卵の卵白"), Some("Egg White"));
+        assert!(by_parts("大豆由来").is_some());
+        // Korean particles.
+        assert_eq!(by_parts("대두를 함유"), by_parts("대두"));
+        assert!(by_parts("대두를 함유").is_some());
+        assert_eq!(
+            by_parts("牛乳의").map(|n| n.to_owned()),
+            kb().lookup("牛乳").map(|i| i.name.clone())
+        );
+        // A part not understood: not read.
+        assert_eq!(by_parts("鶏卵の謎謎"), None);
     }
 
     #[test]
