@@ -37,6 +37,9 @@ pub enum Cue {
     Editorial,
     /// "newsletter", "[Weekly]", "Issue #12" in the subject.
     NewsletterTag,
+    /// A periodic title in the subject ("weekly", "monthly", "letter", "brief"): weaker than a
+    /// newsletter tag, since reports and statements are periodic too.
+    Periodic,
     /// Unsubscribe or manage-preferences text in the body.
     UnsubscribeText,
     /// Someone connected, followed, liked, mentioned, tagged, commented, birthday.
@@ -55,7 +58,7 @@ pub enum Cue {
 
 impl Cue {
     /// Every cue.
-    pub const ALL: [Cue; 19] = [
+    pub const ALL: [Cue; 20] = [
         Cue::Request,
         Cue::Question,
         Cue::Approval,
@@ -68,6 +71,7 @@ impl Cue {
         Cue::RemoveMe,
         Cue::Editorial,
         Cue::NewsletterTag,
+        Cue::Periodic,
         Cue::UnsubscribeText,
         Cue::SocialAction,
         Cue::OpsNotice,
@@ -92,6 +96,7 @@ impl Cue {
             Self::RemoveMe => "c:remove-me",
             Self::Editorial => "c:editorial",
             Self::NewsletterTag => "c:newsletter-tag",
+            Self::Periodic => "c:periodic",
             Self::UnsubscribeText => "c:unsubscribe-text",
             Self::SocialAction => "c:social-action",
             Self::OpsNotice => "c:ops-notice",
@@ -117,6 +122,7 @@ impl Cue {
             Self::RemoveMe => "old-style removal instructions (reply REMOVE)",
             Self::Editorial => "editorial structure (issue, headlines, read more)",
             Self::NewsletterTag => "newsletter or issue tag in the subject",
+            Self::Periodic => "a periodic title (weekly, monthly, letter)",
             Self::UnsubscribeText => "unsubscribe text",
             Self::SocialAction => "a social-network action about a person",
             Self::OpsNotice => "an ops or system notice",
@@ -641,6 +647,7 @@ impl Cue {
             ],
             Self::NewsletterTag => &[
                 "newsletter",
+                "ニュースレター",
                 "[weekly",
                 "weekly]",
                 "[daily",
@@ -661,6 +668,8 @@ impl Cue {
                 "zusammenfassung",
                 "resumen:",
                 "riepilogo",
+            ],
+            Self::Periodic => &[
                 "weekly",
                 "monthly",
                 "letter",
@@ -682,7 +691,6 @@ impl Cue {
                 "周刊",
                 "月刊",
                 "週刊",
-                "ニュースレター",
             ],
             Self::UnsubscribeText => &[
                 "unsubscribe",
@@ -1181,7 +1189,9 @@ impl Cue {
             | Self::Deadline
             | Self::Invitation => Some(Group::Asks),
             Self::Offer | Self::Marketing | Self::RemoveMe => Some(Group::Sells),
-            Self::Editorial | Self::NewsletterTag | Self::UnsubscribeText => Some(Group::Editorial),
+            Self::Editorial | Self::NewsletterTag | Self::Periodic | Self::UnsubscribeText => {
+                Some(Group::Editorial)
+            }
             Self::SocialAction => Some(Group::Social),
             Self::OpsNotice
             | Self::Notice
@@ -1263,8 +1273,8 @@ pub fn cues(subject: &str, body: &str) -> Vec<Cue> {
     let mut out: Vec<Cue> = Vec::new();
     for m in automaton.find_overlapping_iter(&text) {
         let cue = owners[m.pattern().as_usize()];
-        // Newsletter tags count in the subject only.
-        if cue != Cue::NewsletterTag || m.start() < subject_len {
+        // Newsletter tags and periodic titles count in the subject only.
+        if !matches!(cue, Cue::NewsletterTag | Cue::Periodic) || m.start() < subject_len {
             out.push(cue);
         }
     }

@@ -40,9 +40,9 @@ pub enum FeatureKind {
 /// is learnt from one kind carries to kinds the model never saw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Combination {
-    /// Nothing is asked of the reader (no request, question, approval, deadline or RSVP).
-    NoAsk,
-    /// A person writes and asks nothing: a note, a thank-you, an auto-reply.
+    /// A person writes and asks nothing (no request, question, approval, deadline or RSVP): a
+    /// note, a thank-you, an auto-reply. Only for persons: bulk mail rarely asks anything, so
+    /// there the absence says nothing.
     PersonNoAsk,
     /// A deadline and an amount: an invoice or renewal to pay.
     AmountDue,
@@ -56,7 +56,6 @@ impl Combination {
     /// The feature name the model sees.
     pub fn token(self) -> &'static str {
         match self {
-            Self::NoAsk => "x:no-ask",
             Self::PersonNoAsk => "x:person-no-ask",
             Self::AmountDue => "x:amount-due",
             Self::AmountOnly => "x:amount-only",
@@ -67,7 +66,6 @@ impl Combination {
     /// What it means, for the reasons shown to users.
     pub fn describe(self) -> &'static str {
         match self {
-            Self::NoAsk => "asks nothing of you",
             Self::PersonNoAsk => "a person writing without asking anything",
             Self::AmountDue => "an amount due by a date",
             Self::AmountOnly => "an amount, with nothing to sell or do",
@@ -83,11 +81,8 @@ impl Combination {
         let sells = groups.contains(&Group::Sells);
         let price = cues.contains(&Cue::Price);
         let mut out = Vec::new();
-        if !asks {
-            out.push(Self::NoAsk);
-            if person {
-                out.push(Self::PersonNoAsk);
-            }
+        if person && !asks {
+            out.push(Self::PersonNoAsk);
         }
         if price && cues.contains(&Cue::Deadline) {
             out.push(Self::AmountDue);
