@@ -89,12 +89,12 @@ pub fn fold_of(group: &str) -> usize {
     (crate::job::mail::fnv1a(group.as_bytes()) % 5) as usize
 }
 
-/// Training examples: the corpus messages plus the hand-written header-less examples of
-/// `corpus/emails.tsv` (other authors' wording, six languages).
+/// Training examples: the corpus messages (each also without its headers, see
+/// [`corpus_features`]) plus the hand-written header-less examples of `corpus/emails.tsv`
+/// (other authors' wording, six languages).
 pub fn train_model<'a>(messages: impl Iterator<Item = &'a Labelled>, settings: Training) -> Linear {
     let extra = bayes::parse_corpus(bayes::CORPUS).unwrap_or_default();
-    let features: Vec<(Features, Category)> = messages
-        .map(|m| (features_of(&m.email), m.category))
+    let features: Vec<(Features, Category)> = corpus_features(messages)
         .chain(
             extra
                 .iter()
@@ -103,6 +103,23 @@ pub fn train_model<'a>(messages: impl Iterator<Item = &'a Labelled>, settings: T
         .collect();
     let pairs: Vec<(&Features, Category)> = features.iter().map(|(f, c)| (f, *c)).collect();
     Linear::train(&pairs, settings)
+}
+
+/// Each message's features twice: as the classifier computes them, and from its subject and
+/// body alone. Headers decide most corpus mail, so without the header-less copy the model
+/// would learn little from the words and cues; with it, text has to carry the category on its
+/// own too, as in mail whose headers say nothing (forwarded, pasted, from old clients).
+pub fn corpus_features<'a>(
+    messages: impl Iterator<Item = &'a Labelled>,
+) -> impl Iterator<Item = (Features, Category)> {
+    messages.flat_map(|m| {
+        let readable = super::body_is_readable(super::readable::check(&m.email));
+        let body = if readable { m.email.body.as_str() } else { "" };
+        [
+            (features_of(&m.email), m.category),
+            (extract_text(&m.email.item.subject, body), m.category),
+        ]
+    })
 }
 
 /// The features the classifier computes for a message (readability applied).
@@ -371,10 +388,7 @@ pub fn evaluate_unseen_kinds(
 /// header-less examples of `corpus/emails.tsv` (other wording, six languages, no headers).
 pub fn evaluate_handwritten(corpus: &[Labelled]) -> Evaluation {
     let examples = bayes::parse_corpus(bayes::CORPUS).unwrap_or_default();
-    let features: Vec<(Features, Category)> = corpus
-        .iter()
-        .map(|m| (features_of(&m.email), m.category))
-        .collect();
+    let features: Vec<(Features, Category)> = corpus_features(corpus.iter()).collect();
     let pairs: Vec<(&Features, Category)> = features.iter().map(|(f, c)| (f, *c)).collect();
     let model = Linear::train(&pairs, Training::default());
     let mut evaluation = Evaluation::default();

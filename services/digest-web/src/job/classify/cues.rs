@@ -37,6 +37,9 @@ pub enum Cue {
     Editorial,
     /// "newsletter", "[Weekly]", "Issue #12" in the subject.
     NewsletterTag,
+    /// A periodic title in the subject ("weekly", "monthly", "letter", "brief"): weaker than a
+    /// newsletter tag, since reports and statements are periodic too.
+    Periodic,
     /// Unsubscribe or manage-preferences text in the body.
     UnsubscribeText,
     /// Someone connected, followed, liked, mentioned, tagged, commented, birthday.
@@ -55,7 +58,7 @@ pub enum Cue {
 
 impl Cue {
     /// Every cue.
-    pub const ALL: [Cue; 19] = [
+    pub const ALL: [Cue; 20] = [
         Cue::Request,
         Cue::Question,
         Cue::Approval,
@@ -68,6 +71,7 @@ impl Cue {
         Cue::RemoveMe,
         Cue::Editorial,
         Cue::NewsletterTag,
+        Cue::Periodic,
         Cue::UnsubscribeText,
         Cue::SocialAction,
         Cue::OpsNotice,
@@ -92,6 +96,7 @@ impl Cue {
             Self::RemoveMe => "c:remove-me",
             Self::Editorial => "c:editorial",
             Self::NewsletterTag => "c:newsletter-tag",
+            Self::Periodic => "c:periodic",
             Self::UnsubscribeText => "c:unsubscribe-text",
             Self::SocialAction => "c:social-action",
             Self::OpsNotice => "c:ops-notice",
@@ -117,6 +122,7 @@ impl Cue {
             Self::RemoveMe => "old-style removal instructions (reply REMOVE)",
             Self::Editorial => "editorial structure (issue, headlines, read more)",
             Self::NewsletterTag => "newsletter or issue tag in the subject",
+            Self::Periodic => "a periodic title (weekly, monthly, letter)",
             Self::UnsubscribeText => "unsubscribe text",
             Self::SocialAction => "a social-network action about a person",
             Self::OpsNotice => "an ops or system notice",
@@ -178,6 +184,40 @@ impl Cue {
                 "ください",
                 "请",
                 "麻烦",
+                "action items",
+                "action item:",
+                "to-dos",
+                "to do:",
+                "todo:",
+                "next steps",
+                "assigned to you",
+                "please confirm",
+                "actions à mener",
+                "à faire :",
+                "prochaines étapes",
+                "aufgaben aus",
+                "nächste schritte",
+                "tareas pendientes",
+                "próximos pasos",
+                "azioni da",
+                "da fare:",
+                "prossimi passi",
+                "itens de ação",
+                "próximos passos",
+                "por favor,",
+                "pode ",
+                "podes ",
+                "preciso",
+                "avise-me",
+                "でしょうか",
+                "いただけますか",
+                "いただけませんか",
+                "能否",
+                "可以吗",
+                "是否可以",
+                "не могли бы",
+                "можно ли",
+                "подскажите",
             ],
             Self::Question => &[],
             Self::Approval => &[
@@ -272,6 +312,31 @@ impl Cue {
                 "non riuscito",
                 "期限",
                 "截止",
+                "unpaid",
+                "past due",
+                "pay now",
+                "payment due",
+                "update your payment",
+                "outstanding balance",
+                "impayé",
+                "en retard de paiement",
+                "unbezahlt",
+                "überfällig",
+                "offener betrag",
+                "impago",
+                "pendiente de pago",
+                "vencida",
+                "non pagata",
+                "insoluto",
+                "em atraso",
+                "vencimento",
+                "prazo",
+                "renova",
+                "срок",
+                "просроч",
+                "оплатить до",
+                "支払期限",
+                "到期",
             ],
             Self::Invitation => &[
                 "invitation:",
@@ -353,6 +418,43 @@ impl Cue {
                 "割引",
                 "优惠",
                 "折",
+                "percent off",
+                "buy one",
+                "get one free",
+                "2 for 1",
+                "two for one",
+                "clearance",
+                "new arrivals",
+                "don't miss",
+                "while stocks last",
+                "ends tonight",
+                "complete your purchase",
+                "free delivery",
+                "for free",
+                "redeem",
+                "try it free",
+                "off your first",
+                "nouveautés de la saison",
+                "offert",
+                "gratuit",
+                "kostenlos",
+                "neuheiten",
+                "gratis",
+                "novedades de temporada",
+                "gratuito",
+                "promoção",
+                "frete grátis",
+                "compre já",
+                "オフ",
+                "セール",
+                "限定価格",
+                "распродаж",
+                "акция",
+                "бесплатн",
+                "特价",
+                "限时",
+                "促销",
+                "包邮",
             ],
             Self::Marketing => &[
                 "webinar",
@@ -512,9 +614,40 @@ impl Cue {
                 "min read",
                 "view in browser",
                 "forward to a friend",
+                "this issue",
+                "this month's",
+                "this month:",
+                "of the week",
+                "of the month",
+                "deep dive",
+                "reading list",
+                "long reads",
+                "essay",
+                "editors' picks",
+                "interview with",
+                "dear readers",
+                "chers lecteurs",
+                "dans ce numéro",
+                "à lire",
+                "liebe leserinnen",
+                "liebe leser",
+                "lesetipps",
+                "queridos lectores",
+                "lecturas",
+                "cari lettori",
+                "da leggere",
+                "nesta edição",
+                "leia mais",
+                "caros leitores",
+                "в этом выпуске",
+                "главные новости",
+                "новости недели",
+                "本期",
+                "今週の",
             ],
             Self::NewsletterTag => &[
                 "newsletter",
+                "ニュースレター",
                 "[weekly",
                 "weekly]",
                 "[daily",
@@ -535,6 +668,29 @@ impl Cue {
                 "zusammenfassung",
                 "resumen:",
                 "riepilogo",
+            ],
+            Self::Periodic => &[
+                "weekly",
+                "monthly",
+                "letter",
+                "brief",
+                "bulletin",
+                "dispatch",
+                "hebdo",
+                "mensuel",
+                "lettre",
+                "wochen",
+                "monats",
+                "semanal",
+                "mensual",
+                "settimanale",
+                "mensile",
+                "boletim",
+                "выпуск",
+                "обзор",
+                "周刊",
+                "月刊",
+                "週刊",
             ],
             Self::UnsubscribeText => &[
                 "unsubscribe",
@@ -680,6 +836,59 @@ impl Cue {
                 "wrote on your wall",
                 "sent you a gift",
                 "photo of you",
+                "commented on",
+                "your post",
+                "your photo",
+                "your video",
+                "new likes",
+                "reactions",
+                "shared a post",
+                "you may know",
+                "friend suggestion",
+                "invited to join",
+                "work anniversary",
+                "someone you follow",
+                "communities you follow",
+                "accounts you follow",
+                "people you follow",
+                "requested to follow",
+                "follow request",
+                "followers",
+                "from your network",
+                "in your network",
+                "votre publication",
+                "votre photo",
+                "vous connaissez peut-être",
+                "deinen beitrag",
+                "dein foto",
+                "kennst du vielleicht",
+                "hat dich erwähnt",
+                "hat dich markiert",
+                "folgt dir",
+                "gefällt dein",
+                "tu publicación",
+                "tu foto",
+                "quizá conozcas",
+                "il tuo post",
+                "la tua foto",
+                "potresti conoscere",
+                "sua publicação",
+                "sua foto",
+                "comentou",
+                "curtiu",
+                "seguidor",
+                "pessoas que talvez",
+                "подписчик",
+                "комментар",
+                "отметил",
+                "нравится",
+                "フォロー",
+                "いいね",
+                "コメント",
+                "赞了",
+                "评论",
+                "关注了你",
+                "好友",
             ],
             Self::OpsNotice => &[
                 "alert",
@@ -756,7 +965,6 @@ impl Cue {
                 "versandt",
                 "paket",
                 "sendungsnummer",
-                "enviado",
                 "paquete",
                 "seguimiento",
                 "spedito",
@@ -779,6 +987,55 @@ impl Cue {
                 "bill is available",
                 "facture",
                 "is available",
+                "refund",
+                "has been processed",
+                "transaction",
+                "direct debit",
+                "amount charged",
+                "was charged",
+                "was renewed",
+                "has been renewed",
+                "renewed successfully",
+                "renewal successful",
+                "successfully",
+                "remboursement",
+                "prélèvement",
+                "a été renouvelé",
+                "erstattung",
+                "lastschrift",
+                "wurde verlängert",
+                "reembolso",
+                "domiciliación",
+                "se ha renovado",
+                "rimborso",
+                "addebito",
+                "è stato rinnovato",
+                "foi renovad",
+                "pedido enviado",
+                "transação",
+                "возврат",
+                "списание",
+                "退款",
+                "返金",
+                "wenn sie das waren",
+                "si c'était vous",
+                "si fuiste tú",
+                "se eri tu",
+                "se foi você",
+                "ignorer cet e-mail",
+                "e-mail ignorieren",
+                "ignorar este correo",
+                "ignorare questa e-mail",
+                "ignorar este e-mail",
+                "nouvel appareil",
+                "neues gerät",
+                "nuevo dispositivo",
+                "nuovo dispositivo",
+                "novo dispositivo",
+                "novo acesso",
+                "новый вход",
+                "新しいログイン",
+                "新的登录",
             ],
             Self::OutOfOffice => &[
                 "out of office",
@@ -796,6 +1053,19 @@ impl Cue {
                 "risposta automatica",
                 "fuori ufficio",
                 "fuori sede",
+                "autoreply",
+                "auto-reply",
+                "abwesenheitsnotiz",
+                "absence du bureau",
+                "ausente",
+                "resposta automática",
+                "fora do escritório",
+                "automatisch antwoord",
+                "afwezig",
+                "автоматический ответ",
+                "自動応答",
+                "不在",
+                "自动回复",
             ],
             Self::NoteOnly => &[
                 "fyi",
@@ -828,6 +1098,21 @@ impl Cue {
                 "photos",
                 "fotos",
                 "foto",
+                "nothing needed from you",
+                "no reply needed",
+                "just sharing",
+                "pas besoin de répondre",
+                "rien à faire",
+                "keine antwort nötig",
+                "nur zur info",
+                "no hace falta responder",
+                "solo para que",
+                "non serve rispondere",
+                "solo per informarti",
+                "só para saber",
+                "não precisa responder",
+                "para sua informação",
+                "para informação",
             ],
             Self::Discussion => &[
                 "wrote:",
@@ -850,6 +1135,110 @@ impl Cue {
         }
     }
 }
+
+/// A broader meaning that several cues share. The model weighs a group as well as each cue, so
+/// a kind of mail whose own wording it never saw (an out-of-office reply, a sign-in notice)
+/// still gets the weight learnt from its relatives (receipts, alerts, notes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Group {
+    /// Something is asked of the reader: a request, question, approval, deadline or RSVP.
+    Asks,
+    /// Selling: offers, marketing, removal instructions.
+    Sells,
+    /// Editorial or periodic content.
+    Editorial,
+    /// A social network's news about people.
+    Social,
+    /// Informing only: notices, ops mail, auto-replies, notes, discussion.
+    Informs,
+}
+
+impl Group {
+    /// The feature name the model sees.
+    pub fn token(self) -> &'static str {
+        match self {
+            Self::Asks => "g:asks",
+            Self::Sells => "g:sells",
+            Self::Editorial => "g:editorial",
+            Self::Social => "g:social",
+            Self::Informs => "g:informs",
+        }
+    }
+
+    /// What it means, for the reasons shown to users.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Asks => "asks something of you",
+            Self::Sells => "selling something",
+            Self::Editorial => "editorial or periodic content",
+            Self::Social => "news about people on a social network",
+            Self::Informs => "informs, asks nothing",
+        }
+    }
+}
+
+impl Cue {
+    /// The broader meaning this cue belongs to (prices belong to none: invoices, receipts and
+    /// sales all carry them).
+    pub fn group(self) -> Option<Group> {
+        match self {
+            Self::Request
+            | Self::Question
+            | Self::Approval
+            | Self::ApproveReject
+            | Self::Deadline
+            | Self::Invitation => Some(Group::Asks),
+            Self::Offer | Self::Marketing | Self::RemoveMe => Some(Group::Sells),
+            Self::Editorial | Self::NewsletterTag | Self::Periodic | Self::UnsubscribeText => {
+                Some(Group::Editorial)
+            }
+            Self::SocialAction => Some(Group::Social),
+            Self::OpsNotice
+            | Self::Notice
+            | Self::OutOfOffice
+            | Self::NoteOnly
+            | Self::Discussion => Some(Group::Informs),
+            Self::Price => None,
+        }
+    }
+}
+
+/// The groups of `cues`, in [`Group`] order, without repeats.
+pub fn groups(cues: &[Cue]) -> Vec<Group> {
+    let mut out: Vec<Group> = cues.iter().filter_map(|c| c.group()).collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Phrases saying the reader may ignore the mail ("if this was you, you can ignore this
+/// email"): a security notice's politeness, not a request, so they cancel [`Cue::Request`].
+const NO_ACTION: &[&str] = &[
+    "if this was you",
+    "ignore this email",
+    "ignore this message",
+    "si c'était vous",
+    "ignorer cet e-mail",
+    "ignorer ce message",
+    "wenn sie das waren",
+    "wenn du das warst",
+    "e-mail ignorieren",
+    "si fuiste tú",
+    "si has sido tú",
+    "ignorar este correo",
+    "se eri tu",
+    "se sei stato tu",
+    "ignorare questa e-mail",
+    "ignorare questa email",
+    "se foi você",
+    "ignorar este e-mail",
+    "no action is required",
+    "aucune action n'est requise",
+    "keine aktion erforderlich",
+    "no es necesario hacer nada",
+    "non è richiesta alcuna azione",
+    "nenhuma ação é necessária",
+];
 
 /// How much text a cue may look at: the subject and the start of the body, where requests and
 /// offers are made (quotes and footers come later).
@@ -884,8 +1273,8 @@ pub fn cues(subject: &str, body: &str) -> Vec<Cue> {
     let mut out: Vec<Cue> = Vec::new();
     for m in automaton.find_overlapping_iter(&text) {
         let cue = owners[m.pattern().as_usize()];
-        // Newsletter tags count in the subject only.
-        if cue != Cue::NewsletterTag || m.start() < subject_len {
+        // Newsletter tags and periodic titles count in the subject only.
+        if !matches!(cue, Cue::NewsletterTag | Cue::Periodic) || m.start() < subject_len {
             out.push(cue);
         }
     }
@@ -906,6 +1295,9 @@ pub fn cues(subject: &str, body: &str) -> Vec<Cue> {
     }
     if has_issue_number(subject_lower) {
         out.push(Cue::NewsletterTag);
+    }
+    if NO_ACTION.iter().any(|p| text.contains(p)) {
+        out.retain(|&c| c != Cue::Request);
     }
     out.sort();
     out.dedup();
@@ -963,18 +1355,78 @@ fn has_issue_number(subject: &str) -> bool {
             .next()
             .is_some_and(|c| c.is_ascii_digit())
     };
-    ["issue #", "issue ", "no. ", "nr. ", "vol. "]
-        .iter()
-        .any(|p| {
-            subject
-                .match_indices(p)
-                .any(|(i, m)| digit_after(i, m.len()))
-        })
-        || subject.match_indices('#').any(|(i, _)| {
-            digit_after(i, 1)
-                && (i == 0
-                    || [": ", "— ", "- ", "| ", "– "]
-                        .iter()
-                        .any(|s| subject[..i].ends_with(s)))
-        })
+    [
+        "issue #",
+        "issue ",
+        "no. ",
+        "nr. ",
+        "vol. ",
+        "n° ",
+        "nº ",
+        "numéro ",
+        "número ",
+        "numero ",
+        "ausgabe ",
+        "edition ",
+        "edición ",
+        "edizione ",
+        "edição ",
+        "выпуск ",
+        "выпуск №",
+        "№",
+    ]
+    .iter()
+    .any(|p| {
+        subject
+            .match_indices(p)
+            .any(|(i, m)| digit_after(i, m.len()))
+    }) || subject.match_indices('#').any(|(i, _)| {
+        digit_after(i, 1)
+            && (i == 0
+                || [": ", "— ", "- ", "| ", "– "]
+                    .iter()
+                    .any(|s| subject[..i].ends_with(s))
+                || numbered_title(&subject[..i]))
+    })
+}
+
+/// `The Product Letter #120`: a `#` number after a title word, unless the word names a
+/// transaction or a tracker's item (`Order #12`, `Invoice #3`, `Build #7`, `PR #9`).
+fn numbered_title(before: &str) -> bool {
+    const ITEMS: &[&str] = &[
+        "order",
+        "invoice",
+        "ticket",
+        "build",
+        "pr",
+        "mr",
+        "case",
+        "incident",
+        "job",
+        "run",
+        "pipeline",
+        "request",
+        "bug",
+        "issue",
+        "commande",
+        "facture",
+        "bestellung",
+        "rechnung",
+        "pedido",
+        "factura",
+        "ordine",
+        "fattura",
+        "change",
+        "task",
+        "story",
+        "alert",
+    ];
+    let Some(word) = before.strip_suffix(' ') else {
+        return false;
+    };
+    let last = word
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("");
+    !last.is_empty() && !last.chars().all(|c| c.is_ascii_digit()) && !ITEMS.contains(&last)
 }

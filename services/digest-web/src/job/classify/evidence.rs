@@ -315,9 +315,12 @@ pub fn signals(email: &ParsedEmail) -> Vec<Signal> {
         _ => {}
     }
     let auto = lower("auto-submitted");
-    if auto.as_deref() == Some("auto-replied")
+    if auto
+        .as_deref()
+        .is_some_and(|v| v.starts_with("auto-replied"))
         || email.header("x-autoreply").is_some()
         || lower("x-autorespond").is_some()
+        || is_auto_reply_subject(&email.item.subject)
     {
         add(Signal::AutoReplied);
     } else if auto.as_deref().is_some_and(|v| !v.starts_with("no")) {
@@ -453,4 +456,51 @@ fn looks_like_person(name: Option<&str>, local: &str) -> bool {
     let (first, last) = (ascii(&first), ascii(&last));
     (!first.is_empty() && local.contains(&first[..first.len().min(3)]))
         || (!last.is_empty() && local.contains(&last[..last.len().min(4)]))
+}
+
+/// Subject prefixes that mail clients put on automatic replies (Outlook, Exchange, Gmail,
+/// Thunderbird and their translations): an out-of-office convention as strong as the header
+/// that older clients do not send.
+const AUTO_REPLY_SUBJECTS: &[&str] = &[
+    "automatic reply",
+    "auto-reply",
+    "autoreply",
+    "auto reply",
+    "auto:",
+    "out of office",
+    "out of the office",
+    "réponse automatique",
+    "absence du bureau",
+    "absent du bureau",
+    "automatische antwort",
+    "abwesenheitsnotiz",
+    "abwesend",
+    "respuesta automática",
+    "fuera de la oficina",
+    "risposta automatica",
+    "fuori ufficio",
+    "resposta automática",
+    "ausente do escritório",
+    "fora do escritório",
+    "automatisch antwoord",
+    "afwezig",
+    "автоматический ответ",
+    "自動応答",
+    "自动回复",
+    "自動返信",
+];
+
+/// Whether the subject starts with an automatic-reply prefix (after any `Re:`-style prefix).
+fn is_auto_reply_subject(subject: &str) -> bool {
+    let lower = subject.trim().to_lowercase();
+    let mut rest = lower.as_str();
+    while let Some((head, tail)) = rest.split_once(':') {
+        let head = head.trim();
+        if ["re", "aw", "fw", "fwd", "wg", "tr", "rv", "r", "res", "sv"].contains(&head) {
+            rest = tail.trim_start();
+        } else {
+            break;
+        }
+    }
+    AUTO_REPLY_SUBJECTS.iter().any(|p| rest.starts_with(p))
 }

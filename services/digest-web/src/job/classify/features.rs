@@ -6,7 +6,7 @@
 //! headers; signals and cues count 1 each.
 
 use super::ParsedEmail;
-use super::cues::{Cue, cues};
+use super::cues::{Cue, Group, cues, groups};
 use super::evidence::{Signal, signals};
 
 /// Bits of the hashed feature space.
@@ -26,10 +26,75 @@ pub enum FeatureKind {
     Signal(Signal),
     /// A content cue.
     Cue(Cue),
+    /// The broader meaning of one or more cues.
+    Group(Group),
+    /// A combination of evidence ([`Combination`]).
+    Combination(Combination),
     /// The body could not be read; the headers decided.
     Unreadable,
     /// A word or word pair of the subject (`s`) or body (`b`).
     Word(String),
+}
+
+/// Evidence that means more together than apart, each seen across many kinds of mail: what
+/// is learnt from one kind carries to kinds the model never saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Combination {
+    /// A person writes and asks nothing (no request, question, approval, deadline or RSVP): a
+    /// note, a thank-you, an auto-reply. Only for persons: bulk mail rarely asks anything, so
+    /// there the absence says nothing.
+    PersonNoAsk,
+    /// A deadline and an amount: an invoice or renewal to pay.
+    AmountDue,
+    /// An amount, nothing sold and nothing asked: a receipt or a bank notice.
+    AmountOnly,
+    /// A person offers something for a price, unasked: cold outreach.
+    PersonSelling,
+}
+
+impl Combination {
+    /// The feature name the model sees.
+    pub fn token(self) -> &'static str {
+        match self {
+            Self::PersonNoAsk => "x:person-no-ask",
+            Self::AmountDue => "x:amount-due",
+            Self::AmountOnly => "x:amount-only",
+            Self::PersonSelling => "x:person-selling",
+        }
+    }
+
+    /// What it means, for the reasons shown to users.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::PersonNoAsk => "a person writing without asking anything",
+            Self::AmountDue => "an amount due by a date",
+            Self::AmountOnly => "an amount, with nothing to sell or do",
+            Self::PersonSelling => "a person offering something for a price",
+        }
+    }
+
+    /// The combinations present, given the message's signals and cues.
+    pub fn of(signals: &[Signal], cues: &[Cue], groups: &[Group]) -> Vec<Self> {
+        let person =
+            signals.contains(&Signal::PersonSender) || signals.contains(&Signal::PersonalClient);
+        let asks = groups.contains(&Group::Asks);
+        let sells = groups.contains(&Group::Sells);
+        let price = cues.contains(&Cue::Price);
+        let mut out = Vec::new();
+        if person && !asks {
+            out.push(Self::PersonNoAsk);
+        }
+        if price && cues.contains(&Cue::Deadline) {
+            out.push(Self::AmountDue);
+        }
+        if price && !sells && !asks {
+            out.push(Self::AmountOnly);
+        }
+        if person && price && sells && !signals.contains(&Signal::Reply) {
+            out.push(Self::PersonSelling);
+        }
+        out
+    }
 }
 
 /// The features of one message: hashed index, value and, when asked for, what it is.
@@ -80,8 +145,16 @@ fn extract_parts(
     for &s in signals {
         push(s.token(), 1.0, &|| FeatureKind::Signal(s));
     }
-    for c in cues(subject, body) {
+    let found = cues(subject, body);
+    for &c in &found {
         push(c.token(), 1.0, &|| FeatureKind::Cue(c));
+    }
+    let found_groups = groups(&found);
+    for &g in &found_groups {
+        push(g.token(), 1.0, &|| FeatureKind::Group(g));
+    }
+    for x in Combination::of(signals, &found, &found_groups) {
+        push(x.token(), 1.0, &|| FeatureKind::Combination(x));
     }
     if !readable {
         push("u:unreadable", 1.0, &|| FeatureKind::Unreadable);

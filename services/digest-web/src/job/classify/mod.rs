@@ -407,6 +407,10 @@ fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static 
     if has(Signal::ReviewRequested) {
         return Some((Category::NeedAction, "your review was requested"));
     }
+    // An out-of-office or other automatic reply informs, whatever dates or names it gives.
+    if has(Signal::AutoReplied) && !cue(Cue::Approval) {
+        return Some((Category::Fyi, "automatic reply (out of office)"));
+    }
     // Members posting to a list: discussion, whatever it talks about.
     if has(Signal::DiscussionList) && !cue(Cue::Approval) {
         return Some((
@@ -419,6 +423,8 @@ fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static 
         && cue(Cue::NewsletterTag)
         && !cue(Cue::Offer)
         && !cue(Cue::Price)
+        && !cue(Cue::Approval)
+        && !cue(Cue::Deadline)
     {
         return Some((
             Category::Newsletter,
@@ -442,6 +448,20 @@ fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static 
             "offers and prices sent to a crowd without bulk-mail headers (old-style promotion)",
         ));
     }
+    // Cold outreach: a person, unasked and not replying, offers something for a price.
+    if has(Signal::PersonSender)
+        && !has(Signal::Reply)
+        && (cue(Cue::Offer) || cue(Cue::Marketing))
+        && cue(Cue::Price)
+        && !cue(Cue::Approval)
+        && !cue(Cue::Deadline)
+        && !cue(Cue::Invitation)
+    {
+        return Some((
+            Category::Promotional,
+            "a person offering something for a price, unasked (cold outreach)",
+        ));
+    }
     None
 }
 
@@ -454,9 +474,20 @@ fn explain(model: &Linear, features: &mut Features, category: Category) -> Vec<S
         if weight <= 0.05 || reasons.len() + usize::from(!words.is_empty()) >= MAX_REASONS {
             break;
         }
+        let named = match &features.kinds[pos] {
+            FeatureKind::Signal(s) => Some(s.describe()),
+            FeatureKind::Cue(c) => Some(c.describe()),
+            FeatureKind::Group(g) => Some(g.describe()),
+            FeatureKind::Combination(x) => Some(x.describe()),
+            _ => None,
+        };
+        if let Some(named) = named {
+            if !reasons.iter().any(|r| r == named) {
+                reasons.push(named.to_owned());
+            }
+            continue;
+        }
         match &mut features.kinds[pos] {
-            FeatureKind::Signal(s) => reasons.push(s.describe().to_owned()),
-            FeatureKind::Cue(c) => reasons.push(c.describe().to_owned()),
             FeatureKind::Word(w) if words.len() < 3 => {
                 let shown = w
                     .split_once(':')

@@ -112,8 +112,129 @@ fn held_out_senders_accuracy_meets_the_floor() {
     let corpus = corpus::labelled();
     let evaluation = corpus::evaluate(&corpus, &[0]);
     assert!(evaluation.tested() > 200, "{}", evaluation.render());
-    assert!(evaluation.accuracy() >= 0.90, "{}", evaluation.render());
-    assert!(evaluation.min_f1() >= 0.80, "{}", evaluation.render());
+    assert!(evaluation.accuracy() >= 0.95, "{}", evaluation.render());
+    assert!(evaluation.min_f1() >= 0.90, "{}", evaluation.render());
+}
+
+#[test]
+fn handwritten_header_less_examples_meet_the_floor() {
+    // Other authors' wording without any header, model trained on the generated corpus only:
+    // what the words and cues are worth on their own.
+    let evaluation = corpus::evaluate_handwritten(&corpus::labelled());
+    assert_eq!(evaluation.tested(), 297, "{}", evaluation.render());
+    assert!(evaluation.accuracy() >= 0.80, "{}", evaluation.render());
+    assert!(evaluation.min_f1() >= 0.75, "{}", evaluation.render());
+}
+
+#[test]
+fn automatic_replies_are_fyi_by_their_subject_in_several_languages() {
+    for subject in [
+        "Automatic reply: Q3 budget",
+        "Out of Office: capacity planning",
+        "Réponse automatique : le budget",
+        "AW: Abwesenheitsnotiz",
+        "Respuesta automática: el informe",
+        "Risposta automatica: il piano",
+        "Resposta automática: o relatório",
+    ] {
+        let c = Classifier::embedded().classify(&email(
+            &format!("From: Kim Berger <kim.berger@example.net>\nTo: dana@example.com\nSubject: {subject}\nUser-Agent: Microsoft Outlook 16.0"),
+            "I am away until 14 March with limited access to mail. For anything urgent please contact Alex Roy before Friday.",
+        ));
+        assert_eq!(c.category, Category::Fyi, "{subject}: {c:?}");
+        assert_reason(&c, "automatic reply");
+    }
+    // A subject that only mentions absence is not an auto-reply.
+    let c = Classifier::embedded().classify(&email(
+        "From: Kim Berger <kim.berger@example.net>\nTo: dana@example.com\nSubject: Can you cover my absence next week?",
+        "Could you take my on-call shift while I am out?",
+    ));
+    assert_eq!(c.category, Category::NeedAction, "{c:?}");
+}
+
+#[test]
+fn a_person_writing_without_asking_is_fyi_and_with_a_request_need_action() {
+    let headers = "From: Omar Haddad <omar.haddad@example.net>\nTo: dana@example.com\nSubject: Slides\nUser-Agent: Mozilla Thunderbird";
+    let c = Classifier::embedded().classify(&email(
+        headers,
+        "Hi Dana,\n\nThe slides from yesterday's talk are in the shared folder now.\n\nBest,\nOmar",
+    ));
+    assert_eq!(c.category, Category::Fyi, "{c:?}");
+    let c = Classifier::embedded().classify(&email(
+        headers,
+        "Hi Dana,\n\nCould you review the slides from yesterday's talk by Friday?\n\nBest,\nOmar",
+    ));
+    assert_eq!(c.category, Category::NeedAction, "{c:?}");
+}
+
+#[test]
+fn a_sign_in_notice_that_says_you_may_ignore_it_asks_nothing() {
+    let found = cues::cues(
+        "Neue Anmeldung bei Ihrem Konto",
+        "Neue Anmeldung über Firefox in der Nähe von Graz. Wenn Sie das waren, können Sie diese E-Mail ignorieren.",
+    );
+    assert!(!found.contains(&Cue::Request), "{found:?}");
+    assert!(found.contains(&Cue::Notice), "{found:?}");
+    // The same polite verb elsewhere is still a request.
+    let found = cues::cues("Bericht", "Können Sie mir den Bericht schicken?");
+    assert!(found.contains(&Cue::Request), "{found:?}");
+}
+
+#[test]
+fn cold_outreach_with_a_price_is_promotional() {
+    let c = Classifier::embedded().classify(&email(
+        "From: Jonas Weber <jonas@growthly.example.io>\nTo: dana@example.com\nSubject: Eine Idee für Ihr Team",
+        "Guten Tag Dana,\n\nwir helfen Unternehmen wie Ihrem, Cloud-Kosten um 30 % zu senken. Pakete ab 199 EUR im Monat, Einrichtung diesen Monat kostenlos.\n\nViele Grüße\nJonas Weber",
+    ));
+    assert_eq!(c.category, Category::Promotional, "{c:?}");
+}
+
+#[test]
+fn numbered_titles_are_issue_numbers_but_orders_and_builds_are_not() {
+    for subject in [
+        "The Product Letter #120",
+        "Issue 45: remote teams",
+        "No. 12 — spring",
+        "Выпуск №7",
+    ] {
+        assert!(
+            cues::cues(subject, "").contains(&Cue::NewsletterTag),
+            "{subject}"
+        );
+    }
+    for subject in [
+        "Order #12345 has shipped",
+        "Build #77 failed",
+        "Re: PR #9 review",
+        "Invoice #3",
+    ] {
+        assert!(
+            !cues::cues(subject, "").contains(&Cue::NewsletterTag),
+            "{subject}"
+        );
+    }
+}
+
+#[test]
+fn social_actions_are_found_in_several_languages() {
+    for body in [
+        "Priya commented on your photo.",
+        "Marie a commenté votre publication.",
+        "Lena hat deinen Beitrag kommentiert.",
+        "A Lucía le gusta tu foto.",
+        "Marco ha commentato il tuo post.",
+        "Ana comentou na sua publicação.",
+        "У вас новый подписчик.",
+        "あなたをフォローしました。",
+        "你的好友赞了你的动态。",
+    ] {
+        let found = cues::cues("", body);
+        assert!(found.contains(&Cue::SocialAction), "{body}: {found:?}");
+        assert!(
+            cues::groups(&found).contains(&cues::Group::Social),
+            "{body}"
+        );
+    }
 }
 
 #[test]
