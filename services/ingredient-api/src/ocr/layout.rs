@@ -7,7 +7,7 @@
 //! so a list ends where its block ends (the next block is another statement, a nutrition table,
 //! a column beside it), and never runs across columns.
 
-use domain::ocr::label::{self, Extraction};
+use domain::ocr::label::{self, Extraction, Language};
 
 use super::ppocr::TextLine;
 
@@ -205,6 +205,25 @@ pub fn find_list(blocks: &[Block]) -> (Extraction, String) {
     (found, text)
 }
 
+/// The list printed in `language` on a page of several lists (a multilingual pack): the first
+/// list, read from any line on, whose header names that language (or, for headers several
+/// languages share, whose text reads as it). `None` when the page has no list in it.
+pub fn list_in_language(text: &str, language: Language) -> Option<Extraction> {
+    let lines: Vec<&str> = text.lines().collect();
+    (0..lines.len()).find_map(|start| {
+        let found = label::extract(&lines[start..].join("\n"));
+        let said = found
+            .header_language
+            .or_else(|| label::detect_language(&found.list));
+        (found.header_found && !found.items.is_empty() && said == Some(language)).then_some(
+            Extraction {
+                language: Some(language),
+                ..found
+            },
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,5 +299,23 @@ mod tests {
         let (found, text) = find_list(&blocks(&[]));
         assert!(found.items.is_empty());
         assert_eq!(text, "");
+    }
+
+    #[test]
+    fn the_list_in_the_asked_language_is_found_after_the_first() {
+        let page = "Zutaten: Zucker, Kakaobutter, Vollmilchpulver.\n\nIngrédients : sucre, \
+                    beurre de cacao, lait entier en poudre.\n\nIngredienti: zucchero, burro di \
+                    cacao, latte intero in polvere.";
+        let french = list_in_language(page, Language::French).expect("a French list");
+        assert_eq!(
+            french.items,
+            ["sucre", "beurre de cacao", "lait entier en poudre"]
+        );
+        assert_eq!(french.language, Some(Language::French));
+        let italian = list_in_language(page, Language::Italian).expect("an Italian list");
+        assert_eq!(italian.items[0], "zucchero");
+        assert_eq!(list_in_language(page, Language::Japanese), None);
+        // Without a language, the first list printed.
+        assert_eq!(label::extract(page).items[0], "Zucker");
     }
 }
