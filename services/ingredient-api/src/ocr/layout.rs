@@ -177,9 +177,35 @@ fn xy_cut(mut blocks: Vec<(Piece, Vec<String>)>, out: &mut Vec<(Piece, Vec<Strin
 pub fn page_text(blocks: &[Block]) -> String {
     blocks
         .iter()
-        .map(|b| b.lines.join("\n"))
+        .map(|b| {
+            b.lines
+                .iter()
+                .map(|l| spaced_sentences(l))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
         .collect::<Vec<_>>()
         .join("\n\n")
+}
+
+/// The recogniser drops the narrow space after a full stop (`(soy).Contains wheat`), which
+/// hides the sentence end the list grammar stops at: a space is put back between a full stop
+/// that ends a word or a bracket and a capitalised word of three letters or more.
+fn spaced_sentences(line: &str) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::with_capacity(line.len() + 4);
+    for (i, &c) in chars.iter().enumerate() {
+        out.push(c);
+        let ends_word = i > 0 && (chars[i - 1].is_lowercase() || chars[i - 1] == ')');
+        let word_follows = chars.get(i + 1).is_some_and(|c| c.is_uppercase())
+            && chars
+                .get(i + 2..i + 4)
+                .is_some_and(|rest| rest.iter().all(|c| c.is_lowercase()));
+        if c == '.' && ends_word && word_follows {
+            out.push(' ');
+        }
+    }
+    out
 }
 
 /// The ingredient list of a laid-out page, through the list grammar. A header alone in its
@@ -317,5 +343,19 @@ mod tests {
         assert_eq!(list_in_language(page, Language::Japanese), None);
         // Without a language, the first list printed.
         assert_eq!(label::extract(page).items[0], "Zucker");
+    }
+
+    #[test]
+    fn a_sentence_glued_to_a_full_stop_is_spaced() {
+        assert_eq!(
+            spaced_sentences("Emulsifier (soy).Contains wheat, soy, egg"),
+            "Emulsifier (soy). Contains wheat, soy, egg"
+        );
+        assert_eq!(spaced_sentences("sel.Allergènes"), "sel. Allergènes");
+        // Abbreviations and numbers stay as printed.
+        assert_eq!(
+            spaced_sentences("vit.C, E.coli, 1.5g"),
+            "vit.C, E.coli, 1.5g"
+        );
     }
 }
