@@ -102,7 +102,7 @@ classifier-model: ## Retrain the shipped classifier model on the corpus (fixture
 
 ##@ Bench
 
-.PHONY: bench bench-cpu bench-domain bench-domain-cpu bench-refresh soak
+.PHONY: bench bench-cpu bench-domain bench-domain-cpu bench-ocr bench-refresh soak
 bench: ## Measure both services side by side (wrk, GNU time, criterion, refresh; ~5 min) into docs/benchmarks.md
 	@$(INSTALL_DEPS) bench test_ocr
 	@scripts/bench/all.sh
@@ -116,6 +116,10 @@ bench-domain: ## Criterion bench of the analysis engine and the knowledge-base i
 
 bench-domain-cpu: ## CPU time per analysis with perf stat (for busy machines)
 	@scripts/bench/analyze-cpu.sh
+
+bench-ocr: ## /ocr CPU seconds (median, p95) and peak memory per image on one core, real photos and synthetic labels, beside plain Tesseract
+	@$(INSTALL_DEPS) run test
+	@scripts/bench/ocr.sh
 
 bench-refresh: ## Time digest-refresh on a generated 10,000-message Maildir (cold, warm, peak memory)
 	@$(INSTALL_DEPS) bench

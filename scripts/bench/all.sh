@@ -9,6 +9,7 @@
 #   2. digest-web: GET / with a 500-email digest (made by digest-refresh), wrk, 64 connections.
 #   3. digest-refresh cold and warm on 10,000 generated messages (scripts/bench/refresh.sh).
 #   4. The criterion bench of the analysis engine (cargo bench -p domain --bench analyze).
+#   5. /ocr per image on one core (scripts/bench/ocr.sh): the `ocr` block.
 #
 # Environment: BENCH_SECS (wrk seconds per HTTP row, default 10), OCR_SECS (default 20),
 # REFRESH_MESSAGES (default 10000), BENCH_OUT (default docs/benchmarks.md).
@@ -139,6 +140,15 @@ row "digest-refresh warm, $messages messages (all cached)" "$warm_s s, peak $war
 row "criterion \`analyze\`, 40-ingredient list (median)" "$analyze_us µs" "< 50 µs" "$(mark "$analyze_us < 50")"
 row "criterion validate + \`analyze\` (median)" "$validate_us µs" "(recorded)" "—"
 row "criterion knowledge-base index build (median)" "$index_ms ms" "(recorded; once at start-up)" "—"
+
+# /ocr per image on one core, real photos and synthetic labels, beside plain Tesseract.
+{
+  echo "Measured by \`make bench\` (scripts/bench/ocr.sh) on $(date -u '+%Y-%m-%d %H:%M UTC'):" \
+    "per request on one core (taskset -c 0, OCR_CONCURRENCY=1), models loaded beforehand."
+  echo
+  scripts/bench/ocr.sh 2>"$tmp/ocr-bench.log"
+} >"$tmp/ocr-block.md"
+scripts/bench/splice.py "$out" ocr <"$tmp/ocr-block.md"
 
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 {

@@ -2,7 +2,8 @@
 //! line per image), for `../shared/data/real-photos/score.py`; seconds, engine and language go
 //! to standard error.
 //!
-//! `cargo run --release -p ingredient-api --example ocr_photo -- [--tesseract-only] IMAGE...`
+//! `cargo run --release -p ingredient-api --example ocr_photo -- [--tesseract-only]
+//! [--side=PX] IMAGE...` (`--side`: the detector's input size)
 //! (configured like the service: `OCR_MODELS_DIR`, `OCR_TIMEOUT_SECS`, …).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -16,7 +17,10 @@ use service_kit::config::EnvSource;
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let tesseract_only = args.iter().any(|a| a == "--tesseract-only");
-    let settings = OcrSettings::from_env(&EnvSource::from_process()?)?;
+    let mut settings = OcrSettings::from_env(&EnvSource::from_process()?)?;
+    if let Some(side) = args.iter().find_map(|a| a.strip_prefix("--side=")) {
+        settings.ppocr.detector_side = side.parse()?;
+    }
     let mut service = OcrService::build(&settings).await;
     if tesseract_only {
         service = service.without_neural();

@@ -7,7 +7,7 @@
 //! so a list ends where its block ends (the next block is another statement, a nutrition table,
 //! a column beside it), and never runs across columns.
 
-use domain::ocr::label::{self, Extraction};
+use domain::ocr::label::{self, Extraction, Language};
 
 use super::ppocr::TextLine;
 
@@ -177,9 +177,35 @@ fn xy_cut(mut blocks: Vec<(Piece, Vec<String>)>, out: &mut Vec<(Piece, Vec<Strin
 pub fn page_text(blocks: &[Block]) -> String {
     blocks
         .iter()
-        .map(|b| b.lines.join("\n"))
+        .map(|b| {
+            b.lines
+                .iter()
+                .map(|l| spaced_sentences(l))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
         .collect::<Vec<_>>()
         .join("\n\n")
+}
+
+/// The recogniser drops the narrow space after a full stop (`(soy).Contains wheat`), which
+/// hides the sentence end the list grammar stops at: a space is put back between a full stop
+/// that ends a word or a bracket and a capitalised word of three letters or more.
+fn spaced_sentences(line: &str) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::with_capacity(line.len() + 4);
+    for (i, &c) in chars.iter().enumerate() {
+        out.push(c);
+        let ends_word = i > 0 && (chars[i - 1].is_lowercase() || chars[i - 1] == ')');
+        let word_follows = chars.get(i + 1).is_some_and(|c| c.is_uppercase())
+            && chars
+                .get(i + 2..i + 4)
+                .is_some_and(|rest| rest.iter().all(|c| c.is_lowercase()));
+        if c == '.' && ends_word && word_follows {
+            out.push(' ');
+        }
+    }
+    out
 }
 
 /// The ingredient list of a laid-out page, through the list grammar. A header alone in its
@@ -203,6 +229,25 @@ pub fn find_list(blocks: &[Block]) -> (Extraction, String) {
         }
     }
     (found, text)
+}
+
+/// The list printed in `language` on a page of several lists (a multilingual pack): the first
+/// list, read from any line on, whose header names that language (or, for headers several
+/// languages share, whose text reads as it). `None` when the page has no list in it.
+pub fn list_in_language(text: &str, language: Language) -> Option<Extraction> {
+    let lines: Vec<&str> = text.lines().collect();
+    (0..lines.len()).find_map(|start| {
+        let found = label::extract(&lines[start..].join("\n"));
+        let said = found
+            .header_language
+            .or_else(|| label::detect_language(&found.list));
+        (found.header_found && !found.items.is_empty() && said == Some(language)).then_some(
+            Extraction {
+                language: Some(language),
+                ..found
+            },
+        )
+    })
 }
 
 #[cfg(test)]
@@ -280,5 +325,37 @@ mod tests {
         let (found, text) = find_list(&blocks(&[]));
         assert!(found.items.is_empty());
         assert_eq!(text, "");
+    }
+
+    #[test]
+    fn the_list_in_the_asked_language_is_found_after_the_first() {
+        let page = "Zutaten: Zucker, Kakaobutter, Vollmilchpulver.\n\nIngrédients : sucre, \
+                    beurre de cacao, lait entier en poudre.\n\nIngredienti: zucchero, burro di \
+                    cacao, latte intero in polvere.";
+        let french = list_in_language(page, Language::French).expect("a French list");
+        assert_eq!(
+            french.items,
+            ["sucre", "beurre de cacao", "lait entier en poudre"]
+        );
+        assert_eq!(french.language, Some(Language::French));
+        let italian = list_in_language(page, Language::Italian).expect("an Italian list");
+        assert_eq!(italian.items[0], "zucchero");
+        assert_eq!(list_in_language(page, Language::Japanese), None);
+        // Without a language, the first list printed.
+        assert_eq!(label::extract(page).items[0], "Zucker");
+    }
+
+    #[test]
+    fn a_sentence_glued_to_a_full_stop_is_spaced() {
+        assert_eq!(
+            spaced_sentences("Emulsifier (soy).Contains wheat, soy, egg"),
+            "Emulsifier (soy). Contains wheat, soy, egg"
+        );
+        assert_eq!(spaced_sentences("sel.Allergènes"), "sel. Allergènes");
+        // Abbreviations and numbers stay as printed.
+        assert_eq!(
+            spaced_sentences("vit.C, E.coli, 1.5g"),
+            "vit.C, E.coli, 1.5g"
+        );
     }
 }

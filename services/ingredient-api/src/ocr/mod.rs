@@ -70,6 +70,8 @@ pub struct OcrSettings {
     /// `OCR_ORT_LIBRARY`: ONNX Runtime's shared library (default: `libonnxruntime.so` in the
     /// models folder).
     pub ort_library: Option<PathBuf>,
+    /// The neural engine's tuning (not configurable: measurements change it).
+    pub ppocr: PpOcrOptions,
 }
 
 /// The models folder of a development checkout (`make run`, the tests): the image sets
@@ -105,6 +107,7 @@ impl OcrSettings {
             ort_library: Some(env.string_or("OCR_ORT_LIBRARY", ""))
                 .filter(|d| !d.is_empty())
                 .map(PathBuf::from),
+            ppocr: PpOcrOptions::default(),
         })
     }
 }
@@ -233,7 +236,8 @@ struct NeuralFound {
 }
 
 /// A neural reading that answers without asking Tesseract: a header and two items (Korean
-/// cannot be read by the models; its header is never found by them).
+/// cannot be read by the models; its header is never found by them, and a list found by its
+/// shape alone may be their misreading of Hangul).
 fn neural_is_enough(found: &Extraction) -> bool {
     found.header_found && found.items.len() >= 2 && found.language != Some(Language::Korean)
 }
@@ -246,7 +250,7 @@ fn load_neural(settings: &OcrSettings) -> Option<Arc<PpOcr>> {
         .clone()
         .unwrap_or_else(|| dir.join("libonnxruntime.so"));
     let started = Instant::now();
-    match PpOcr::load(dir, &library, settings.concurrency, PpOcrOptions::default()) {
+    match PpOcr::load(dir, &library, settings.concurrency, settings.ppocr) {
         Ok(engine) => {
             tracing::info!(
                 models = %dir.display(),
@@ -264,13 +268,9 @@ fn load_neural(settings: &OcrSettings) -> Option<Arc<PpOcr>> {
 }
 
 /// The neural engine's list on an upright image.
-fn read_neural(
-    engine: &PpOcr,
-    image: &image::DynamicImage,
-    deadline: Instant,
-) -> Option<NeuralFound> {
+fn read_neural(engine: &PpOcr, image: &image::RgbImage, deadline: Instant) -> Option<NeuralFound> {
     let started = Instant::now();
-    let reading = match engine.read(&image.to_rgb8(), deadline) {
+    let reading = match engine.read(image, deadline) {
         Ok(reading) => reading,
         Err(e) => {
             tracing::error!(error = %e, "PP-OCR failed; Tesseract reads the label");
@@ -383,10 +383,23 @@ impl OcrService {
         self
     }
 
-    /// Reads the label in the request's base64 `image` field.
+    /// Reads the label in the request's base64 `image` field (the first list printed).
     pub async fn recognise(&self, image_field: String) -> Result<OcrOutcome, OcrError> {
+        self.recognise_in(image_field, None).await
+    }
+
+    /// Reads the label, answering with the list printed in `language` when the pack has one
+    /// (the request's `lang`), otherwise the first list printed. The vision LLM, when
+    /// configured, reads the first list.
+    pub async fn recognise_in(
+        &self,
+        image_field: String,
+        language: Option<Language>,
+    ) -> Result<OcrOutcome, OcrError> {
         if let Some(vision) = &self.vision {
-            return self.recognise_with_vision(vision, image_field).await;
+            return self
+                .recognise_with_vision(vision, image_field, language)
+                .await;
         }
         let _permit = self.limiter.acquire().await?;
         let limits = self.limits;
@@ -397,12 +410,16 @@ impl OcrService {
         })
         .await
         .map_err(|e| OcrError::Engine(format!("image decoding stopped: {e}")))??;
-        self.read_offline(bytes).await
+        self.read_offline(bytes, language).await
     }
 
     /// The offline engines on an image file: the neural engine first (when loaded), then
     /// Tesseract unless the neural list is good enough; the better list answers.
-    async fn read_offline(&self, bytes: Vec<u8>) -> Result<OcrOutcome, OcrError> {
+    async fn read_offline(
+        &self,
+        bytes: Vec<u8>,
+        language: Option<Language>,
+    ) -> Result<OcrOutcome, OcrError> {
         let (limits, options, nice) = (self.limits, self.prepare, self.nice);
         let neural = self.neural.clone();
         let deadline = Instant::now() + self.timeout;
@@ -411,9 +428,21 @@ impl OcrService {
             lower_thread_priority(nice);
             let image = input::decode_image(&bytes, limits)?;
             drop(bytes);
-            let neural_found = neural.and_then(|n| read_neural(&n, &image, deadline));
+            // One RGB copy of the photo serves both engines (no copy for an RGB JPEG).
+            let (image, neural_found) = match neural {
+                Some(engine) => {
+                    let rgb = image.into_rgb8();
+                    let found = read_neural(&engine, &rgb, deadline);
+                    (image::DynamicImage::ImageRgb8(rgb), found)
+                }
+                None => (image, None),
+            };
             match neural_found {
                 Some(n) if neural_is_enough(&n.found) => Ok(Stage::Done(n)),
+                // The budget is spent: the best reading so far answers.
+                Some(n) if Instant::now() >= deadline && !n.found.items.is_empty() => {
+                    Ok(Stage::Done(n))
+                }
                 other => {
                     let prepared = prepare::prepare(&image, options).map_err(|e| {
                         OcrError::Engine(format!("cannot encode the prepared image: {e}"))
@@ -430,6 +459,7 @@ impl OcrService {
                 match (self.read_extraction(&prepared).await, neural) {
                     (Ok(tess), Some(n)) if score(&n.found) > score(&tess.0) => n,
                     (Ok((found, text, engine)), _) => {
+                        let found = in_language(found, &text, language);
                         return Ok(self.finish(found, text, engine, started));
                     }
                     (Err(_), Some(n)) => n,
@@ -438,7 +468,7 @@ impl OcrService {
             }
         };
         let kb = KnowledgeBase::embedded();
-        let mut found = neural.found;
+        let mut found = in_language(neural.found, &neural.text, language);
         found.items = lexicon::mend(kb, &found.items, &neural.lines, found.language);
         Ok(self.finish(found, neural.text, NEURAL, started))
     }
@@ -490,6 +520,7 @@ impl OcrService {
         &self,
         vision: &VisionEngine,
         image_field: String,
+        language: Option<Language>,
     ) -> Result<OcrOutcome, OcrError> {
         let limits = self.limits;
         let permit = self.limiter.acquire().await?;
@@ -529,7 +560,7 @@ impl OcrService {
         drop(sent);
         // Admitted once already: a full queue does not turn the fallback away.
         let _permit = self.limiter.reacquire().await?;
-        self.read_offline(bytes).await
+        self.read_offline(bytes, language).await
     }
 
     /// Runs the engines in order on a prepared image; the first success answers.
@@ -575,6 +606,13 @@ impl OcrService {
             None => OcrError::Unavailable("no OCR engine configured".into()),
         })
     }
+}
+
+/// The list in the requested language when the page has one, else the extraction as found.
+fn in_language(found: Extraction, text: &str, language: Option<Language>) -> Extraction {
+    language
+        .and_then(|l| layout::list_in_language(text, l))
+        .unwrap_or(found)
 }
 
 /// Translates the items to English through the knowledge base's multilingual names; unknown

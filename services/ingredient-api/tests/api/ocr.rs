@@ -317,3 +317,69 @@ async fn accuracy_on_the_nine_languages_stays_above_the_floor() {
 /// the CJK mending (without it the subset scores 0.962: 8 misses).
 const RECALL_FLOOR: f64 = 0.97;
 const PRECISION_FLOOR: f64 = 0.97;
+
+#[tokio::test]
+async fn a_lang_that_is_not_one_of_the_nine_is_400_with_the_ocr_body() {
+    let app = spawn_app().await;
+    let image = STANDARD.encode(render(&label("en-biscuits"), Variant::Clean));
+    for lang in [json!("xx"), json!("english"), json!(""), json!(7)] {
+        let res = app
+            .post_json("/ocr", &json!({ "image": image, "lang": lang }))
+            .await;
+        assert_eq!(res.status(), 400, "lang {lang}");
+        let body = json(res).await;
+        assert_eq!(body["success"], false, "lang {lang}");
+        assert_eq!(body["text"], "", "lang {lang}");
+    }
+    let res = app
+        .post_json("/ocr", &json!({ "image": image, "lang": "xx" }))
+        .await;
+    assert_eq!(
+        json(res).await,
+        ocr_error(
+            "lang must be the ISO 639-1 code of one of the label languages: en, fr, es, de, it, pt, ko, ja or zh"
+        )
+    );
+}
+
+/// A German pack with the same list in French below it: `lang` picks the French list, and
+/// without it the first list printed (German) answers; `language` says which one came back.
+#[tokio::test]
+async fn lang_picks_the_list_in_that_language_on_a_multilingual_pack() {
+    let app = spawn_app().await;
+    let mut pack = label("de-biscuits");
+    pack.after = vec![
+        "Ingrédients : Flocons d'avoine, Farine de blé, Sucre, Huile de palme, Sel.".to_owned(),
+        "Poids net : 300 g".to_owned(),
+    ];
+    let image = STANDARD.encode(render(&pack, Variant::Clean));
+
+    let first = json(post_image(&app, &image).await).await;
+    let french = json(
+        app.post_json("/ocr", &json!({ "image": image, "lang": "fr" }))
+            .await,
+    )
+    .await;
+
+    assert_eq!(first["language"], "de", "{first}");
+    let first_items = first["original_text"].as_str().unwrap();
+    assert!(first_items.contains("Weizenmehl"), "{first}");
+    assert!(!first_items.contains("Farine"), "{first}");
+    assert_eq!(french["success"], true, "{french}");
+    assert_eq!(french["language"], "fr", "{french}");
+    let (matched, expected, returned) = score(
+        &[
+            "Flocons d'avoine",
+            "Farine de blé",
+            "Sucre",
+            "Huile de palme",
+            "Sel",
+        ]
+        .map(String::from),
+        &domain::ocr::label::split_items(french["original_text"].as_str().unwrap()),
+    );
+    assert!(
+        matched >= 4 && returned <= expected + 1,
+        "{matched}/{expected} of {returned}: {french}"
+    );
+}

@@ -60,6 +60,25 @@ impl RotatedRect {
         }
     }
 
+    /// The same rectangle on the page `width` × `height` turned clockwise by `quarter_turns`
+    /// quarters (as `image::imageops::rotate90` turns it), its axis kept pointing right.
+    pub fn turned(&self, width: f32, height: f32, quarter_turns: u8) -> Self {
+        let (mut r, mut w, mut h) = (*self, width, height);
+        for _ in 0..quarter_turns % 4 {
+            r = Self {
+                cx: h - r.cy,
+                cy: r.cx,
+                axis: (-r.axis.1, r.axis.0),
+                ..r
+            };
+            (w, h) = (h, w);
+        }
+        if r.axis.0 < 0.0 || (r.axis.0 == 0.0 && r.axis.1 < 0.0) {
+            r.axis = (-r.axis.0, -r.axis.1);
+        }
+        r
+    }
+
     /// The rectangle grown by `d` on every side (the detector's "unclip": its maps shrink each
     /// text region by a margin proportional to area over perimeter).
     pub fn grown(&self, d: f32) -> Self {

@@ -3,15 +3,17 @@
 //!
 //! [`PpOcr::read`] on an upright RGB image:
 //! 1. the detector runs on a copy whose longest side is [`PpOcrOptions::detector_side`]
-//!    (rounded to multiples of 32): its probability map is thresholded, each connected region
-//!    becomes a minimum-area rotated rectangle grown by the DB "unclip" margin
-//!    ([`geometry`]);
+//!    (1,280 px, rounded to multiples of 32; 960 px scored the same F1 on the real photos
+//!    for about a quarter less CPU, but lost small Korean print): its probability map is thresholded, each connected region becomes a
+//!    minimum-area rotated rectangle grown by the DB "unclip" margin ([`geometry`]);
 //! 2. when most text regions stand upright, the page is turned a quarter and detected again;
-//! 3. each rectangle is sampled straight out of the full-resolution image at 48 px height
-//!    (perspective of a rotated box undone by the sampling), the classifier flips lines it reads
-//!    as upside down, and when most are, the whole page is turned half a turn and detected
-//!    again (so the layout's reading order is right);
-//! 4. the recogniser reads the lines in batches of similar widths; CTC greedy decoding.
+//! 3. each rectangle at least [`PpOcrOptions::min_line_height`] across is sampled straight
+//!    out of the full-resolution image at 48 px height along its long side, the classifier
+//!    flips lines it reads as upside down, and when most are, the page is taken as upside
+//!    down: the rectangles are moved half a turn for the layout, without a second detection;
+//! 4. the recogniser reads the lines in batches of similar widths, at most
+//!    [`PpOcrOptions::batch_columns`] columns per batch (the request's peak memory); CTC
+//!    greedy decoding.
 //!
 //! The request's time budget is checked between batches: past it, the lines read so far are
 //! returned ([`Reading::complete`] is false).
@@ -41,6 +43,10 @@ pub struct PpOcrOptions {
     pub unclip_ratio: f32,
     /// Least classifier probability to flip a line.
     pub flip_confidence: f32,
+    /// Least extent across a line, in the photo's pixels: thinner boxes are not read.
+    pub min_line_height: f32,
+    /// Most columns of a recogniser batch (lines × the batch's widest line).
+    pub batch_columns: u32,
 }
 
 impl Default for PpOcrOptions {
@@ -51,6 +57,8 @@ impl Default for PpOcrOptions {
             region_score: 0.6,
             unclip_ratio: 1.6,
             flip_confidence: 0.9,
+            min_line_height: 8.0,
+            batch_columns: 4 * 640,
         }
     }
 }
@@ -125,38 +133,66 @@ impl PpOcr {
     pub fn read(&self, image: &RgbImage, deadline: Instant) -> Result<Reading, PpOcrError> {
         let mut models = self.pool.take();
         let models = &mut *models;
+        let started = Instant::now();
+        let mut rects = self.detect(models, image)?;
+        // A page turned a quarter: its lines stand upright. The detector groups sideways
+        // text into lines less well (measured on the turned photo: a line lost from the
+        // list's block), so the page is turned and detected again.
         let mut page = std::borrow::Cow::Borrowed(image);
         let mut quarter_turns = 0u8;
-        let mut rects = self.detect(models, &page)?;
         if mostly_upright(&rects) {
-            page = std::borrow::Cow::Owned(image::imageops::rotate90(&*page));
+            page = std::borrow::Cow::Owned(image::imageops::rotate90(image));
             quarter_turns = 1;
             rects = self.detect(models, &page)?;
         }
-        let mut crops = line_crops(&page, &rects);
-        let flips = self.classify(models, &crops)?;
-        if Instant::now() < deadline && flips.iter().filter(|f| **f).count() * 2 > flips.len() {
-            page = std::borrow::Cow::Owned(image::imageops::rotate180(&*page));
-            quarter_turns += 2;
-            rects = self.detect(models, &page)?;
-            crops = line_crops(&page, &rects);
-            let flips = self.classify(models, &crops)?;
-            flip(&mut crops, &flips);
-        } else {
-            flip(&mut crops, &flips);
-        }
+        let detected = started.elapsed();
+        let (rects, mut crops) = line_crops(&page, rects, self.options.min_line_height);
+        let (w, h) = page.dimensions();
+        drop(page);
+        // Each line's probability of reading upside down. When most lines surely do, the page
+        // is upside down: then every line is turned but those the classifier surely reads
+        // upright (a line it is unsure of follows the page, as it would once the page were
+        // turned and classified again).
+        let upside_down = self.classify(models, &crops)?;
+        let sure = self.options.flip_confidence;
+        let page_flipped = upside_down.iter().filter(|p| **p >= sure).count() * 2 > crops.len();
+        // Half a turn more is not detected again: a crop is sampled along its rectangle
+        // whatever the page's orientation, so only the rectangles move (for the layout).
+        let half_turns = if page_flipped { 2 } else { 0 };
+        quarter_turns += half_turns;
+        let flips: Vec<bool> = upside_down
+            .iter()
+            .map(|&p| {
+                if page_flipped {
+                    1.0 - p < sure
+                } else {
+                    p >= sure
+                }
+            })
+            .collect();
+        flip(&mut crops, &flips);
+        drop(flips);
+        let classified = started.elapsed();
         let (texts, complete) = self.recognise(models, &crops, deadline)?;
-        let lines = rects
+        drop(crops);
+        let lines: Vec<TextLine> = rects
             .into_iter()
             .zip(texts)
             .filter_map(|(rect, read)| read.map(|(text, confidence)| (rect, text, confidence)))
             .filter(|(_, text, _)| !text.trim().is_empty())
             .map(|(rect, text, confidence)| TextLine {
-                rect,
+                rect: rect.turned(w as f32, h as f32, half_turns),
                 text,
                 confidence,
             })
             .collect();
+        tracing::debug!(
+            lines = lines.len(),
+            detect_s = detected.as_secs_f32(),
+            classify_s = (classified - detected).as_secs_f32(),
+            recognise_s = (started.elapsed() - classified).as_secs_f32(),
+            "PP-OCR stages"
+        );
         Ok(Reading {
             lines,
             quarter_turns,
@@ -210,11 +246,12 @@ impl PpOcr {
         Ok(rects)
     }
 
-    /// For each crop, whether the classifier reads it as upside down.
-    fn classify(&self, models: &mut Models, crops: &[RgbImage]) -> Result<Vec<bool>, PpOcrError> {
+    /// For each crop, the classifier's probability that it reads upside down.
+    fn classify(&self, models: &mut Models, crops: &[RgbImage]) -> Result<Vec<f32>, PpOcrError> {
         let mut flips = Vec::with_capacity(crops.len());
         for batch in crops.chunks(BATCH) {
-            let input = tensor(batch, CLASSIFIER_WIDTH, true)?;
+            let batch: Vec<&RgbImage> = batch.iter().collect();
+            let input = tensor(&batch, CLASSIFIER_WIDTH, true)?;
             let outputs = models.classifier.run(ort::inputs![input])?;
             let (shape, probs) = outputs[0].try_extract_tensor::<f32>()?;
             if shape.len() != 2 || shape[1] != 2 {
@@ -223,7 +260,7 @@ impl PpOcr {
             flips.extend(
                 probs
                     .chunks(2)
-                    .map(|p| p[1] > p[0] && p[1] >= self.options.flip_confidence),
+                    .map(|p| p[1] / (p[0] + p[1]).max(f32::MIN_POSITIVE)),
             );
         }
         Ok(flips)
@@ -241,14 +278,30 @@ impl PpOcr {
         let mut order: Vec<usize> = (0..crops.len()).collect();
         order.sort_by_key(|&i| crops[i].width());
         let mut out = vec![None; crops.len()];
-        for batch in order.chunks(BATCH) {
+        // Batches of up to BATCH lines whose padded width (lines × the widest) stays within
+        // `batch_columns`: the activations of a batch of long lines are the request's peak
+        // memory, and long lines read alone cost no more CPU than padded in a batch.
+        let mut batches: Vec<Vec<usize>> = Vec::new();
+        for &i in &order {
+            let width = crops[i].width().max(320);
+            match batches.last_mut() {
+                Some(batch)
+                    if batch.len() < BATCH
+                        && (batch.len() as u32 + 1) * width <= self.options.batch_columns =>
+                {
+                    batch.push(i);
+                }
+                _ => batches.push(vec![i]),
+            }
+        }
+        for batch in &batches {
             if Instant::now() >= deadline {
                 return Ok((out, false));
             }
-            let images: Vec<RgbImage> = batch.iter().map(|&i| crops[i].clone()).collect();
+            let images: Vec<&RgbImage> = batch.iter().map(|&i| &crops[i]).collect();
             let width = images
                 .iter()
-                .map(RgbImage::width)
+                .map(|c| c.width())
                 .max()
                 .unwrap_or(LINE_HEIGHT)
                 .max(320);
@@ -280,21 +333,37 @@ fn mostly_upright(rects: &[RotatedRect]) -> bool {
     rects.len() >= 3 && tall > 0.5 * total
 }
 
-/// Each rectangle sampled at the recogniser's height (tall ones read downwards).
-fn line_crops(page: &RgbImage, rects: &[RotatedRect]) -> Vec<RgbImage> {
+/// Each rectangle sampled at the recogniser's height along its long side (tall ones read
+/// downwards; the classifier turns those that read upwards), with the rectangles kept: those
+/// thinner than `min_height` pixels across are dropped (specks and rules the recogniser reads
+/// as noise, and too small to read).
+fn line_crops(
+    page: &RgbImage,
+    rects: Vec<RotatedRect>,
+    min_height: f32,
+) -> (Vec<RotatedRect>, Vec<RgbImage>) {
     rects
-        .iter()
+        .into_iter()
+        .filter(|r| r.width.min(r.height) >= min_height)
         .map(|r| {
-            let (along, across, turns) = if r.height > 1.5 * r.width {
-                (r.height, r.width, 1)
+            // A tall rectangle is read along its height: its axis turned a quarter (the
+            // direction `sample` reads in with one turn), so `width` runs along the line.
+            let r = if r.height > 1.5 * r.width {
+                RotatedRect {
+                    width: r.height,
+                    height: r.width,
+                    axis: (-r.axis.1, r.axis.0),
+                    ..r
+                }
             } else {
-                (r.width, r.height, 0)
+                r
             };
-            let width = ((LINE_HEIGHT as f32 * along / across.max(1.0)).round() as u32)
+            let width = ((LINE_HEIGHT as f32 * r.width / r.height.max(1.0)).round() as u32)
                 .clamp(8, MAX_LINE_WIDTH);
-            geometry::sample(page, r, width, LINE_HEIGHT, turns)
+            let crop = geometry::sample(page, &r, width, LINE_HEIGHT, 0);
+            (r, crop)
         })
-        .collect()
+        .unzip()
 }
 
 fn flip(crops: &mut [RgbImage], flips: &[bool]) {
@@ -308,11 +377,11 @@ fn flip(crops: &mut [RgbImage], flips: &[bool]) {
 /// A batch of 48 px high crops as an `N × 3 × 48 × width` tensor normalised to [-1, 1], each
 /// crop left-aligned and zero-padded; wider crops are squeezed to `width` (`squeeze`, the
 /// classifier) or already fit (the recogniser's width is the batch's widest).
-fn tensor(crops: &[RgbImage], width: u32, squeeze: bool) -> Result<Tensor<f32>, ort::Error> {
+fn tensor(crops: &[&RgbImage], width: u32, squeeze: bool) -> Result<Tensor<f32>, ort::Error> {
     let h = LINE_HEIGHT as usize;
     let w = width as usize;
     let mut data = vec![0f32; crops.len() * 3 * h * w];
-    for (n, crop) in crops.iter().enumerate() {
+    for (n, &crop) in crops.iter().enumerate() {
         let resized;
         let crop = if squeeze && crop.width() > width {
             resized = image::imageops::resize(
