@@ -87,9 +87,10 @@ fuzz: ## Run each cargo-fuzz target for FUZZ_SECS (60) seconds (installs cargo-f
 real-lists: ## Score /analyze on the real product lists in ../shared/data (per-language table; ARGS=--verbose)
 	@scripts/test/real-lists.sh $(ARGS)
 
-ocr-accuracy: ## Read every synthetic label in every variant with Tesseract; print the accuracy table (docs/ocr.md)
+ocr-accuracy: ## Read the synthetic labels in every variant, then in the hard conditions (OCR_HARD_SAMPLE labels per language, default 1); print per language and condition (docs/ocr.md)
 	@$(INSTALL_DEPS) run test
 	$(CARGO) run --release -p ingredient-api --example ocr_accuracy -- --jobs 1
+	$(CARGO) run --release -p ingredient-api --example ocr_accuracy -- --jobs 1 --variants hard --sample $(or $(OCR_HARD_SAMPLE),1)
 
 classifier-accuracy: ## Print the classifier's accuracy with whole senders held out, per category, confusion matrix (docs/digest.md)
 	$(CARGO) run -q --release -p digest-web --example classifier-accuracy

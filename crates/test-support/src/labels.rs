@@ -26,6 +26,11 @@ pub struct Label {
     pub items: Vec<String>,
     /// Lines printed after the list (other sections).
     pub after: Vec<String>,
+    /// The items in English as a careful translator of labels writes them (INCI names for
+    /// cosmetics, food names for foods; numbers as printed): the reference for `/ocr`'s English
+    /// `text`. Absent for an English label, whose items are their own reference.
+    #[serde(default)]
+    pub english: Option<Vec<String>>,
 }
 
 /// The labels file: a `[[label]]` table per label.
@@ -57,6 +62,11 @@ impl Label {
         } else {
             format!("{} {}.", self.header, self.items.join(", "))
         }
+    }
+
+    /// The English reference items (the items themselves on an English label).
+    pub fn english_items(&self) -> &[String] {
+        self.english.as_deref().unwrap_or(&self.items)
     }
 
     /// The whole label text.
@@ -105,6 +115,28 @@ pub enum Variant {
     /// 7 pt at 150 dpi: the small print as a phone camera captures it (CJK characters of
     /// about 14 px). Not in [`Variant::ALL`]: an extra data point (`--variants small-150`).
     SmallAt150Dpi,
+    /// Wrapped round a can or bottle: a cylindrical warp that compresses the text towards the
+    /// left and right edges and darkens them, on a dark background.
+    Curved,
+    /// A strong homography: the label's plane tilted about both axes (one corner far away).
+    SteepPerspective,
+    /// A bright specular blob washing out part of the list.
+    Glare,
+    /// A 7 px linear motion blur along a slight diagonal (hand shake).
+    MotionBlur,
+    /// Light text on a dark coloured background (white on navy, bold).
+    LightOnDark,
+    /// The label as it appears in a 720x1280 video frame: downscaled so text is about 8 px
+    /// high, centred in a grey frame.
+    LowResolution,
+    /// Turned 90° clockwise, with no EXIF orientation to say so.
+    Turned90,
+    /// Two languages' lists on one pack: this label's list, then the same product's list in
+    /// another language (see [`render_in`]); the first printed must be returned.
+    Multilingual,
+    /// The label inside a larger photo: a hand-coloured blob over one edge, a barcode-like
+    /// stripe pattern and a price sticker's text around it.
+    Clutter,
 }
 
 impl Variant {
@@ -124,6 +156,19 @@ impl Variant {
     /// Variants measured only on request (`ocr_accuracy --variants …`).
     pub const OPT_IN: [Variant; 1] = [Variant::SmallAt150Dpi];
 
+    /// What real phone photos of labels look like (`ocr_accuracy --variants hard`).
+    pub const HARD: [Variant; 9] = [
+        Variant::Curved,
+        Variant::SteepPerspective,
+        Variant::Glare,
+        Variant::MotionBlur,
+        Variant::LightOnDark,
+        Variant::LowResolution,
+        Variant::Turned90,
+        Variant::Multilingual,
+        Variant::Clutter,
+    ];
+
     /// Lower-case name for tables.
     pub fn name(self) -> &'static str {
         match self {
@@ -137,6 +182,15 @@ impl Variant {
             Variant::Jpeg => "jpeg",
             Variant::Perspective => "perspective",
             Variant::SmallAt150Dpi => "small-150",
+            Variant::Curved => "curved",
+            Variant::SteepPerspective => "steep-perspective",
+            Variant::Glare => "glare",
+            Variant::MotionBlur => "motion-blur",
+            Variant::LightOnDark => "light-on-dark",
+            Variant::LowResolution => "low-resolution",
+            Variant::Turned90 => "turned-90",
+            Variant::Multilingual => "multilingual",
+            Variant::Clutter => "clutter",
         }
     }
 }
@@ -197,8 +251,32 @@ impl Noise {
     }
 }
 
-/// The label as an image file (PNG, or JPEG for [`Variant::Jpeg`]).
+/// The label as an image file (PNG, or JPEG for [`Variant::Jpeg`]). For
+/// [`Variant::Multilingual`] the second list is the label's English reference (see
+/// [`render_in`] for a second list in another language).
 pub fn render(label: &Label, variant: Variant) -> Vec<u8> {
+    render_in(label, variant, &[])
+}
+
+/// The label of the same kind (biscuits, cream…) in the next language of `corpus` after the
+/// label's own, cyclically: the second list of a [`Variant::Multilingual`] pack.
+pub fn partner<'a>(label: &Label, corpus: &'a [Label]) -> Option<&'a Label> {
+    let kind = label.name.split_once('-').map_or("", |(_, k)| k);
+    let same_kind: Vec<&Label> = corpus
+        .iter()
+        .filter(|l| l.name.split_once('-').is_some_and(|(_, k)| k == kind))
+        .collect();
+    let own = same_kind
+        .iter()
+        .position(|l| l.language == label.language)?;
+    (1..same_kind.len())
+        .map(|step| same_kind[(own + step) % same_kind.len()])
+        .find(|l| l.language != label.language)
+}
+
+/// [`render`], with a [`Variant::Multilingual`] pack's second list taken from the label's
+/// [`partner`] in `corpus` (or, without one, from its English reference under `Ingredients:`).
+pub fn render_in(label: &Label, variant: Variant, corpus: &[Label]) -> Vec<u8> {
     let mut style = Style {
         font: label.font(false),
         points: 11,
@@ -220,6 +298,16 @@ pub fn render(label: &Label, variant: Variant) -> Vec<u8> {
         }
         Variant::SmallAt150Dpi => style.points = 7,
         Variant::Rotated => style.rotate = 3.0,
+        Variant::LightOnDark => {
+            style.font = match label.language.as_str() {
+                "ja" => "Noto Sans CJK JP Bold",
+                "zh" => "Noto Sans CJK SC Bold",
+                "ko" => "Noto Sans CJK KR Bold",
+                _ => "DejaVu Sans Bold",
+            };
+            style.background = "#1b2a4e";
+            style.foreground = "#f5f1e6";
+        }
         _ => {}
     }
     let mut image = if variant == Variant::TwoColumn {
@@ -240,6 +328,16 @@ pub fn render(label: &Label, variant: Variant) -> Vec<u8> {
         image::imageops::overlay(&mut both, &left, 0, 0);
         image::imageops::overlay(&mut both, &right, i64::from(left.width()) + 40, 0);
         both
+    } else if variant == Variant::Multilingual {
+        let second = match partner(label, corpus) {
+            Some(other) => other.list_line(),
+            None => format!("Ingredients: {}.", label.english_items().join(", ")),
+        };
+        let mut lines = label.before.clone();
+        lines.push(label.list_line());
+        lines.push(second);
+        lines.extend(label.after.iter().cloned());
+        pango(&lines.join("\n"), &style)
     } else {
         pango(&label.text(), &style)
     };
@@ -284,6 +382,13 @@ pub fn render(label: &Label, variant: Variant) -> Vec<u8> {
             }
             image = out;
         }
+        Variant::Curved => image = curve(&image),
+        Variant::SteepPerspective => image = tilt(&image),
+        Variant::Glare => glare(&mut image),
+        Variant::MotionBlur => image = motion_blur(&image, 7),
+        Variant::LowResolution => image = video_frame(&image),
+        Variant::Turned90 => image = image::imageops::rotate90(&image),
+        Variant::Clutter => image = clutter(&image, &mut noise),
         _ => {}
     }
     let mut bytes = Vec::new();
@@ -297,6 +402,217 @@ pub fn render(label: &Label, variant: Variant) -> Vec<u8> {
             .expect("PNG encodes");
     }
     bytes
+}
+
+/// The colour at (`x`, `y`) by bilinear interpolation, or `fill` outside the image.
+fn sample(image: &RgbImage, x: f32, y: f32, fill: Rgb<u8>) -> Rgb<u8> {
+    let (w, h) = image.dimensions();
+    if x < 0.0 || y < 0.0 || x > (w - 1) as f32 || y > (h - 1) as f32 {
+        return fill;
+    }
+    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
+    let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
+    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+    let [a, b, c, d] =
+        [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].map(|(x, y)| image.get_pixel(x, y).0);
+    let mut out = [0u8; 3];
+    for (i, o) in out.iter_mut().enumerate() {
+        let top = f32::from(a[i]) * (1.0 - fx) + f32::from(b[i]) * fx;
+        let bottom = f32::from(c[i]) * (1.0 - fx) + f32::from(d[i]) * fx;
+        *o = (top * (1.0 - fy) + bottom * fy).round() as u8;
+    }
+    Rgb(out)
+}
+
+/// The label wrapped round a cylinder seen from the front: the label's half width spans 65°
+/// of arc, so text at the edges is compressed to 42 % of its width; the rows bow (the
+/// cylinder seen slightly from above) and light falls off towards the edges.
+fn curve(image: &RgbImage) -> RgbImage {
+    let (w, h) = image.dimensions();
+    let half_arc = 65f32.to_radians();
+    let radius = w as f32 / 2.0 / half_arc;
+    let out_w = (2.0 * radius * half_arc.sin()).ceil() as u32 + 40;
+    let bow = h as f32 * 0.06;
+    let out_h = h + bow.ceil() as u32 + 40;
+    let background = Rgb([48, 44, 40]);
+    RgbImage::from_fn(out_w, out_h, |x, y| {
+        let u = (x as f32 - out_w as f32 / 2.0) / radius;
+        if u.abs() >= half_arc.sin() {
+            return background;
+        }
+        let angle = u.asin();
+        let sx = w as f32 / 2.0 + radius * angle;
+        let sy = y as f32 - 20.0 - bow * (1.0 - angle.cos()) / (1.0 - half_arc.cos());
+        let Rgb(p) = sample(image, sx, sy, background);
+        let light = 0.45 + 0.55 * angle.cos();
+        Rgb(p.map(|c| (f32::from(c) * light) as u8))
+    })
+}
+
+/// Solves the 8x8 system of a homography taking `from[i]` to `to[i]` (Gaussian elimination).
+fn homography(from: [(f32, f32); 4], to: [(f32, f32); 4]) -> [f64; 8] {
+    let mut m = [[0f64; 9]; 8];
+    for (i, (&(x, y), &(u, v))) in from.iter().zip(&to).enumerate() {
+        let (x, y, u, v) = (f64::from(x), f64::from(y), f64::from(u), f64::from(v));
+        m[2 * i] = [x, y, 1.0, 0.0, 0.0, 0.0, -u * x, -u * y, u];
+        m[2 * i + 1] = [0.0, 0.0, 0.0, x, y, 1.0, -v * x, -v * y, v];
+    }
+    for col in 0..8 {
+        let pivot = (col..8)
+            .max_by(|&a, &b| m[a][col].abs().total_cmp(&m[b][col].abs()))
+            .unwrap_or(col);
+        m.swap(col, pivot);
+        let pivot_row = m[col];
+        for (row, values) in m.iter_mut().enumerate() {
+            if row != col {
+                let k = values[col] / pivot_row[col];
+                for (v, p) in values.iter_mut().zip(pivot_row).skip(col) {
+                    *v -= k * p;
+                }
+            }
+        }
+    }
+    std::array::from_fn(|i| m[i][8] / m[i][i])
+}
+
+/// The label's plane tilted away at the top right: the top edge 70 % of the bottom's width,
+/// the right edge 80 % of the left's height (a homography, not a shear).
+fn tilt(image: &RgbImage) -> RgbImage {
+    let (w, h) = (image.width() as f32, image.height() as f32);
+    let (out_w, out_h) = (w + 60.0, h + 60.0);
+    // Where each source corner lands: top-left, top-right, bottom-right, bottom-left.
+    let corners = [
+        (30.0 + 0.12 * w, 30.0 + 0.04 * h),
+        (30.0 + 0.82 * w, 30.0 + 0.16 * h),
+        (30.0 + w, 30.0 + 0.96 * h),
+        (30.0, 30.0 + h),
+    ];
+    let source = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)];
+    // Output pixel to source pixel.
+    let k = homography(corners, source);
+    let fill = Rgb([150, 150, 150]);
+    RgbImage::from_fn(out_w as u32, out_h as u32, |x, y| {
+        let (x, y) = (f64::from(x), f64::from(y));
+        let d = k[6] * x + k[7] * y + 1.0;
+        let sx = (k[0] * x + k[1] * y + k[2]) / d;
+        let sy = (k[3] * x + k[4] * y + k[5]) / d;
+        sample(image, sx as f32, sy as f32, fill)
+    })
+}
+
+/// A specular highlight over the list: an elliptical blob whose centre is 80 % white, falling
+/// off as a Gaussian, a third of the way across and down the label.
+fn glare(image: &mut RgbImage) {
+    let (w, h) = image.dimensions();
+    let (cx, cy) = (w as f32 * 0.38, h as f32 * 0.45);
+    let (rx, ry) = (w as f32 * 0.16, h as f32 * 0.12);
+    for (x, y, p) in image.enumerate_pixels_mut() {
+        let d = ((x as f32 - cx) / rx).powi(2) + ((y as f32 - cy) / ry).powi(2);
+        let a = 0.8 * (-d).exp();
+        for c in p.0.iter_mut() {
+            *c = (f32::from(*c) + (255.0 - f32::from(*c)) * a) as u8;
+        }
+    }
+}
+
+/// A linear motion blur: the mean of `length` pixels along a line 15° from horizontal.
+fn motion_blur(image: &RgbImage, length: u32) -> RgbImage {
+    let (dx, dy) = (15f32.to_radians().cos(), 15f32.to_radians().sin());
+    let fill = Rgb([255, 255, 255]);
+    RgbImage::from_fn(image.width(), image.height(), |x, y| {
+        let mut sum = [0f32; 3];
+        for i in 0..length {
+            let t = i as f32 - (length - 1) as f32 / 2.0;
+            let Rgb(p) = sample(image, x as f32 + t * dx, y as f32 + t * dy, fill);
+            for (s, c) in sum.iter_mut().zip(p) {
+                *s += f32::from(c);
+            }
+        }
+        Rgb(sum.map(|s| (s / length as f32).round() as u8))
+    })
+}
+
+/// The label as a 720x1280 video frame shows it when it fills 60 % of the frame's width:
+/// 11 pt text at 150 dpi (about 23 px lines) comes down to about 9 px lines.
+fn video_frame(image: &RgbImage) -> RgbImage {
+    let (w, h) = image.dimensions();
+    let scale = (432.0 / w as f32).min(1200.0 / h as f32);
+    let small = image::imageops::resize(
+        image,
+        (w as f32 * scale) as u32,
+        (h as f32 * scale) as u32,
+        image::imageops::FilterType::Triangle,
+    );
+    let mut frame = RgbImage::from_pixel(720, 1280, Rgb([96, 92, 88]));
+    let x = (720 - small.width()) / 2;
+    let y = (1280 - small.height()) / 2;
+    image::imageops::overlay(&mut frame, &small, i64::from(x), i64::from(y));
+    frame
+}
+
+/// The label on a table in a larger photo: a brown background with a gradient, a
+/// barcode-like stripe pattern to the right, a price sticker's text below, and a skin-coloured
+/// blob (a thumb) over the label's bottom-left corner.
+fn clutter(image: &RgbImage, noise: &mut Noise) -> RgbImage {
+    let (w, h) = image.dimensions();
+    let (out_w, out_h) = (w * 3 / 2 + 80, h + 320);
+    let mut photo = RgbImage::from_fn(out_w, out_h, |x, y| {
+        let t = (x + y) as f32 / (out_w + out_h) as f32;
+        Rgb([
+            (150.0 - 60.0 * t) as u8,
+            (110.0 - 40.0 * t) as u8,
+            (80.0 - 30.0 * t) as u8,
+        ])
+    });
+    let (lx, ly) = (60u32, 80u32);
+    image::imageops::overlay(&mut photo, image, i64::from(lx), i64::from(ly));
+    // Barcode: white card with black bars of random widths.
+    let (bx, by, bw, bh) = (lx + w + 40, ly + 40, (w / 3).max(120), 220u32);
+    let mut x = bx + 10;
+    for px in bx..(bx + bw).min(out_w) {
+        for py in by..(by + bh).min(out_h) {
+            photo.put_pixel(px, py, Rgb([250, 250, 250]));
+        }
+    }
+    while x + 12 < bx + bw {
+        let bar = 2 + (noise.next() % 5) as u32;
+        for px in x..(x + bar).min(out_w) {
+            for py in (by + 10)..(by + bh - 30).min(out_h) {
+                photo.put_pixel(px, py, Rgb([10, 10, 10]));
+            }
+        }
+        x += bar + 2 + (noise.next() % 4) as u32;
+    }
+    // A price sticker's text under the label.
+    let sticker = pango(
+        "SPECIAL OFFER  2 for 3.50\n4 006381 333931",
+        &Style {
+            font: "DejaVu Sans Bold",
+            points: 14,
+            dpi: 150,
+            width_pt: 320,
+            background: "#ffd21f",
+            foreground: "#c00000",
+            rotate: -4.0,
+        },
+    );
+    let sy = (ly + h + 20).min(out_h.saturating_sub(sticker.height()));
+    image::imageops::overlay(&mut photo, &sticker, i64::from(lx + w / 3), i64::from(sy));
+    // A thumb over the bottom-left corner of the label (its margin and a little of the text).
+    let (cx, cy) = (lx as f32 + 10.0, (ly + h) as f32 - 10.0);
+    let (rx, ry) = (90.0 + (noise.next() % 20) as f32, 60.0);
+    for (x, y, p) in photo.enumerate_pixels_mut() {
+        let d = ((x as f32 - cx) / rx).powi(2) + ((y as f32 - cy) / ry).powi(2);
+        if d < 1.0 {
+            let shade = 1.0 - 0.25 * d;
+            *p = Rgb([
+                (224.0 * shade) as u8,
+                (172.0 * shade) as u8,
+                (140.0 * shade) as u8,
+            ]);
+        }
+    }
+    photo
 }
 
 /// Comparable form of an item: NFKC, lower case, `、` as `,`, no spaces, no final full stop.
@@ -342,6 +658,75 @@ mod tests {
                 .starts_with("INGREDIENTS: Aqua, Glycerin, ")
         );
         assert!(labels.iter().all(|l| !l.items.is_empty()));
+        for label in &labels {
+            assert_eq!(
+                label.english.is_some(),
+                label.language != "en",
+                "{}: an English reference on every other label",
+                label.name
+            );
+            assert_eq!(
+                label.english_items().len(),
+                label.items.len(),
+                "{}",
+                label.name
+            );
+        }
+        assert_eq!(cream.english_items(), cream.items.as_slice());
+    }
+
+    #[test]
+    fn every_hard_condition_renders_a_decodable_image_of_its_shape() {
+        let labels =
+            load(&crate::workspace_root().join("services/ingredient-api/fixtures/labels.toml"));
+        let label = labels.iter().find(|l| l.name == "fr-biscuits").unwrap();
+        let clean = image::load_from_memory(&render(label, Variant::Clean)).unwrap();
+        let dump = std::env::var_os("LABELS_DUMP");
+        for variant in Variant::HARD {
+            let bytes = render_in(label, variant, &labels);
+            if let Some(dir) = &dump {
+                let path = Path::new(dir).join(format!("{}-{}.png", label.name, variant.name()));
+                std::fs::write(path, &bytes).unwrap();
+            }
+            let image = image::load_from_memory(&bytes).unwrap();
+            let (w, h) = (image.width(), image.height());
+            match variant {
+                Variant::Turned90 => assert_eq!((w, h), (clean.height(), clean.width())),
+                Variant::LowResolution => assert_eq!((w, h), (720, 1280)),
+                Variant::Clutter => assert!(w > clean.width() * 3 / 2 && h > clean.height()),
+                Variant::Multilingual => assert!(h > clean.height(), "a second list"),
+                Variant::Curved => assert!(w < clean.width() && h > clean.height()),
+                _ => assert!(w >= clean.width() * 9 / 10 && h >= clean.height()),
+            }
+            assert_ne!(
+                image.to_rgb8().as_raw(),
+                clean.to_rgb8().as_raw(),
+                "{} differs from clean",
+                variant.name()
+            );
+            assert_eq!(
+                bytes,
+                render_in(label, variant, &labels),
+                "{} is deterministic",
+                variant.name()
+            );
+        }
+    }
+
+    #[test]
+    fn a_multilingual_pack_pairs_the_same_product_in_the_next_language() {
+        let labels =
+            load(&crate::workspace_root().join("services/ingredient-api/fixtures/labels.toml"));
+        let by_name = |n: &str| labels.iter().find(|l| l.name == n).unwrap();
+        assert_eq!(
+            partner(by_name("en-cream"), &labels).unwrap().name,
+            "fr-cream"
+        );
+        assert_eq!(
+            partner(by_name("zh-biscuits"), &labels).unwrap().name,
+            "en-biscuits"
+        );
+        assert!(partner(by_name("de-chocolate"), &[]).is_none());
     }
 
     #[test]

@@ -1,11 +1,18 @@
 //! Prints the `/ocr` accuracy table (docs/ocr.md): every synthetic label of
 //! `fixtures/labels.toml` in every variant, read by the real pipeline (Tesseract included),
-//! scored item by item.
+//! scored item by item: the list as printed (`original_text`) against the printed items, and
+//! the English `text` against the labels' English references; per language, per variant
+//! (condition) and language by variant.
 //!
 //! `cargo run --release -p ingredient-api --example ocr_accuracy -- [--jobs N]
-//!  [--languages en,fr] [--kinds cream,biscuits] [--variants clean,small,small-150] [--no-deskew] [--no-rescale] [--no-denoise] [--no-columns] [--no-cjk-mend] [--line-px 26] [--cjk-line-px 32] [--max-upscale 3] [--verbose]
+//!  [--languages en,fr] [--kinds cream,biscuits] [--sample N] [--variants clean,small,small-150]
+//!  [--variants hard] [--no-deskew] [--no-rescale] [--no-denoise] [--no-columns] [--no-cjk-mend] [--line-px 26] [--cjk-line-px 32] [--max-upscale 3] [--verbose]
 //!  [--dump DIR]` (`--dump` writes the prepared images instead of reading them)
 //!
+//! `--variants hard` reads the conditions of real phone photos ([`Variant::HARD`]: curvature,
+//! steep perspective, glare, motion blur, light on dark, video-frame resolution, a 90° turn,
+//! two languages on one pack, clutter); `default` names [`Variant::ALL`]. `--sample N` keeps
+//! the first N labels of each language (biscuits, cream, chocolate in file order).
 //! `--jobs 1` (the default) measures seconds per image on one core.
 #![allow(clippy::print_stdout)]
 
@@ -17,7 +24,7 @@ use base64::Engine as _;
 use ingredient_api::ocr::prepare::PrepareOptions;
 use ingredient_api::ocr::{OcrService, OcrSettings};
 use service_kit::config::EnvSource;
-use test_support::labels::{self, Label, Variant, render, score};
+use test_support::labels::{self, Label, Variant, render_in, score};
 
 #[derive(Default, Clone, Copy)]
 struct Tally {
@@ -26,10 +33,20 @@ struct Tally {
     returned: usize,
     images: usize,
     language_ok: usize,
+    /// The English `text` against the English references: matched, expected, returned.
+    english: (usize, usize, usize),
 }
 
 impl Tally {
-    fn add(&mut self, (m, e, r): (usize, usize, usize), language_ok: bool) {
+    fn add(
+        &mut self,
+        (m, e, r): (usize, usize, usize),
+        language_ok: bool,
+        english: (usize, usize, usize),
+    ) {
+        self.english.0 += english.0;
+        self.english.1 += english.1;
+        self.english.2 += english.2;
         self.matched += m;
         self.expected += e;
         self.returned += r;
@@ -42,14 +59,22 @@ impl Tally {
     fn precision(&self) -> f64 {
         self.matched as f64 / self.returned.max(1) as f64
     }
+    fn f1(&self) -> f64 {
+        f1(self.matched, self.expected, self.returned)
+    }
+    fn english_f1(&self) -> f64 {
+        f1(self.english.0, self.english.1, self.english.2)
+    }
     fn row(&self, name: &str) -> String {
         format!(
-            "| {name} | {} | {:.3} | {:.3} | {}/{} |",
+            "| {name} | {} | {:.3} | {:.3} | {:.3} | {}/{} | {:.3} |",
             self.images,
             self.recall(),
             self.precision(),
+            self.f1(),
             self.language_ok,
-            self.images
+            self.images,
+            self.english_f1()
         )
     }
 }
@@ -57,6 +82,18 @@ impl Tally {
 /// Every label of `fixtures/labels.toml` (the file the test binary reads).
 fn corpus() -> Vec<Label> {
     labels::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels.toml"))
+}
+
+/// The harmonic mean of recall and precision (0 when nothing matched).
+fn f1(matched: usize, expected: usize, returned: usize) -> f64 {
+    if matched == 0 {
+        return 0.0;
+    }
+    let (recall, precision) = (
+        matched as f64 / expected as f64,
+        matched as f64 / returned as f64,
+    );
+    2.0 * recall * precision / (recall + precision)
 }
 
 fn arg_list(args: &[String], flag: &str) -> Option<Vec<String>> {
@@ -77,10 +114,18 @@ async fn main() {
         Some(names) => Variant::ALL
             .into_iter()
             .chain(Variant::OPT_IN)
-            .filter(|v| names.iter().any(|n| n == v.name()))
+            .chain(Variant::HARD)
+            .filter(|v| {
+                names.iter().any(|n| {
+                    n == v.name()
+                        || (n == "hard" && Variant::HARD.contains(v))
+                        || (n == "default" && Variant::ALL.contains(v))
+                })
+            })
             .collect(),
         None => Variant::ALL.to_vec(),
     };
+    let sample: Option<usize> = arg_list(&args, "--sample").and_then(|v| v[0].parse().ok());
     let verbose = args.iter().any(|a| a == "--verbose");
     let options = PrepareOptions {
         deskew: !args.iter().any(|a| a == "--no-deskew"),
@@ -112,20 +157,32 @@ async fn main() {
             .with_cjk_mending(!args.iter().any(|a| a == "--no-cjk-mend")),
     );
 
-    let labels: Vec<_> = corpus()
-        .into_iter()
+    let all_labels = corpus();
+    let mut per_language: BTreeMap<String, usize> = BTreeMap::new();
+    let labels: Vec<_> = all_labels
+        .iter()
         .filter(|l| languages.as_ref().is_none_or(|ls| ls.contains(&l.language)))
         .filter(|l| {
             kinds
                 .as_ref()
                 .is_none_or(|ks| ks.iter().any(|k| l.name.ends_with(k.as_str())))
         })
+        .filter(|l| {
+            let seen = per_language.entry(l.language.clone()).or_default();
+            *seen += 1;
+            sample.is_none_or(|n| *seen <= n)
+        })
+        .cloned()
         .collect();
     eprintln!("rendering {} images…", labels.len() * variants.len());
     let mut cases = Vec::new();
     for (index, label) in labels.iter().enumerate() {
         for &variant in &variants {
-            let image = base64::engine::general_purpose::STANDARD.encode(render(label, variant));
+            let image = base64::engine::general_purpose::STANDARD.encode(render_in(
+                label,
+                variant,
+                &all_labels,
+            ));
             cases.push((index, variant, image));
         }
     }
@@ -173,6 +230,7 @@ async fn main() {
     }
     let mut by_language: BTreeMap<&str, Tally> = BTreeMap::new();
     let mut by_variant: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut by_both: BTreeMap<(&str, &str), Tally> = BTreeMap::new();
     let mut total = Tally::default();
     let mut seconds = Vec::new();
     let mut cpu_used = Vec::new();
@@ -183,20 +241,35 @@ async fn main() {
         own_used.push(own);
         let label = &labels[index];
         let mut raw = String::new();
-        let (items, language) = match outcome {
+        let (items, english, language) = match outcome {
             Ok(o) => {
                 raw = o.raw_text;
                 (
                     domain::ocr::label::split_items(&o.original_text),
+                    // The English items are joined with ", " as the printed ones are; the
+                    // same splitter keeps bracketed sub-ingredients whole.
+                    domain::ocr::label::split_items(&o.text),
                     o.language.map(|l| l.code()),
                 )
             }
             Err(e) => {
                 eprintln!("{} {}: error {e}", label.name, variant.name());
-                (Vec::new(), None)
+                (Vec::new(), Vec::new(), None)
             }
         };
         let s = score(&label.items, &items);
+        let en = score(label.english_items(), &english);
+        if verbose && en.0 < en.1.max(en.2) {
+            let (missed, extra) = differences(label.english_items(), &english);
+            eprintln!(
+                "{} {} English: {}/{} of {} returned\n  missed: {missed:?}\n  extra:  {extra:?}",
+                label.name,
+                variant.name(),
+                en.0,
+                en.1,
+                en.2
+            );
+        }
         let language_ok = language == Some(label.language.as_str());
         if verbose && (s.0 < s.1 || s.0 < s.2 || !language_ok) {
             let (missed, extra) = differences(&label.items, &items);
@@ -213,35 +286,50 @@ async fn main() {
         by_language
             .entry(label.language.as_str())
             .or_default()
-            .add(s, language_ok);
+            .add(s, language_ok, en);
         by_variant
             .entry(variant.name())
             .or_default()
-            .add(s, language_ok);
-        total.add(s, language_ok);
+            .add(s, language_ok, en);
+        by_both
+            .entry((label.language.as_str(), variant.name()))
+            .or_default()
+            .add(s, language_ok, en);
+        total.add(s, language_ok, en);
         seconds.push(secs);
     }
     seconds.sort_by(f64::total_cmp);
     let median = seconds.get(seconds.len() / 2).copied().unwrap_or(0.0);
     let p90 = seconds.get(seconds.len() * 9 / 10).copied().unwrap_or(0.0);
-    println!("| Language | Images | Recall | Precision | Language detected |");
-    println!("|---|---|---|---|---|");
+    const COLUMNS: &str =
+        "| Images | Recall | Precision | F1 | Language detected | English text F1 |";
+    println!("| Language {COLUMNS}");
+    println!("|---|---|---|---|---|---|---|");
     for (name, tally) in &by_language {
         println!("{}", tally.row(name));
     }
-    println!(
-        "| **all** | {} | **{:.3}** | **{:.3}** | {}/{} |",
-        total.images,
-        total.recall(),
-        total.precision(),
-        total.language_ok,
-        total.images
-    );
+    println!("{}", total.row("**all**"));
     println!();
-    println!("| Variant | Images | Recall | Precision | Language detected |");
-    println!("|---|---|---|---|---|");
+    println!("| Variant {COLUMNS}");
+    println!("|---|---|---|---|---|---|---|");
     for (name, tally) in &by_variant {
         println!("{}", tally.row(name));
+    }
+    println!();
+    // F1 of the printed list, language by variant.
+    let names: Vec<&str> = variants.iter().map(|v| v.name()).collect();
+    println!("| F1 | {} |", names.join(" | "));
+    println!("|---|{}", "---|".repeat(names.len()));
+    for language in by_language.keys() {
+        let cells: Vec<String> = names
+            .iter()
+            .map(|v| {
+                by_both
+                    .get(&(*language, *v))
+                    .map_or("-".to_owned(), |t| format!("{:.2}", t.f1()))
+            })
+            .collect();
+        println!("| {language} | {} |", cells.join(" | "));
     }
     println!();
     cpu_used.sort_by(f64::total_cmp);

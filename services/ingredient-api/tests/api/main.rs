@@ -8,5 +8,6 @@ mod labels;
 mod llm;
 mod observability;
 mod ocr;
+mod ocr_conditions;
 mod ocr_neural;
 mod openapi;

@@ -1,0 +1,69 @@
+//! `/ocr` on the conditions of real phone photos ([`Variant::HARD`]: curvature, steep
+//! perspective, glare, motion blur, light on dark, video-frame resolution, a 90° turn, two
+//! languages on one pack, clutter). `make ocr-accuracy` measures them all; here, that every
+//! condition renders an image the service accepts, and a floor on one it already reads.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use ingredient_api::ocr::OcrSettings;
+use ingredient_api::ocr::input::{InputLimits, decode_image};
+use serde_json::json;
+use service_kit::config::EnvSource;
+use test_support::labels::render_in;
+
+use crate::helpers::{json, spawn_app};
+use crate::labels::{Variant, corpus, render, score};
+
+#[test]
+fn every_hard_condition_renders_an_image_the_service_decodes() {
+    let settings = OcrSettings::from_env(&EnvSource::from_pairs([("OCR_CONCURRENCY", "1")]))
+        .expect("default settings");
+    let limits = InputLimits {
+        max_bytes: settings.max_image_bytes,
+        max_pixels: settings.max_pixels,
+    };
+    let labels = corpus();
+    let label = labels.iter().find(|l| l.name == "ja-cream").unwrap();
+    let clean = decode_image(&render(label, Variant::Clean), limits).expect("clean decodes");
+    for variant in Variant::HARD {
+        let image = decode_image(&render_in(label, variant, &labels), limits)
+            .unwrap_or_else(|e| panic!("{}: {e}", variant.name()));
+        let (w, h) = (image.width(), image.height());
+        let expected_shape = match variant {
+            Variant::Turned90 => (w, h) == (clean.height(), clean.width()),
+            Variant::LowResolution => (w, h) == (720, 1280),
+            Variant::Curved => w < clean.width() && h > clean.height(),
+            Variant::Clutter => w > clean.width() * 3 / 2 && h > clean.height(),
+            Variant::Multilingual => w == clean.width() && h > clean.height(),
+            _ => w >= clean.width() && h >= clean.height(),
+        };
+        assert!(
+            expected_shape,
+            "{}: {w}x{h} from a {}x{} label",
+            variant.name(),
+            clean.width(),
+            clean.height()
+        );
+    }
+}
+
+/// A floor, not the target: a glare-washed English label is read nearly whole, printed and in
+/// English (`make ocr-accuracy -- --variants hard` has the figures for every condition).
+#[tokio::test]
+async fn a_label_under_glare_is_still_read() {
+    let app = spawn_app().await;
+    let labels = corpus();
+    let label = labels.iter().find(|l| l.name == "en-biscuits").unwrap();
+    let image = STANDARD.encode(render_in(label, Variant::Glare, &labels));
+    let res = app.post_json("/ocr", &json!({ "image": image })).await;
+    assert_eq!(res.status(), 200);
+    let body = json(res).await;
+    let original = body["original_text"].as_str().unwrap();
+    let items = domain::ocr::label::split_items(original);
+    let (matched, expected, returned) = score(&label.items, &items);
+    assert!(
+        matched * 10 >= expected * 7 && matched * 10 >= returned * 7,
+        "{matched}/{expected} of {returned}: {original}"
+    );
+    assert_eq!(body["language"], "en");
+}
