@@ -159,7 +159,7 @@ async fn the_extra_llm_fields_are_documented_as_the_code_writes_them() {
         .as_str()
         .unwrap();
     assert_eq!(analysis, "^(offline|llm:.+)$");
-    assert_eq!(ocr, "^(tesseract|llm:.+)$");
+    assert_eq!(ocr, "^(ppocr|tesseract|llm:.+)$");
     assert_eq!(domain::analysis::OFFLINE_ENGINE, "offline");
 }
 
