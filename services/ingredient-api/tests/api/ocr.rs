@@ -342,6 +342,21 @@ async fn a_lang_that_is_not_one_of_the_nine_is_400_with_the_ocr_body() {
     );
 }
 
+/// `lang: null` is the same as leaving `lang` out (the document says so): mobile clients send
+/// null for an unset optional field.
+#[tokio::test]
+async fn a_null_lang_is_the_same_as_no_lang() {
+    let app = spawn_app().await;
+    let image = STANDARD.encode(render(&label("en-biscuits"), Variant::Clean));
+    let without = json(app.post_json("/ocr", &json!({ "image": image })).await).await;
+    let res = app
+        .post_json("/ocr", &json!({ "image": image, "lang": null }))
+        .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(json(res).await, without);
+    assert_eq!(without["success"], true, "{without}");
+}
+
 /// A German pack with the same list in French below it: `lang` picks the French list, and
 /// without it the first list printed (German) answers; `language` says which one came back.
 #[tokio::test]
