@@ -135,9 +135,20 @@ pub fn translate_item(kb: &KnowledgeBase, item: &str) -> String {
 }
 
 /// The English name of a translated name, or `None` when the name is unknown or already a
-/// primary (English or INCI) name.
+/// primary (English or INCI) name. The name is resolved as `/analyze` resolves it, but only by
+/// the steps that keep its whole meaning (its own name, an INCI slash part, its plural or
+/// singular, an INCI family member): a name known only by its head, without a qualifier or
+/// as a typo stays as printed rather than being rendered as something less than it says
+/// (typos are mended before, by [`correct_spelling`]).
 fn translate_name(kb: &KnowledgeBase, name: &str) -> Option<String> {
-    let ingredient = kb.lookup(name)?;
+    let resolved = kb.resolve(name)?;
+    if !matches!(
+        resolved.kind,
+        MatchKind::Exact | MatchKind::SlashPart | MatchKind::Plural | MatchKind::Family
+    ) {
+        return None;
+    }
+    let ingredient = resolved.ingredient;
     let key = fold(name);
     if ingredient.primary_names().any(|n| fold(n) == key) {
         return None;
@@ -161,6 +172,21 @@ mod tests {
             Language::German,
         );
         assert_eq!(out, ["Shea Butter", "Niacinamide", "Zauberpulver"]);
+    }
+
+    #[test]
+    fn plurals_are_translated_and_names_known_only_in_part_stay() {
+        // A plural of a known name is that name; a typo-only match is not translated here.
+        let out = english(&["Noisettes", "Noisettes (12,5 %)"], Language::French);
+        assert_eq!(out, ["Hazelnut", "Hazelnut (12,5 %)"]);
+        let kb = KnowledgeBase::embedded();
+        let typo = "Zitronensäure";
+        assert!(kb.lookup(typo).is_none());
+        assert!(matches!(
+            kb.resolve(typo).map(|r| r.kind),
+            Some(MatchKind::Typo) | None
+        ));
+        assert_eq!(english(&[typo], Language::German), [typo]);
     }
 
     #[test]
