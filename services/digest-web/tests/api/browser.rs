@@ -127,7 +127,8 @@ impl Session<'_> {
             .await;
     }
 
-    async fn click(&self, css: &str) {
+    /// The WebDriver id of the first element matching `css`.
+    async fn element(&self, css: &str) -> String {
         let el = self
             .ok(
                 reqwest::Method::POST,
@@ -135,10 +136,14 @@ impl Session<'_> {
                 Some(json!({"using": "css selector", "value": css})),
             )
             .await;
-        let id = el[ELEMENT]
+        el[ELEMENT]
             .as_str()
             .unwrap_or_else(|| panic!("no element {css}: {el}"))
-            .to_owned();
+            .to_owned()
+    }
+
+    async fn click(&self, css: &str) {
+        let id = self.element(css).await;
         self.ok(
             reqwest::Method::POST,
             &format!("/element/{id}/click"),
@@ -149,17 +154,7 @@ impl Session<'_> {
 
     /// Sends keys (WebDriver key codes, e.g. `\u{E007}` for Enter) to an element.
     async fn keys(&self, css: &str, text: &str) {
-        let el = self
-            .ok(
-                reqwest::Method::POST,
-                "/element",
-                Some(json!({"using": "css selector", "value": css})),
-            )
-            .await;
-        let id = el[ELEMENT]
-            .as_str()
-            .unwrap_or_else(|| panic!("no element {css}: {el}"))
-            .to_owned();
+        let id = self.element(css).await;
         self.ok(
             reqwest::Method::POST,
             &format!("/element/{id}/value"),
