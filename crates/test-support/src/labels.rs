@@ -626,6 +626,28 @@ pub fn normalise(item: &str) -> String {
         .to_owned()
 }
 
+/// The English `text` of an `/ocr` answer scored against the label's English references:
+/// split with the list splitter `/ocr` uses (bracketed sub-ingredients stay whole), then
+/// [`score`]d.
+pub fn score_english(label: &Label, text: &str) -> (usize, usize, usize) {
+    score(
+        label.english_items(),
+        &domain::ocr::label::split_items(text),
+    )
+}
+
+/// The harmonic mean of recall and precision of a [`score`] (0 when nothing matched).
+pub fn f1((matched, expected, returned): (usize, usize, usize)) -> f64 {
+    if matched == 0 {
+        return 0.0;
+    }
+    let (recall, precision) = (
+        matched as f64 / expected as f64,
+        matched as f64 / returned as f64,
+    );
+    2.0 * recall * precision / (recall + precision)
+}
+
 /// (items matched, items expected, items returned), matching as multisets.
 pub fn score(expected: &[String], got: &[String]) -> (usize, usize, usize) {
     let mut remaining: Vec<String> = expected.iter().map(|s| normalise(s)).collect();
