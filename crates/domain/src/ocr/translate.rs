@@ -153,12 +153,6 @@ fn entries_of<'kb>(kb: &'kb KnowledgeBase, resolved: &Resolved<'kb>) -> Vec<&'kb
         .collect()
 }
 
-/// One item of a food list in an unknown label language, with any bracketed part translated
-/// item by item.
-pub fn translate_item(kb: &KnowledgeBase, item: &str) -> String {
-    Translator::new(kb, None, ProductKind::Food).item(item)
-}
-
 /// Translates the items of one list: the kind of product and the label language decide how
 /// names are written.
 struct Translator<'kb> {
