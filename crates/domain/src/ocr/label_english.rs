@@ -21,6 +21,7 @@ pub const FILE: &str = include_str!("../../data/label-english.toml");
 struct File {
     class: Vec<ClassFile>,
     inci: BTreeMap<String, String>,
+    food_names: BTreeMap<String, String>,
     plural_in_lists: PluralFile,
     spelling: BTreeMap<String, String>,
     modifiers: BTreeMap<String, BTreeMap<String, String>>,
@@ -72,6 +73,7 @@ pub struct LabelEnglish {
     classes: Vec<Class>,
     class_names: HashMap<String, (usize, Number)>,
     inci: HashMap<String, String>,
+    food_names: HashMap<String, String>,
     plural_in_lists: HashSet<String>,
     spelling: Vec<(String, String)>,
     modifiers: HashMap<&'static str, Vec<(String, String)>>,
@@ -125,6 +127,7 @@ impl LabelEnglish {
             classes,
             class_names,
             inci: file.inci.into_iter().collect(),
+            food_names: file.food_names.into_iter().collect(),
             plural_in_lists: file.plural_in_lists.names.iter().map(|n| fold(n)).collect(),
             spelling,
             modifiers: by_language(file.modifiers),
@@ -141,6 +144,11 @@ impl LabelEnglish {
     /// The INCI name of an entry whose canonical name is not its INCI name.
     pub fn inci(&self, canonical: &str) -> Option<&str> {
         self.inci.get(canonical).map(String::as_str)
+    }
+
+    /// The food label name of a cosmetic entry (Parfum → Flavouring), if it has one.
+    pub fn food_name(&self, canonical: &str) -> Option<&str> {
+        self.food_names.get(canonical).map(String::as_str)
     }
 
     /// Whether label English writes this name in the plural when the print does not say.
@@ -203,7 +211,11 @@ mod tests {
     fn the_file_parses_and_every_inci_mapping_names_an_entry() {
         let tables = LabelEnglish::parse(FILE).unwrap();
         let kb = KnowledgeBase::embedded();
-        for (canonical, _) in tables.inci_entries() {
+        for canonical in tables
+            .inci_entries()
+            .map(|(c, _)| c)
+            .chain(tables.food_names.keys().map(String::as_str))
+        {
             assert!(
                 kb.by_name(canonical).is_some(),
                 "label-english.toml: {canonical} is no entry of the knowledge base"

@@ -243,7 +243,10 @@ impl<'kb> Translator<'kb> {
                 .inci(&entry.name)
                 .unwrap_or(&entry.name)
                 .to_owned(),
-            ProductKind::Food => self.food_name(name, entry, &found),
+            ProductKind::Food => match self.tables.food_name(&entry.name) {
+                Some(food) if entry.category == ProductCategory::Cosmetics => food.to_owned(),
+                _ => self.food_name(name, entry, &found),
+            },
         })
     }
 
@@ -621,7 +624,7 @@ mod tests {
         let out = english(&["Noisettes", "Noisettes (12,5 %)"], Language::French);
         assert_eq!(out, ["Hazelnuts", "Hazelnuts (12,5 %)"]);
         let kb = KnowledgeBase::embedded();
-        let typo = "Zitronensäure";
+        let typo = "Glycerim";
         assert!(kb.lookup(typo).is_none());
         assert!(matches!(
             kb.resolve(typo).map(|r| r.kind),
