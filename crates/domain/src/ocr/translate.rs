@@ -341,31 +341,65 @@ impl<'kb> Translator<'kb> {
     /// A food name in English: of the entry's English names the one the printed words say
     /// (`pâte de cacao` → Cocoa Mass, `arôme naturel` → Natural Flavouring), with the
     /// qualifiers it lacks, in the number printed, spelled as UK/EU labels spell it.
-    fn food_name(&self, printed: &str, entry: &Ingredient, found: &Found<'_>) -> String {
-        let wanted = self.printed_words(printed, found);
+    fn food_name(&self, printed: &str, first: &'kb Ingredient, found: &Found<'kb>) -> String {
+        let (wanted, naming) = self.printed_words(printed, found);
         let stems: Vec<String> = wanted.iter().map(|w| stem(w)).collect();
-        let canonical_words: Vec<String> = stemmed_words(&entry.name);
-        // Most words said, then fewest words not said, then most said in the same number.
-        let mut best = (&entry.name, (0usize, usize::MAX, 0usize));
-        for candidate in english_names(entry) {
-            let words = stemmed_words(candidate);
-            let hits = words.iter().filter(|w| stems.contains(*w)).count();
-            let extra = words
+        let naming: Vec<String> = naming.iter().map(|w| stem(w)).collect();
+        // Most words said, then fewest words not said, then most said in the same number;
+        // another food entry sharing the printed name wins only when the words that name a
+        // food say more of it (`麦芽糖浆` is Glucose Syrup and Maltose Syrup: 麦芽 says maltose;
+        // a qualifier such as 精炼, refined, does not choose the food).
+        let naming_hits = |name: &str| {
+            stemmed_words(name)
                 .iter()
-                .filter(|w| !stems.contains(*w) && !canonical_words.contains(*w))
-                .count();
-            let same_number = words_of(candidate)
-                .iter()
-                .filter(|w| wanted.contains(*w))
-                .count();
-            let score = (hits, extra, same_number);
-            let better = score.0 > best.1.0
-                || (score.0 == best.1.0 && score.1 < best.1.1)
-                || (score.0 == best.1.0 && score.1 == best.1.1 && score.2 > best.1.2);
-            if better {
-                best = (candidate, score);
+                .filter(|w| naming.contains(*w))
+                .count()
+        };
+        let mut best = (&first.name, first, (0usize, usize::MAX, 0usize));
+        let others = found
+            .entries
+            .iter()
+            .copied()
+            .filter(|e| e.category != ProductCategory::Cosmetics);
+        for owner in std::iter::once(first).chain(others) {
+            let canonical_words: Vec<String> = stemmed_words(&owner.name);
+            for candidate in english_names(owner) {
+                let words = stemmed_words(candidate);
+                let hits = words.iter().filter(|w| stems.contains(*w)).count();
+                let extra = words
+                    .iter()
+                    .filter(|w| !stems.contains(*w) && !canonical_words.contains(*w))
+                    .count();
+                let same_number = words_of(candidate)
+                    .iter()
+                    .filter(|w| wanted.contains(*w))
+                    .count();
+                // Among names saying as much, the shortest ("Maltose Syrup", not "High
+                // Maltose Corn Syrup"); a name saying nothing is no better for being short.
+                let short = |hits: usize, n: usize| std::cmp::Reverse(if hits > 0 { n } else { 0 });
+                let score = (
+                    hits,
+                    std::cmp::Reverse(extra),
+                    same_number,
+                    short(hits, words.len()),
+                );
+                let current = (
+                    best.2.0,
+                    std::cmp::Reverse(best.2.1),
+                    best.2.2,
+                    short(best.2.0, stemmed_words(best.0).len()),
+                );
+                let better = if std::ptr::eq(owner, best.1) {
+                    score > current
+                } else {
+                    naming_hits(candidate) > naming_hits(best.0)
+                };
+                if better {
+                    best = (candidate, owner, (hits, extra, same_number));
+                }
             }
         }
+        let entry = best.1;
         // A plural or singular of one of the entry's English names is that name
         // ("Tocopherole" → tocopherols).
         if found.kind == MatchKind::Plural {
@@ -405,35 +439,38 @@ impl<'kb> Translator<'kb> {
         self.tables.spelled(&prefix.join(" "))
     }
 
-    /// The English words the printed name says (folded): its qualifiers and its words that
-    /// choose among an entry's names.
-    fn printed_words(&self, printed: &str, found: &Found<'_>) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
+    /// The English words the printed name says (folded): all of them (its qualifiers and its
+    /// words that choose among an entry's names), and those of the second kind alone.
+    fn printed_words(&self, printed: &str, found: &Found<'_>) -> (Vec<String>, Vec<String>) {
+        let (mut all, mut naming) = (Vec::new(), Vec::new());
         let Some(language) = self.language else {
-            return out;
+            return (all, naming);
         };
         let key = fold(printed);
         let tokens: Vec<&str> = key.split(' ').collect();
         let substrings = language.is_cjk() || language == Language::German;
-        let tables = self.tables;
-        for (word, english) in tables
-            .words(language)
-            .iter()
-            .chain(tables.modifiers(language))
-        {
-            let present = if substrings {
-                key.contains(word.as_str())
+        let present = |word: &str| {
+            if substrings {
+                key.contains(word)
             } else {
                 contains_phrase(&tokens, word)
-            };
-            if present {
-                out.extend(words_of(english));
+            }
+        };
+        for (word, english) in self.tables.words(language) {
+            if present(word) {
+                naming.extend(words_of(english));
+            }
+        }
+        for (word, english) in self.tables.modifiers(language) {
+            if present(word) {
+                all.extend(words_of(english));
             }
         }
         for english in &found.added {
-            out.extend(words_of(english));
+            all.extend(words_of(english));
         }
-        out
+        all.extend(naming.iter().cloned());
+        (all, naming)
     }
 
     /// Whether the English name should be plural, and whether it may be made so when the
