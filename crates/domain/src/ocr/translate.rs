@@ -1,10 +1,15 @@
 //! Translating a label's items to English through the knowledge base's multilingual names.
 //!
-//! A name printed in a label language that the knowledge base knows becomes its canonical
-//! English name (`Farine de blé` → `Wheat Flour`, `정제수` → `Water`). Names it does not know
-//! stay as printed, and so do names that already are one of the entry's primary names (INCI
-//! `Aqua`, `Parfum`, `Butyrospermum Parkii Butter`: INCI is the same in every language).
-//! Brackets are translated part by part: `Noisettes (12,5 %)` → `Hazelnut (12,5 %)`.
+//! A name printed in a label language that the knowledge base knows becomes English: in a
+//! cosmetic list ([`product_kind`]) its INCI name (`Eau` → `Aqua`, `Huile de tournesol` →
+//! `Helianthus Annuus Seed Oil`), in a food list the entry's English name that the printed
+//! words say, with the qualifiers printed (`Lait entier en poudre` → `Whole Milk Powder`,
+//! `정제소금` → `Refined Salt`), in the number printed (`Noisettes` → `Hazelnuts`) and UK label
+//! spelling (`Soya Lecithin`). A function class printed before its contents becomes its
+//! English class name (`Poudres à lever (…)` → `Raising agents (…)`). The tables for all this
+//! are [`LabelEnglish`]'s. Names the knowledge base does not know stay as printed, and so do
+//! names printed as one of the entry's own English or INCI names (`Aqua`, `Parfum`: INCI is
+//! the same in every language). Brackets are translated part by part.
 //!
 //! [`correct_spelling`] runs first: an item the knowledge base does not know but reaches
 //! through its conservative OCR-typo match (`Aicool cétéaryiique`) takes the spelling of the
