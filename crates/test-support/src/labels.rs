@@ -667,6 +667,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn english_text_is_split_like_the_printed_list_and_scored_by_f1() {
+        let labels =
+            load(&crate::workspace_root().join("services/ingredient-api/fixtures/labels.toml"));
+        let label = labels.iter().find(|l| l.name == "fr-biscuits").unwrap();
+        let text = label.english_items().join(", ");
+        assert_eq!(score_english(label, &text), (8, 8, 8));
+        // One item missed and one extra: the bracket's commas do not split it.
+        let wrong = text.replace("Sugar, ", "Sugr, ");
+        assert_eq!(score_english(label, &wrong), (7, 8, 8));
+        assert!((f1((7, 8, 8)) - 0.875).abs() < 1e-9);
+        assert_eq!(f1((0, 8, 0)), 0.0);
+    }
+
+    #[test]
     fn the_labels_file_loads_with_every_field() {
         let labels =
             load(&crate::workspace_root().join("services/ingredient-api/fixtures/labels.toml"));

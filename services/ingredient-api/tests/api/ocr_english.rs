@@ -91,9 +91,11 @@ fn ocr_english_text_of_the_held_out_labels_stays_above_its_floor() {
     assert!(
         labels
             .iter()
-            .all(|l| l.language != "en" && l.english.is_some()),
-        "held-out labels are translations, each with its English reference"
+            .all(|l| l.language != "en"
+                && l.english.as_ref().is_some_and(|e| e.len() == l.items.len())),
+        "held-out labels are translations, each with an English reference item per item"
     );
+    assert_eq!(labels.len(), 24, "three labels per non-English language");
     let scores = english_f1(&labels, "labels-heldout.toml");
     let floors = [
         ("de", 1.0),
