@@ -626,6 +626,28 @@ pub fn normalise(item: &str) -> String {
         .to_owned()
 }
 
+/// The English `text` of an `/ocr` answer scored against the label's English references:
+/// split with the list splitter `/ocr` uses (bracketed sub-ingredients stay whole), then
+/// [`score`]d.
+pub fn score_english(label: &Label, text: &str) -> (usize, usize, usize) {
+    score(
+        label.english_items(),
+        &domain::ocr::label::split_items(text),
+    )
+}
+
+/// The harmonic mean of recall and precision of a [`score`] (0 when nothing matched).
+pub fn f1((matched, expected, returned): (usize, usize, usize)) -> f64 {
+    if matched == 0 {
+        return 0.0;
+    }
+    let (recall, precision) = (
+        matched as f64 / expected as f64,
+        matched as f64 / returned as f64,
+    );
+    2.0 * recall * precision / (recall + precision)
+}
+
 /// (items matched, items expected, items returned), matching as multisets.
 pub fn score(expected: &[String], got: &[String]) -> (usize, usize, usize) {
     let mut remaining: Vec<String> = expected.iter().map(|s| normalise(s)).collect();
@@ -643,6 +665,20 @@ pub fn score(expected: &[String], got: &[String]) -> (usize, usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn english_text_is_split_like_the_printed_list_and_scored_by_f1() {
+        let labels =
+            load(&crate::workspace_root().join("services/ingredient-api/fixtures/labels.toml"));
+        let label = labels.iter().find(|l| l.name == "fr-biscuits").unwrap();
+        let text = label.english_items().join(", ");
+        assert_eq!(score_english(label, &text), (8, 8, 8));
+        // One item missed and one extra: the bracket's commas do not split it.
+        let wrong = text.replace("Sugar, ", "Sugr, ");
+        assert_eq!(score_english(label, &wrong), (7, 8, 8));
+        assert!((f1((7, 8, 8)) - 0.875).abs() < 1e-9);
+        assert_eq!(f1((0, 8, 0)), 0.0);
+    }
 
     #[test]
     fn the_labels_file_loads_with_every_field() {

@@ -24,7 +24,7 @@ use base64::Engine as _;
 use ingredient_api::ocr::prepare::PrepareOptions;
 use ingredient_api::ocr::{OcrService, OcrSettings};
 use service_kit::config::EnvSource;
-use test_support::labels::{self, Label, Variant, render_in, score};
+use test_support::labels::{self, Label, Variant, render_in, score, score_english};
 
 #[derive(Default, Clone, Copy)]
 struct Tally {
@@ -60,10 +60,10 @@ impl Tally {
         self.matched as f64 / self.returned.max(1) as f64
     }
     fn f1(&self) -> f64 {
-        f1(self.matched, self.expected, self.returned)
+        labels::f1((self.matched, self.expected, self.returned))
     }
     fn english_f1(&self) -> f64 {
-        f1(self.english.0, self.english.1, self.english.2)
+        labels::f1(self.english)
     }
     fn row(&self, name: &str) -> String {
         format!(
@@ -82,18 +82,6 @@ impl Tally {
 /// Every label of `fixtures/labels.toml` (the file the test binary reads).
 fn corpus() -> Vec<Label> {
     labels::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels.toml"))
-}
-
-/// The harmonic mean of recall and precision (0 when nothing matched).
-fn f1(matched: usize, expected: usize, returned: usize) -> f64 {
-    if matched == 0 {
-        return 0.0;
-    }
-    let (recall, precision) = (
-        matched as f64 / expected as f64,
-        matched as f64 / returned as f64,
-    );
-    2.0 * recall * precision / (recall + precision)
 }
 
 fn arg_list(args: &[String], flag: &str) -> Option<Vec<String>> {
@@ -241,24 +229,23 @@ async fn main() {
         own_used.push(own);
         let label = &labels[index];
         let mut raw = String::new();
-        let (items, english, language) = match outcome {
+        let (items, english_text, language) = match outcome {
             Ok(o) => {
                 raw = o.raw_text;
                 (
                     domain::ocr::label::split_items(&o.original_text),
-                    // The English items are joined with ", " as the printed ones are; the
-                    // same splitter keeps bracketed sub-ingredients whole.
-                    domain::ocr::label::split_items(&o.text),
+                    o.text,
                     o.language.map(|l| l.code()),
                 )
             }
             Err(e) => {
                 eprintln!("{} {}: error {e}", label.name, variant.name());
-                (Vec::new(), Vec::new(), None)
+                (Vec::new(), String::new(), None)
             }
         };
         let s = score(&label.items, &items);
-        let en = score(label.english_items(), &english);
+        let en = score_english(label, &english_text);
+        let english = domain::ocr::label::split_items(&english_text);
         if verbose && en.0 < en.1.max(en.2) {
             let (missed, extra) = differences(label.english_items(), &english);
             eprintln!(

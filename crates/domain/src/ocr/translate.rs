@@ -1,10 +1,15 @@
 //! Translating a label's items to English through the knowledge base's multilingual names.
 //!
-//! A name printed in a label language that the knowledge base knows becomes its canonical
-//! English name (`Farine de blé` → `Wheat Flour`, `정제수` → `Water`). Names it does not know
-//! stay as printed, and so do names that already are one of the entry's primary names (INCI
-//! `Aqua`, `Parfum`, `Butyrospermum Parkii Butter`: INCI is the same in every language).
-//! Brackets are translated part by part: `Noisettes (12,5 %)` → `Hazelnut (12,5 %)`.
+//! A name printed in a label language that the knowledge base knows becomes English: in a
+//! cosmetic list ([`product_kind`]) its INCI name (`Eau` → `Aqua`, `Huile de tournesol` →
+//! `Helianthus Annuus Seed Oil`), in a food list the entry's English name that the printed
+//! words say, with the qualifiers printed (`Lait entier en poudre` → `Whole Milk Powder`,
+//! `정제소금` → `Refined Salt`), in the number printed (`Noisettes` → `Hazelnuts`) and UK label
+//! spelling (`Soya Lecithin`). A function class printed before its contents becomes its
+//! English class name (`Poudres à lever (…)` → `Raising agents (…)`). The tables for all this
+//! are [`LabelEnglish`]'s. Names the knowledge base does not know stay as printed, and so do
+//! names printed as one of the entry's own English or INCI names (`Aqua`, `Parfum`: INCI is
+//! the same in every language). Brackets are translated part by part.
 //!
 //! [`correct_spelling`] runs first: an item the knowledge base does not know but reaches
 //! through its conservative OCR-typo match (`Aicool cétéaryiique`) takes the spelling of the
@@ -12,16 +17,19 @@
 //! through [`super::cjk_spelling::mend`] instead (one misread character, `棕桐油` → `棕榈油`).
 
 use crate::knowledge::fold::fold;
-use crate::knowledge::{KnowledgeBase, MatchKind};
+use crate::knowledge::{Ingredient, KnowledgeBase, MatchKind, Resolved};
+use crate::vocabulary::ProductCategory;
 
 use super::label::{Language, split_items};
+use super::label_english::{LabelEnglish, Number};
 
 /// The items in English; English labels and unknown names are left as printed.
 pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Language>) -> Vec<String> {
     if matches!(language, None | Some(Language::English)) {
         return items.to_vec();
     }
-    items.iter().map(|item| translate_item(kb, item)).collect()
+    let translator = Translator::new(kb, language, product_kind(kb, items));
+    items.iter().map(|item| translator.item(item)).collect()
 }
 
 /// Each item with OCR typos mended where the knowledge base recognises the name.
@@ -107,53 +115,526 @@ fn distance(a: &[char], b: &[char]) -> usize {
     previous[b.len()]
 }
 
-/// One item, with any bracketed part translated item by item.
-pub fn translate_item(kb: &KnowledgeBase, item: &str) -> String {
-    if let Some(whole) = translate_name(kb, item) {
-        return whole;
-    }
-    let (Some(open), Some(close)) = (item.find('('), item.rfind(')')) else {
-        return item.to_owned();
-    };
-    if close < open {
-        return item.to_owned();
-    }
-    let head = item[..open].trim();
-    let inner = &item[open + 1..close];
-    let tail = item[close + 1..].trim();
-    let head = translate_name(kb, head).unwrap_or_else(|| head.to_owned());
-    let inner: Vec<String> = split_items(inner)
-        .iter()
-        .map(|part| translate_item(kb, part))
-        .collect();
-    let mut out = format!("{head} ({})", inner.join(", "));
-    if !tail.is_empty() {
-        out.push(' ');
-        out.push_str(tail);
-    }
-    out
+/// What a list is made for: a cosmetic list is written with INCI names in English.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProductKind {
+    /// A food (or anything not shown to be a cosmetic).
+    Food,
+    /// A cosmetic product: more items known only as cosmetic ingredients than as foods.
+    Cosmetic,
 }
 
-/// The English name of a translated name, or `None` when the name is unknown or already a
-/// primary (English or INCI) name. The name is resolved as `/analyze` resolves it, but only by
-/// the steps that keep its whole meaning (its own name, an INCI slash part, its plural or
-/// singular, an INCI family member): a name known only by its head, without a qualifier or
-/// as a typo stays as printed rather than being rendered as something less than it says
-/// (typos are mended before, by [`correct_spelling`]).
-fn translate_name(kb: &KnowledgeBase, name: &str) -> Option<String> {
-    let resolved = kb.resolve(name)?;
-    if !matches!(
-        resolved.kind,
-        MatchKind::Exact | MatchKind::SlashPart | MatchKind::Plural | MatchKind::Family
-    ) {
-        return None;
+/// Decides the kind of product from the list: the items the knowledge base knows only as a
+/// cosmetic ingredient (`Cetearyl Alcohol`, `Parfum`) against those it knows only as a food
+/// (`Wheat Flour`, `Sunflower Oil`); items of both (water, glycerol, citric acid) do not vote.
+pub fn product_kind(kb: &KnowledgeBase, items: &[String]) -> ProductKind {
+    let (mut cosmetic, mut food) = (0usize, 0usize);
+    for item in items {
+        let head = item.split('(').next().unwrap_or(item).trim();
+        let Some(resolved) = kb.resolve(head) else {
+            continue;
+        };
+        let categories: Vec<ProductCategory> = entries_of(kb, &resolved)
+            .iter()
+            .map(|e| e.category)
+            .collect();
+        if categories.iter().all(|c| *c == ProductCategory::Cosmetics) {
+            cosmetic += 1;
+        } else if categories.iter().all(|c| *c == ProductCategory::Food) {
+            food += 1;
+        }
     }
-    let ingredient = resolved.ingredient;
-    let key = fold(name);
-    if ingredient.primary_names().any(|n| fold(n) == key) {
-        return None;
+    if cosmetic > food {
+        ProductKind::Cosmetic
+    } else {
+        ProductKind::Food
     }
-    Some(ingredient.name.clone())
+}
+
+/// The entry a name resolved to and the others that share the name.
+fn entries_of<'kb>(kb: &'kb KnowledgeBase, resolved: &Resolved<'kb>) -> Vec<&'kb Ingredient> {
+    std::iter::once(resolved.ingredient)
+        .chain(resolved.also.iter().filter_map(|i| kb.get(*i as usize)))
+        .collect()
+}
+
+/// Translates the items of one list: the kind of product and the label language decide how
+/// names are written.
+struct Translator<'kb> {
+    kb: &'kb KnowledgeBase,
+    language: Option<Language>,
+    kind: ProductKind,
+    tables: &'static LabelEnglish,
+}
+
+/// A name resolved for translation: its entries, how it matched, and the qualifiers the
+/// printed name adds to the entry (`entier` in `lait entier en poudre`).
+struct Found<'kb> {
+    entries: Vec<&'kb Ingredient>,
+    kind: MatchKind,
+    added: Vec<&'static str>,
+}
+
+impl<'kb> Translator<'kb> {
+    fn new(kb: &'kb KnowledgeBase, language: Option<Language>, kind: ProductKind) -> Self {
+        Self {
+            kb,
+            language,
+            kind,
+            tables: LabelEnglish::get(),
+        }
+    }
+
+    /// One item, with any bracketed part translated item by item.
+    fn item(&self, item: &str) -> String {
+        if let Some(whole) = self.name(item, None) {
+            return whole;
+        }
+        // CJK labels print full-width brackets (the list splitter folds them; other callers
+        // may not have).
+        let item = &item.replace('（', "(").replace('）', ")");
+        let (Some(open), Some(close)) = (item.find('('), item.rfind(')')) else {
+            return item.to_owned();
+        };
+        if close < open {
+            return item.to_owned();
+        }
+        let head = item[..open].trim();
+        let inner = &item[open + 1..close];
+        let tail = item[close + 1..].trim();
+        let parts = split_items(inner);
+        let head = self
+            .name(head, Some(parts.len()))
+            .unwrap_or_else(|| head.to_owned());
+        let inner: Vec<String> = parts.iter().map(|part| self.item(part)).collect();
+        let mut out = format!("{head} ({})", inner.join(", "));
+        if !tail.is_empty() {
+            out.push(' ');
+            out.push_str(tail);
+        }
+        out
+    }
+
+    /// The English of a name, or `None` when it is unknown or stays as printed. A function
+    /// class takes its English class name, in the number printed or, where the language does
+    /// not mark it, of its `contents`.
+    fn name(&self, name: &str, contents: Option<usize>) -> Option<String> {
+        let name = name.trim();
+        if let Some((class, number)) = self.tables.class(name) {
+            let many = match number {
+                Number::One => false,
+                Number::Many => true,
+                Number::Unmarked => contents.is_some_and(|n| n > 1),
+            };
+            return Some(if many { &class.many } else { &class.one }.clone());
+        }
+        let found = self.resolve(name)?;
+        let entry = self.choose_entry(&found.entries);
+        // Compared with their accents: `Tocophérol` is French for the synonym `tocopherol`.
+        let printed = name.to_lowercase();
+        let printed_primary = entry.primary_names().any(|n| n.to_lowercase() == printed);
+        let translated = self
+            .language
+            .and_then(|l| entry.names.get(l.code()))
+            .is_some_and(|names| names.iter().any(|n| n.to_lowercase() == printed));
+        if printed_primary && !translated {
+            // Already English or INCI (`Aqua`, `Parfum`, an E-number): INCI is the same in
+            // every language.
+            return None;
+        }
+        Some(match self.kind {
+            ProductKind::Cosmetic => self
+                .tables
+                .inci(&entry.name)
+                .unwrap_or(&entry.name)
+                .to_owned(),
+            ProductKind::Food => match self.tables.food_name(&entry.name) {
+                Some(food) if entry.category == ProductCategory::Cosmetics => food.to_owned(),
+                _ => self.food_name(name, entry, &found),
+            },
+        })
+    }
+
+    /// The name resolved as `/analyze` resolves it, but only by the steps that keep its whole
+    /// meaning (its own name, an INCI slash part, its plural or singular, an INCI family
+    /// member), directly or once the qualifiers the label language adds are set aside
+    /// (`flocons d'avoine complète` is `flocons d'avoine`, complète). A name known only by
+    /// its head or as a typo stays as printed (typos are mended before, by
+    /// [`correct_spelling`]).
+    fn resolve(&self, name: &str) -> Option<Found<'kb>> {
+        let accept = |r: Option<Resolved<'kb>>| {
+            r.filter(|r| {
+                matches!(
+                    r.kind,
+                    MatchKind::Exact | MatchKind::SlashPart | MatchKind::Plural | MatchKind::Family
+                )
+            })
+        };
+        let qualifiers = self.qualifiers(name);
+        if let Some(resolved) = accept(self.kb.resolve(name)) {
+            let entries = entries_of(self.kb, &resolved);
+            // A qualifier the knowledge base folded into the entry's name is added back.
+            let added = qualifiers
+                .iter()
+                .filter(|(rest, _)| {
+                    accept(self.kb.resolve(rest)).is_some_and(|r| {
+                        entries_of(self.kb, &r)
+                            .iter()
+                            .any(|e| entries.iter().any(|f| std::ptr::eq(*e, *f)))
+                    })
+                })
+                .map(|(_, english)| *english)
+                .collect();
+            return Some(Found {
+                entries,
+                kind: resolved.kind,
+                added,
+            });
+        }
+        // Without every qualifier at once (the last remainder strips them all).
+        let mut added = Vec::new();
+        let mut rest = fold(name);
+        for (_, english) in &qualifiers {
+            added.push(*english);
+        }
+        for (phrase, _) in self
+            .language
+            .map(|l| self.tables.modifiers(l))
+            .unwrap_or_default()
+        {
+            rest = strip_qualifier(&rest, phrase, self.language);
+        }
+        if added.is_empty() {
+            return None;
+        }
+        let resolved = accept(self.kb.resolve(&rest))?;
+        Some(Found {
+            entries: entries_of(self.kb, &resolved),
+            kind: resolved.kind,
+            added,
+        })
+    }
+
+    /// The qualifiers printed in `name`, each with the name without it and its English.
+    fn qualifiers(&self, name: &str) -> Vec<(String, &'static str)> {
+        let Some(language) = self.language else {
+            return Vec::new();
+        };
+        let key = fold(name);
+        self.tables
+            .modifiers(language)
+            .iter()
+            .filter_map(|(phrase, english)| {
+                let rest = strip_qualifier(&key, phrase, Some(language));
+                (rest != key && !rest.trim().is_empty()).then_some((rest, english.as_str()))
+            })
+            .collect()
+    }
+
+    /// Of the entries sharing a name, the first made for this kind of product.
+    fn choose_entry(&self, entries: &[&'kb Ingredient]) -> &'kb Ingredient {
+        let unfit = match self.kind {
+            ProductKind::Food => ProductCategory::Cosmetics,
+            ProductKind::Cosmetic => ProductCategory::Food,
+        };
+        entries
+            .iter()
+            .find(|e| e.category != unfit)
+            .unwrap_or(&entries[0])
+    }
+
+    /// A food name in English: of the entry's English names the one the printed words say
+    /// (`pâte de cacao` → Cocoa Mass, `arôme naturel` → Natural Flavouring), with the
+    /// qualifiers it lacks, in the number printed, spelled as UK/EU labels spell it.
+    fn food_name(&self, printed: &str, first: &'kb Ingredient, found: &Found<'kb>) -> String {
+        let (wanted, naming) = self.printed_words(printed, found);
+        let stems: Vec<String> = wanted.iter().map(|w| stem(w)).collect();
+        let naming: Vec<String> = naming.iter().map(|w| stem(w)).collect();
+        // Most words said, then fewest words not said, then most said in the same number;
+        // another food entry sharing the printed name wins only when the words that name a
+        // food say more of it (`麦芽糖浆` is Glucose Syrup and Maltose Syrup: 麦芽 says maltose;
+        // a qualifier such as 精炼, refined, does not choose the food).
+        let naming_hits = |name: &str| {
+            stemmed_words(name)
+                .iter()
+                .filter(|w| naming.contains(*w))
+                .count()
+        };
+        let mut best = (&first.name, first, (0usize, usize::MAX, 0usize));
+        let others = found
+            .entries
+            .iter()
+            .copied()
+            .filter(|e| e.category != ProductCategory::Cosmetics);
+        for owner in std::iter::once(first).chain(others) {
+            let canonical_words: Vec<String> = stemmed_words(&owner.name);
+            for candidate in english_names(owner) {
+                let words = stemmed_words(candidate);
+                let hits = words.iter().filter(|w| stems.contains(*w)).count();
+                let extra = words
+                    .iter()
+                    .filter(|w| !stems.contains(*w) && !canonical_words.contains(*w))
+                    .count();
+                let same_number = words_of(candidate)
+                    .iter()
+                    .filter(|w| wanted.contains(*w))
+                    .count();
+                // Among names saying as much, the shortest ("Maltose Syrup", not "High
+                // Maltose Corn Syrup"); a name saying nothing is no better for being short.
+                let short = |hits: usize, n: usize| std::cmp::Reverse(if hits > 0 { n } else { 0 });
+                let score = (
+                    hits,
+                    std::cmp::Reverse(extra),
+                    same_number,
+                    short(hits, words.len()),
+                );
+                let current = (
+                    best.2.0,
+                    std::cmp::Reverse(best.2.1),
+                    best.2.2,
+                    short(best.2.0, stemmed_words(best.0).len()),
+                );
+                let better = if std::ptr::eq(owner, best.1) {
+                    score > current
+                } else {
+                    naming_hits(candidate) > naming_hits(best.0)
+                };
+                if better {
+                    best = (candidate, owner, (hits, extra, same_number));
+                }
+            }
+        }
+        let entry = best.1;
+        // A plural or singular of one of the entry's English names is that name
+        // ("Tocopherole" → tocopherols).
+        if found.kind == MatchKind::Plural {
+            let key = fold(printed);
+            let stems = ["es", "en", "s", "e", "n"]
+                .iter()
+                .filter_map(|suffix| key.strip_suffix(suffix))
+                .collect::<Vec<_>>();
+            if let Some(candidate) =
+                english_names(entry).find(|c| stems.contains(&fold(c).as_str()))
+            {
+                best.0 = candidate;
+            }
+        }
+        let mut name = best.0.clone();
+        let (plural, may_change) = self.number_wanted(printed, entry, found.kind);
+        if let Some(plural) = plural
+            && is_plural(&name) != plural
+        {
+            let other = english_names(entry)
+                .find(|c| is_plural(c) == plural && stemmed_words(c) == stemmed_words(&name));
+            match other {
+                Some(other) => name = other.clone(),
+                None if may_change => name = with_number(&name, plural),
+                None => {}
+            }
+        }
+        let have = stemmed_words(&name);
+        let mut prefix: Vec<&str> = Vec::new();
+        for english in &found.added {
+            if !stemmed_words(english).iter().all(|w| have.contains(w)) && !prefix.contains(english)
+            {
+                prefix.push(english);
+            }
+        }
+        prefix.push(&name);
+        self.tables.spelled(&prefix.join(" "))
+    }
+
+    /// The English words the printed name says (folded): all of them (its qualifiers and its
+    /// words that choose among an entry's names), and those of the second kind alone.
+    fn printed_words(&self, printed: &str, found: &Found<'_>) -> (Vec<String>, Vec<String>) {
+        let (mut all, mut naming) = (Vec::new(), Vec::new());
+        let Some(language) = self.language else {
+            return (all, naming);
+        };
+        let key = fold(printed);
+        let tokens: Vec<&str> = key.split(' ').collect();
+        let substrings = language.is_cjk() || language == Language::German;
+        let present = |word: &str| {
+            if substrings {
+                key.contains(word)
+            } else {
+                contains_phrase(&tokens, word)
+            }
+        };
+        for (word, english) in self.tables.words(language) {
+            if present(word) {
+                naming.extend(words_of(english));
+            }
+        }
+        for (word, english) in self.tables.modifiers(language) {
+            if present(word) {
+                all.extend(words_of(english));
+            }
+        }
+        for english in &found.added {
+            all.extend(words_of(english));
+        }
+        all.extend(naming.iter().cloned());
+        (all, naming)
+    }
+
+    /// Whether the English name should be plural, and whether it may be made so when the
+    /// entry has no such name: from how the name matched (a plural of a singular name), the
+    /// printed word (Romance plurals in `-s`, `-x`, Italian `-i`), or, where the print does
+    /// not say, whether label English writes the food in the plural (nuts, seeds).
+    fn number_wanted(
+        &self,
+        printed: &str,
+        entry: &Ingredient,
+        kind: MatchKind,
+    ) -> (Option<bool>, bool) {
+        if kind == MatchKind::Plural {
+            return (Some(!is_plural(&entry.name)), true);
+        }
+        let listed = self.tables.plural_in_lists(&entry.name);
+        let Some(language) = self.language else {
+            return (None, false);
+        };
+        let key = fold(printed);
+        let first = key.split(' ').next().unwrap_or("");
+        match language {
+            Language::French | Language::Spanish | Language::Portuguese => {
+                let plural = (first.ends_with('s') || first.ends_with('x'))
+                    && !SINGULAR_IN_S.contains(&first);
+                // A plural is made ("Fraises" → Strawberries), a singular only chosen: an
+                // English mass noun stays as it is ("Avoine" → Oats).
+                (Some(plural), plural)
+            }
+            Language::Italian if first.ends_with('i') => (Some(true), true),
+            Language::Italian if first.ends_with('o') || first.ends_with('a') => {
+                (Some(false), false)
+            }
+            // The print does not say: nuts and seeds are plural, other names keep the number
+            // of the English name the printed words chose ("香精" → Flavouring, "オーツ麦" → Oats).
+            _ if listed => (Some(true), true),
+            _ => (None, false),
+        }
+    }
+}
+
+/// French, Spanish and Portuguese words (folded) that end in `s` or `x` in the singular.
+const SINGULAR_IN_S: &[&str] = &[
+    "mais", "jus", "pois", "anis", "cassis", "ananas", "radis", "noix", "houx", "gras", "riz",
+    "gas", "pais", "arroz", "nuez", "cuscus", "couscous", "lapis",
+];
+
+/// `key` (folded) without the qualifier `phrase`: a whole-word phrase in Latin-script
+/// languages; at the start of the name in Korean, Japanese and Chinese and of a word in
+/// German compounds (`vollkornhaferflocken`), when at least three letters remain.
+fn strip_qualifier(key: &str, phrase: &str, language: Option<Language>) -> String {
+    let long_enough = |rest: &str| rest.chars().count() >= 2;
+    match language {
+        Some(l) if l.is_cjk() => match key.strip_prefix(phrase) {
+            Some(rest) if long_enough(rest.trim()) => rest.trim().to_owned(),
+            _ => key.to_owned(),
+        },
+        _ => {
+            let tokens: Vec<&str> = key.split(' ').collect();
+            let phrase_tokens: Vec<&str> = phrase.split(' ').collect();
+            if let Some(at) = tokens
+                .windows(phrase_tokens.len())
+                .position(|w| w == phrase_tokens.as_slice())
+            {
+                let mut rest: Vec<&str> = tokens[..at].to_vec();
+                rest.extend(&tokens[at + phrase_tokens.len()..]);
+                return rest.join(" ");
+            }
+            if language == Some(Language::German) {
+                let stripped: Vec<String> = tokens
+                    .iter()
+                    .map(|t| match t.strip_prefix(phrase) {
+                        Some(rest) if rest.chars().count() >= 3 => rest.to_owned(),
+                        _ => (*t).to_owned(),
+                    })
+                    .collect();
+                return stripped.join(" ");
+            }
+            key.to_owned()
+        }
+    }
+}
+
+/// Whether the folded words of `phrase` appear in `tokens`, in order, side by side.
+fn contains_phrase(tokens: &[&str], phrase: &str) -> bool {
+    let phrase: Vec<&str> = phrase.split(' ').collect();
+    tokens.windows(phrase.len()).any(|w| w == phrase.as_slice())
+}
+
+/// The entry's English names a label may print: the canonical name and the synonyms written in
+/// words (no E/INS numbers, no slash or bracket forms, nothing in capitals only).
+fn english_names(entry: &Ingredient) -> impl Iterator<Item = &String> {
+    std::iter::once(&entry.name).chain(entry.synonyms.iter().filter(|s| {
+        s.is_ascii()
+            && !s.contains(['/', '(', ')'])
+            && s.chars().any(|c| c.is_ascii_lowercase())
+            && !s.starts_with("INS ")
+            && e_number_like(s).is_none()
+    }))
+}
+
+fn e_number_like(name: &str) -> Option<()> {
+    let rest = name.strip_prefix(['E', 'e'])?;
+    rest.chars().next().filter(char::is_ascii_digit).map(|_| ())
+}
+
+/// The folded words of an English name.
+fn words_of(name: &str) -> Vec<String> {
+    fold(name)
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The folded words of an English name, each without a plural `s`.
+fn stemmed_words(name: &str) -> Vec<String> {
+    words_of(name).iter().map(|w| stem(w)).collect()
+}
+
+/// A word without a plural `s` (`flakes` and `flake` compare equal).
+fn stem(word: &str) -> String {
+    match word.strip_suffix('s') {
+        Some(rest) if !word.ends_with("ss") && rest.len() > 2 => rest.to_owned(),
+        _ => word.to_owned(),
+    }
+}
+
+/// Whether an English name is plural: its last word ends in a plural `s`.
+fn is_plural(name: &str) -> bool {
+    let last = name.rsplit(' ').next().unwrap_or(name).to_ascii_lowercase();
+    last.ends_with('s') && !last.ends_with("ss") && !last.ends_with("us") && !last.ends_with("is")
+}
+
+/// `name` with its last word made plural or singular.
+fn with_number(name: &str, plural: bool) -> String {
+    let (head, last) = match name.rsplit_once(' ') {
+        Some((head, last)) => (format!("{head} "), last),
+        None => (String::new(), name),
+    };
+    let last = if plural {
+        match last.strip_suffix('y') {
+            Some(stem) if !stem.ends_with(['a', 'e', 'o', 'u']) => format!("{stem}ies"),
+            _ if last.ends_with(['s', 'x']) || last.ends_with("ch") || last.ends_with("sh") => {
+                format!("{last}es")
+            }
+            _ => format!("{last}s"),
+        }
+    } else if let Some(stem) = last.strip_suffix("ies") {
+        format!("{stem}y")
+    } else if let Some(stem) = last
+        .strip_suffix("es")
+        .filter(|s| s.ends_with(['s', 'x']) || s.ends_with("ch") || s.ends_with("sh"))
+    {
+        stem.to_owned()
+    } else {
+        last.strip_suffix('s').unwrap_or(last).to_owned()
+    };
+    format!("{head}{last}")
 }
 
 #[cfg(test)]
@@ -171,16 +652,21 @@ mod tests {
             &["Sheabutter", "Niacinamid", "Zauberpulver"],
             Language::German,
         );
-        assert_eq!(out, ["Shea Butter", "Niacinamide", "Zauberpulver"]);
+        // A cosmetic list: INCI names.
+        assert_eq!(
+            out,
+            ["Butyrospermum Parkii Butter", "Niacinamide", "Zauberpulver"]
+        );
     }
 
     #[test]
     fn plurals_are_translated_and_names_known_only_in_part_stay() {
-        // A plural of a known name is that name; a typo-only match is not translated here.
+        // A plural of a known name is that name, in the plural as printed; a typo-only match
+        // is not translated here.
         let out = english(&["Noisettes", "Noisettes (12,5 %)"], Language::French);
-        assert_eq!(out, ["Hazelnut", "Hazelnut (12,5 %)"]);
+        assert_eq!(out, ["Hazelnuts", "Hazelnuts (12,5 %)"]);
         let kb = KnowledgeBase::embedded();
-        let typo = "Zitronensäure";
+        let typo = "Glycerim";
         assert!(kb.lookup(typo).is_none());
         assert!(matches!(
             kb.resolve(typo).map(|r| r.kind),
@@ -206,12 +692,89 @@ mod tests {
 
     #[test]
     fn brackets_are_translated_part_by_part() {
-        let kb = KnowledgeBase::embedded();
-        let shea = kb.english_name("Sheabutter").unwrap();
-        assert_eq!(
-            translate_item(kb, "Emulgator (Sheabutter, 12,5 %)"),
-            format!("Emulgator ({shea}, 12,5 %)")
+        let out = english(&["Emulgator (Sojalecithin, 12,5 %)"], Language::German);
+        assert_eq!(out, ["Emulsifier (Soya Lecithin, 12,5 %)"]);
+    }
+
+    #[test]
+    fn class_names_take_the_number_printed_or_that_of_their_contents() {
+        let out = english(
+            &[
+                "Poudres à lever (carbonate acide de sodium)",
+                "Épaississant (pectine)",
+            ],
+            Language::French,
         );
+        assert_eq!(
+            out,
+            ["Raising agents (Sodium Bicarbonate)", "Thickener (pectin)"]
+        );
+        let out = english(
+            &["膨松剂（碳酸氢钠、碳酸氢铵）", "乳化剂"],
+            Language::Chinese,
+        );
+        assert!(out[0].starts_with("Raising agents ("), "{out:?}");
+        assert_eq!(out[1], "Emulsifier");
+    }
+
+    #[test]
+    fn a_cosmetic_list_is_written_with_inci_names_and_a_food_list_with_food_names() {
+        let cream = [
+            "Eau",
+            "Glycérol",
+            "Huile de tournesol",
+            "Beurre de karité",
+            "Alcool cétéarylique",
+            "Parfum",
+        ];
+        let items: Vec<String> = cream.iter().map(|s| s.to_string()).collect();
+        let kb = KnowledgeBase::embedded();
+        assert_eq!(product_kind(kb, &items), ProductKind::Cosmetic);
+        assert_eq!(
+            english(&cream, Language::French),
+            [
+                "Aqua",
+                "Glycerin",
+                "Helianthus Annuus Seed Oil",
+                "Butyrospermum Parkii Butter",
+                "Cetearyl Alcohol",
+                "Parfum"
+            ]
+        );
+        let biscuit = ["Farine de blé", "Sucre", "Huile de tournesol", "Eau", "Sel"];
+        let out = english(&biscuit, Language::French);
+        assert_eq!(out[2], "Sunflower Oil");
+        assert_eq!(out[3], "Water");
+    }
+
+    #[test]
+    fn qualifiers_are_kept_and_plurals_follow_the_print() {
+        let out = english(
+            &[
+                "Lait entier en poudre",
+                "Flocons d'avoine complète",
+                "Pâte de cacao",
+                "Arôme naturel",
+                "Fraises",
+            ],
+            Language::French,
+        );
+        assert_eq!(
+            out,
+            [
+                "Whole Milk Powder",
+                "Wholegrain Oat Flakes",
+                "Cocoa Mass",
+                "Natural Flavouring",
+                "Strawberries"
+            ]
+        );
+        assert_eq!(
+            english(&["정제소금", "정제수"], Language::Korean),
+            ["Refined Salt", "Water"]
+        );
+        assert_eq!(with_number("Strawberry", true), "Strawberries");
+        assert_eq!(with_number("Flavourings", false), "Flavouring");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use domain::knowledge::KnowledgeBase;
 use domain::ocr::label::Language;
-use domain::ocr::translate::translate_item;
+use domain::ocr::translate::to_english;
 use image::DynamicImage;
 use image::codecs::jpeg::JpegEncoder;
 use image::imageops::FilterType;
@@ -150,14 +150,16 @@ fn validate(answer: &Answer, engine: &str) -> Result<OcrOutcome, String> {
     // The knowledge base's English name wins where it knows the printed one, so /ocr gives the
     // same names on both paths; elsewhere the model's translation stands.
     let kb = KnowledgeBase::embedded();
+    // Translated as one list: whether it is a cosmetic one decides how names are written.
+    let ours = to_english(kb, &original, Some(language));
     let text: Vec<String> = original
         .iter()
         .zip(&english)
-        .map(|(printed, model)| {
+        .zip(ours)
+        .map(|((printed, model), known)| {
             if language == Language::English {
                 return printed.clone();
             }
-            let known = translate_item(kb, printed);
             if known != *printed {
                 known
             } else {

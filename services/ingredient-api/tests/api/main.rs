@@ -9,5 +9,6 @@ mod llm;
 mod observability;
 mod ocr;
 mod ocr_conditions;
+mod ocr_english;
 mod ocr_neural;
 mod openapi;

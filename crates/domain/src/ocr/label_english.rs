@@ -1,0 +1,260 @@
+//! How a translated list is written in English, beside the names the knowledge base holds
+//! (`data/label-english.toml`): the function classes printed before their contents in the
+//! nine languages, the INCI names of entries whose canonical name is a food name, the words
+//! that qualify a name (`entier` → Whole) or say which English name it is (`pâte` → Mass),
+//! UK/EU label spelling, and the names label English writes in the plural.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use crate::knowledge::fold::fold;
+
+use super::label::Language;
+
+/// The file, embedded so that the binary needs nothing at run time.
+pub const FILE: &str = include_str!("../../data/label-english.toml");
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    class: Vec<ClassFile>,
+    inci: BTreeMap<String, String>,
+    food_names: BTreeMap<String, String>,
+    plural_in_lists: PluralFile,
+    spelling: BTreeMap<String, String>,
+    modifiers: BTreeMap<String, BTreeMap<String, String>>,
+    words: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClassFile {
+    one: String,
+    many: String,
+    #[serde(default)]
+    one_names: Vec<String>,
+    #[serde(default)]
+    many_names: Vec<String>,
+    #[serde(default)]
+    names: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PluralFile {
+    names: Vec<String>,
+}
+
+/// Whether a printed class name says one, several, or leaves it to its contents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Number {
+    /// Singular as printed.
+    One,
+    /// Plural as printed.
+    Many,
+    /// Not marked (German `-mittel`, Korean, Japanese, Chinese).
+    Unmarked,
+}
+
+/// A function class's English names.
+#[derive(Debug)]
+pub struct Class {
+    /// Singular ("Raising agent").
+    pub one: String,
+    /// Plural ("Raising agents").
+    pub many: String,
+}
+
+/// The loaded tables, keys folded.
+#[derive(Debug)]
+pub struct LabelEnglish {
+    classes: Vec<Class>,
+    class_names: HashMap<String, (usize, Number)>,
+    inci: HashMap<String, String>,
+    food_names: HashMap<String, String>,
+    plural_in_lists: HashSet<String>,
+    spelling: Vec<(String, String)>,
+    modifiers: HashMap<&'static str, Vec<(String, String)>>,
+    words: HashMap<&'static str, Vec<(String, String)>>,
+}
+
+impl LabelEnglish {
+    /// The embedded tables.
+    pub fn get() -> &'static LabelEnglish {
+        static TABLES: OnceLock<LabelEnglish> = OnceLock::new();
+        TABLES.get_or_init(|| Self::parse(FILE).expect("label-english.toml is valid (unit tested)"))
+    }
+
+    /// Parses the file's text.
+    pub fn parse(text: &str) -> Result<Self, toml::de::Error> {
+        let file: File = toml::from_str(text)?;
+        let mut class_names = HashMap::new();
+        let mut classes = Vec::new();
+        for (i, class) in file.class.into_iter().enumerate() {
+            for (names, number) in [
+                (&class.one_names, Number::One),
+                (&class.many_names, Number::Many),
+                (&class.names, Number::Unmarked),
+            ] {
+                for name in names {
+                    class_names.insert(fold(name), (i, number));
+                }
+            }
+            classes.push(Class {
+                one: class.one,
+                many: class.many,
+            });
+        }
+        let by_language = |table: BTreeMap<String, BTreeMap<String, String>>| {
+            let mut out: HashMap<&'static str, Vec<(String, String)>> = HashMap::new();
+            for (code, entries) in table {
+                let Some(language) = Language::from_code(&code) else {
+                    continue;
+                };
+                let mut list: Vec<(String, String)> =
+                    entries.into_iter().map(|(k, v)| (fold(&k), v)).collect();
+                // Longest first, so "vierge extra" is found before "extra".
+                list.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
+                out.insert(language.code(), list);
+            }
+            out
+        };
+        let mut spelling: Vec<(String, String)> = file.spelling.into_iter().collect();
+        spelling.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
+        Ok(Self {
+            classes,
+            class_names,
+            inci: file.inci.into_iter().collect(),
+            food_names: file.food_names.into_iter().collect(),
+            plural_in_lists: file.plural_in_lists.names.iter().map(|n| fold(n)).collect(),
+            spelling,
+            modifiers: by_language(file.modifiers),
+            words: by_language(file.words),
+        })
+    }
+
+    /// The function class a printed name is, with the number it is printed in.
+    pub fn class(&self, name: &str) -> Option<(&Class, Number)> {
+        let (i, number) = self.class_names.get(&fold(name))?;
+        Some((&self.classes[*i], *number))
+    }
+
+    /// The INCI name of an entry whose canonical name is not its INCI name.
+    pub fn inci(&self, canonical: &str) -> Option<&str> {
+        self.inci.get(canonical).map(String::as_str)
+    }
+
+    /// The food label name of a cosmetic entry (Parfum → Flavouring), if it has one.
+    pub fn food_name(&self, canonical: &str) -> Option<&str> {
+        self.food_names.get(canonical).map(String::as_str)
+    }
+
+    /// Whether label English writes this name in the plural when the print does not say.
+    pub fn plural_in_lists(&self, name: &str) -> bool {
+        self.plural_in_lists.contains(&fold(name))
+    }
+
+    /// `name` in UK/EU label spelling (whole words).
+    pub fn spelled(&self, name: &str) -> String {
+        let mut out = name.to_owned();
+        for (from, to) in &self.spelling {
+            out = replace_words(&out, from, to);
+        }
+        out
+    }
+
+    /// The qualifying words of a language (folded), with their English, longest first.
+    pub fn modifiers(&self, language: Language) -> &[(String, String)] {
+        self.modifiers
+            .get(language.code())
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The words that choose among an entry's English names (folded), with their English.
+    pub fn words(&self, language: Language) -> &[(String, String)] {
+        self.words.get(language.code()).map_or(&[], Vec::as_slice)
+    }
+
+    /// Every INCI mapping, for checking against the knowledge base.
+    pub fn inci_entries(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.inci.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+}
+
+/// `text` with every whole-word occurrence of `from` replaced by `to`.
+fn replace_words(text: &str, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(from) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + from.len()..].chars().next();
+        out.push_str(&rest[..at]);
+        if before.is_some_and(char::is_alphanumeric) || after.is_some_and(char::is_alphanumeric) {
+            out.push_str(from);
+        } else {
+            out.push_str(to);
+        }
+        rest = &rest[at + from.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::knowledge::KnowledgeBase;
+
+    #[test]
+    fn the_file_parses_and_every_inci_mapping_names_an_entry() {
+        let tables = LabelEnglish::parse(FILE).unwrap();
+        let kb = KnowledgeBase::embedded();
+        for canonical in tables
+            .inci_entries()
+            .map(|(c, _)| c)
+            .chain(tables.food_names.keys().map(String::as_str))
+        {
+            assert!(
+                kb.by_name(canonical).is_some(),
+                "label-english.toml: {canonical} is no entry of the knowledge base"
+            );
+        }
+        for code in ["fr", "es", "de", "it", "pt", "ko", "ja", "zh"] {
+            let language = Language::from_code(code).unwrap();
+            assert!(!tables.modifiers(language).is_empty(), "{code} modifiers");
+            assert!(!tables.words(language).is_empty(), "{code} words");
+        }
+    }
+
+    #[test]
+    fn class_names_carry_their_number() {
+        let tables = LabelEnglish::get();
+        let (class, number) = tables.class("Poudres à lever").unwrap();
+        assert_eq!(
+            (class.many.as_str(), number),
+            ("Raising agents", Number::Many)
+        );
+        let (class, number) = tables.class("乳化剤").unwrap();
+        assert_eq!(
+            (class.one.as_str(), number),
+            ("Emulsifier", Number::Unmarked)
+        );
+        assert!(tables.class("Sucre").is_none());
+    }
+
+    #[test]
+    fn spelling_replaces_whole_words_only() {
+        let tables = LabelEnglish::get();
+        assert_eq!(tables.spelled("Soy Lecithin"), "Soya Lecithin");
+        assert_eq!(
+            tables.spelled("Modified Corn Starch"),
+            "Modified Maize Starch"
+        );
+        assert_eq!(
+            replace_words("Colorful Color", "Color", "Colour"),
+            "Colorful Colour"
+        );
+    }
+}

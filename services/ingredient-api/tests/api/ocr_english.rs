@@ -1,0 +1,111 @@
+//! `/ocr`'s English `text` without reading an image: each synthetic label's printed list goes
+//! through what `/ocr` does after the engine has read it (the knowledge base's spelling
+//! mending, then the translation), and the English text is scored against the label's English
+//! references with the scoring of `examples/ocr_accuracy.rs` (`score_english`). The OCR run
+//! measures the same with Tesseract in front (docs/ocr.md); this one takes milliseconds.
+#![allow(clippy::print_stdout)] // the per-language table belongs in the test output
+
+use std::collections::BTreeMap;
+
+use domain::knowledge::KnowledgeBase;
+use domain::ocr::label::{Language, split_items};
+use domain::ocr::translate::correct_spelling;
+use test_support::labels::{Label, f1, score_english};
+
+use crate::labels::{corpus, held_out};
+
+/// The English text `/ocr` answers for a label whose list was read exactly as printed (split
+/// by the list splitter, which normalises it as `/ocr`'s extraction does: NFKC brackets).
+fn english_text(label: &Label) -> String {
+    let language = Language::from_code(&label.language);
+    let items = split_items(
+        &label.items.join(if language.is_some_and(Language::is_cjk) {
+            "、"
+        } else {
+            ", "
+        }),
+    );
+    let items = correct_spelling(KnowledgeBase::embedded(), &items, language);
+    ingredient_api::ocr::translate(&items, language).join(", ")
+}
+
+/// F1 of the English text per language, printing the items missed.
+fn english_f1(labels: &[Label], set: &str) -> BTreeMap<String, f64> {
+    let mut tallies: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+    for label in labels {
+        let text = english_text(label);
+        let (m, e, r) = score_english(label, &text);
+        if m < e.max(r) {
+            println!(
+                "{set} {}: {m}/{e} of {r}\n  got:      {text}\n  expected: {}",
+                label.name,
+                label.english_items().join(", ")
+            );
+        }
+        let tally = tallies.entry(label.language.clone()).or_default();
+        *tally = (tally.0 + m, tally.1 + e, tally.2 + r);
+    }
+    println!("| {set} | Labels | English text F1 |\n|---|---|---|");
+    tallies
+        .into_iter()
+        .map(|(language, tally)| {
+            let n = labels.iter().filter(|l| l.language == language).count();
+            println!("| {language} | {n} | {:.3} |", f1(tally));
+            (language, f1(tally))
+        })
+        .collect()
+}
+
+/// Asserts every language at or above its floor (the level reached; raise it as it rises).
+fn assert_floors(scores: &BTreeMap<String, f64>, floors: &[(&str, f64)], set: &str) {
+    assert_eq!(scores.len(), floors.len(), "{set}: a floor per language");
+    for (language, floor) in floors {
+        let score = scores[*language];
+        assert!(
+            score >= *floor,
+            "{set}: English text F1 in {language} is {score:.3}, below its floor {floor}"
+        );
+    }
+}
+
+#[test]
+fn ocr_english_text_of_the_synthetic_labels_stays_above_its_floor() {
+    let scores = english_f1(&corpus(), "labels.toml");
+    let floors = [
+        ("de", 1.0),
+        ("en", 1.0),
+        ("es", 1.0),
+        ("fr", 1.0),
+        ("it", 1.0),
+        ("ja", 1.0),
+        ("ko", 1.0),
+        ("pt", 1.0),
+        ("zh", 1.0),
+    ];
+    assert_floors(&scores, &floors, "labels.toml");
+}
+
+#[test]
+fn ocr_english_text_of_the_held_out_labels_stays_above_its_floor() {
+    let labels = held_out();
+    assert!(
+        labels
+            .iter()
+            .all(|l| l.language != "en"
+                && l.english.as_ref().is_some_and(|e| e.len() == l.items.len())),
+        "held-out labels are translations, each with an English reference item per item"
+    );
+    assert_eq!(labels.len(), 24, "three labels per non-English language");
+    let scores = english_f1(&labels, "labels-heldout.toml");
+    let floors = [
+        ("de", 1.0),
+        ("es", 0.89),
+        ("fr", 1.0),
+        ("it", 0.88),
+        ("ja", 1.0),
+        ("ko", 0.95),
+        ("pt", 0.96),
+        ("zh", 1.0),
+    ];
+    assert_floors(&scores, &floors, "labels-heldout.toml");
+}
