@@ -267,10 +267,70 @@ fn load_neural(settings: &OcrSettings) -> Option<Arc<PpOcr>> {
     }
 }
 
-/// The neural engine's list on an upright image.
-fn read_neural(engine: &PpOcr, image: &image::RgbImage, deadline: Instant) -> Option<NeuralFound> {
+/// A line of text appended to a page read in part, in the block of the last line read: a
+/// list that has ended (a full stop, the next section) keeps its items; one that runs on to
+/// the last line read takes it in.
+const NEXT_LINE: &str = "Zzzz, zzzz";
+
+/// Boxes recognised at a time before looking for the list's end again (about two lines of a
+/// list, which the detector cuts into a few boxes each).
+const BOXES_PER_STEP: usize = 6;
+
+/// Whether the lines read so far (in reading order) hold the list the request will answer
+/// with, whole: a list that answers without Tesseract ([`neural_is_enough`]), in `language`
+/// when one is asked for, and that ends before the last line read.
+fn list_is_read(lines: &[ppocr::TextLine], language: Option<Language>) -> bool {
+    let answer = |found: Extraction, text: &str| match language {
+        Some(language) => layout::list_in_language(text, language),
+        None => Some(found),
+    };
+    let (found, text) = layout::find_list(&layout::blocks(lines));
+    let Some(found) = answer(found, &text) else {
+        return false;
+    };
+    if !neural_is_enough(&found) {
+        return false;
+    }
+    // The page's text must end with the line read last, or the appended line would not
+    // follow it (a block read in part placed before another by the reading order).
+    let squeeze = |s: &str| s.split_whitespace().collect::<String>();
+    let last_read = lines.last().map(|l| squeeze(&l.text)).unwrap_or_default();
+    let last_line = text.lines().last().map(squeeze).unwrap_or_default();
+    if !last_line.contains(&last_read) {
+        return false;
+    }
+    let more = format!("{text}\n{NEXT_LINE}");
+    answer(label::extract(&more), &more).is_some_and(|f| f.items == found.items)
+}
+
+/// The layout's reading order, each block cut into steps of [`BOXES_PER_STEP`] boxes.
+fn reading_steps(rects: &[ppocr::geometry::RotatedRect]) -> Vec<Vec<usize>> {
+    layout::reading_order(rects)
+        .into_iter()
+        .flat_map(|block| {
+            block
+                .chunks(BOXES_PER_STEP)
+                .map(<[usize]>::to_vec)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The neural engine's list on an upright image. Lines are recognised a few at a time in
+/// reading order until the list asked for has been read whole (recognition is most of the
+/// CPU of a photo; what follows the list, a nutrition table, other columns, is not read); a
+/// page without such a list is read whole.
+fn read_neural(
+    engine: &PpOcr,
+    image: &image::RgbImage,
+    deadline: Instant,
+    language: Option<Language>,
+) -> Option<NeuralFound> {
     let started = Instant::now();
-    let reading = match engine.read(image, deadline) {
+    let reading = engine.read_until(image, deadline, reading_steps, |lines| {
+        list_is_read(lines, language)
+    });
+    let reading = match reading {
         Ok(reading) => reading,
         Err(e) => {
             tracing::error!(error = %e, "PP-OCR failed; Tesseract reads the label");
@@ -280,6 +340,7 @@ fn read_neural(engine: &PpOcr, image: &image::RgbImage, deadline: Instant) -> Op
     let blocks = layout::blocks(&reading.lines);
     let (found, text) = layout::find_list(&blocks);
     tracing::debug!(
+        boxes = reading.boxes,
         lines = reading.lines.len(),
         blocks = blocks.len(),
         quarter_turns = reading.quarter_turns,
@@ -432,7 +493,7 @@ impl OcrService {
             let (image, neural_found) = match neural {
                 Some(engine) => {
                     let rgb = image.into_rgb8();
-                    let found = read_neural(&engine, &rgb, deadline);
+                    let found = read_neural(&engine, &rgb, deadline, language);
                     (image::DynamicImage::ImageRgb8(rgb), found)
                 }
                 None => (image, None),
@@ -1013,5 +1074,67 @@ mod tests {
             words: 4,
         };
         assert_eq!(looks_latin(&garbage), None);
+    }
+
+    /// Text lines one under the other, 20 px high, in reading order.
+    fn page(rows: &[&str]) -> Vec<ppocr::TextLine> {
+        rows.iter()
+            .enumerate()
+            .map(|(i, text)| ppocr::TextLine {
+                rect: ppocr::geometry::RotatedRect {
+                    cx: 200.0,
+                    cy: 30.0 + 24.0 * i as f32,
+                    width: 380.0,
+                    height: 20.0,
+                    axis: (1.0, 0.0),
+                },
+                text: (*text).to_owned(),
+                confidence: 0.99,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reading_stops_once_the_list_has_ended() {
+        let lines = page(&[
+            "Ingredients: wheat flour, sugar,",
+            "palm oil, salt. Store in a dry place.",
+            "Nutrition facts",
+        ]);
+        // The list runs on to the last line read: not yet.
+        assert!(!list_is_read(&lines[..1], None));
+        // Ended by a full stop before the last line read.
+        assert!(list_is_read(&lines[..2], None));
+        assert!(list_is_read(&lines, None));
+        // The list in another language than the one asked for is not the answer.
+        assert!(!list_is_read(&lines, Some(Language::French)));
+        let both = page(&[
+            "Ingredients: wheat flour, sugar.",
+            "Ingrédients : farine de blé, sucre.",
+            "Zutaten: Weizenmehl, Zucker.",
+        ]);
+        assert!(!list_is_read(&both[..1], Some(Language::French)));
+        assert!(list_is_read(&both[..2], Some(Language::French)));
+        // No header: Tesseract will be asked, so the page is read whole.
+        assert!(!list_is_read(
+            &page(&["wheat flour, sugar, salt.", "x"]),
+            None
+        ));
+    }
+
+    #[test]
+    fn boxes_are_read_block_by_block_in_steps() {
+        let mut lines = page(&["a", "b", "c", "d", "e", "f", "g", "h"]);
+        // A second column far to the right, level with the first two lines.
+        lines.push(ppocr::TextLine {
+            rect: ppocr::geometry::RotatedRect {
+                cx: 2000.0,
+                ..lines[0].rect
+            },
+            ..lines[0].clone()
+        });
+        let rects: Vec<_> = lines.iter().map(|l| l.rect).collect();
+        let steps = reading_steps(&rects);
+        assert_eq!(steps, [vec![0, 1, 2, 3, 4, 5], vec![6, 7], vec![8]]);
     }
 }
