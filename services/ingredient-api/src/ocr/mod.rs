@@ -15,8 +15,8 @@
 //! 4. [`domain::ocr::label::extract`] finds the list, OCR typos of known names are mended
 //!    ([`domain::ocr::translate::correct_spelling`]) and [`translate`] makes it English.
 //!
-//! Decoding and preparation run on the blocking pool and Tesseract in child processes, so the
-//! HTTP workers stay free for `/analyze`.
+//! Decoding, preparation and the neural engine run on the OCR threads ([`threads`]) and
+//! Tesseract in child processes, so the HTTP workers stay free for `/analyze`.
 
 pub mod input;
 pub mod layout;
@@ -25,6 +25,7 @@ pub mod limiter;
 pub mod ppocr;
 pub mod prepare;
 pub mod tesseract;
+pub mod threads;
 pub mod vision;
 
 use std::path::PathBuf;
@@ -41,6 +42,7 @@ use self::limiter::{Busy, Limiter};
 use self::ppocr::{PpOcr, PpOcrOptions};
 use self::prepare::{PrepareOptions, Prepared};
 use self::tesseract::{Reading, Tesseract, TesseractError};
+use self::threads::OcrThreads;
 use self::vision::VisionEngine;
 
 /// `/ocr` settings (see docs/configuration.md).
@@ -209,12 +211,13 @@ pub struct OcrService {
     limits: InputLimits,
     prepare: PrepareOptions,
     cjk_mending: bool,
-    /// `OCR_NICE`, also applied to the threads that decode and prepare images.
-    nice: u8,
     /// The PP-OCR engine, when its models loaded.
     neural: Option<Arc<PpOcr>>,
     /// `OCR_TIMEOUT_SECS`: the neural engine's budget per image.
     timeout: Duration,
+    /// Where images are decoded and prepared and the neural engine runs: one thread per slot,
+    /// at `OCR_NICE`.
+    threads: OcrThreads,
 }
 
 /// The neural engine's name in responses.
@@ -267,9 +270,9 @@ fn load_neural(settings: &OcrSettings) -> Option<Arc<PpOcr>> {
     }
 }
 
-/// A line of text appended to a page read in part, in the block of the last line read: a
-/// list that has ended (a full stop, the next section) keeps its items; one that runs on to
-/// the last line read takes it in.
+/// A line of text put under the line read last: a list that has ended before it (a full
+/// stop, the next section, its block's end) keeps its items; one that runs on to the last
+/// line read takes it in.
 const NEXT_LINE: &str = "Zzzz, zzzz";
 
 /// Boxes recognised at a time before looking for the list's end again (about two lines of a
@@ -278,29 +281,36 @@ const BOXES_PER_STEP: usize = 6;
 
 /// Whether the lines read so far (in reading order) hold the list the request will answer
 /// with, whole: a list that answers without Tesseract ([`neural_is_enough`]), in `language`
-/// when one is asked for, and that ends before the last line read.
+/// when one is asked for, that a line under the last one read would not change.
 fn list_is_read(lines: &[ppocr::TextLine], language: Option<Language>) -> bool {
-    let answer = |found: Extraction, text: &str| match language {
-        Some(language) => layout::list_in_language(text, language),
-        None => Some(found),
+    let answer = |lines: &[ppocr::TextLine]| {
+        let (found, text) = layout::find_list(&layout::blocks(lines));
+        match language {
+            Some(language) => layout::list_in_language(&text, language),
+            None => Some(found),
+        }
     };
-    let (found, text) = layout::find_list(&layout::blocks(lines));
-    let Some(found) = answer(found, &text) else {
+    let Some(last) = lines.last() else {
         return false;
     };
-    if !neural_is_enough(&found) {
+    let Some(found) = answer(lines).filter(neural_is_enough) else {
         return false;
-    }
-    // The page's text must end with the line read last, or the appended line would not
-    // follow it (a block read in part placed before another by the reading order).
-    let squeeze = |s: &str| s.split_whitespace().collect::<String>();
-    let last_read = lines.last().map(|l| squeeze(&l.text)).unwrap_or_default();
-    let last_line = text.lines().last().map(squeeze).unwrap_or_default();
-    if !last_line.contains(&last_read) {
-        return false;
-    }
-    let more = format!("{text}\n{NEXT_LINE}");
-    answer(label::extract(&more), &more).is_some_and(|f| f.items == found.items)
+    };
+    // The next line of the last one's block: one line height further across its axis (the
+    // reading order of a page read in part may put that block anywhere in the page's text).
+    let r = last.rect;
+    let step = 1.2 * r.height;
+    let next = ppocr::TextLine {
+        rect: ppocr::geometry::RotatedRect {
+            cx: r.cx - r.axis.1 * step,
+            cy: r.cy + r.axis.0 * step,
+            ..r
+        },
+        text: NEXT_LINE.to_owned(),
+        confidence: 1.0,
+    };
+    let more: Vec<ppocr::TextLine> = lines.iter().cloned().chain([next]).collect();
+    answer(&more).is_some_and(|f| f.items == found.items)
 }
 
 /// The layout's reading order, each block cut into steps of [`BOXES_PER_STEP`] boxes.
@@ -414,9 +424,12 @@ impl OcrService {
             },
             prepare: PrepareOptions::default(),
             cjk_mending: true,
-            nice: settings.nice,
             neural,
             timeout: settings.timeout,
+            threads: {
+                let nice = settings.nice;
+                OcrThreads::start(settings.concurrency, move || lower_thread_priority(nice))
+            },
         }
     }
 
@@ -464,13 +477,11 @@ impl OcrService {
         }
         let _permit = self.limiter.acquire().await?;
         let limits = self.limits;
-        let nice = self.nice;
-        let bytes = tokio::task::spawn_blocking(move || {
-            lower_thread_priority(nice);
-            input::decode_base64(&image_field, limits)
-        })
-        .await
-        .map_err(|e| OcrError::Engine(format!("image decoding stopped: {e}")))??;
+        let bytes = self
+            .threads
+            .run(move || input::decode_base64(&image_field, limits))
+            .await
+            .map_err(|e| OcrError::Engine(format!("image decoding stopped: {e}")))??;
         self.read_offline(bytes, language).await
     }
 
@@ -481,39 +492,40 @@ impl OcrService {
         bytes: Vec<u8>,
         language: Option<Language>,
     ) -> Result<OcrOutcome, OcrError> {
-        let (limits, options, nice) = (self.limits, self.prepare, self.nice);
+        let (limits, options) = (self.limits, self.prepare);
         let neural = self.neural.clone();
         let deadline = Instant::now() + self.timeout;
         let started = Instant::now();
-        let stage = tokio::task::spawn_blocking(move || -> Result<Stage, OcrError> {
-            lower_thread_priority(nice);
-            let image = input::decode_image(&bytes, limits)?;
-            drop(bytes);
-            // One RGB copy of the photo serves both engines (no copy for an RGB JPEG).
-            let (image, neural_found) = match neural {
-                Some(engine) => {
-                    let rgb = image.into_rgb8();
-                    let found = read_neural(&engine, &rgb, deadline, language);
-                    (image::DynamicImage::ImageRgb8(rgb), found)
+        let stage = self
+            .threads
+            .run(move || -> Result<Stage, OcrError> {
+                let image = input::decode_image(&bytes, limits)?;
+                drop(bytes);
+                // One RGB copy of the photo serves both engines (no copy for an RGB JPEG).
+                let (image, neural_found) = match neural {
+                    Some(engine) => {
+                        let rgb = image.into_rgb8();
+                        let found = read_neural(&engine, &rgb, deadline, language);
+                        (image::DynamicImage::ImageRgb8(rgb), found)
+                    }
+                    None => (image, None),
+                };
+                match neural_found {
+                    Some(n) if neural_is_enough(&n.found) => Ok(Stage::Done(n)),
+                    // The budget is spent: the best reading so far answers.
+                    Some(n) if Instant::now() >= deadline && !n.found.items.is_empty() => {
+                        Ok(Stage::Done(n))
+                    }
+                    other => {
+                        let prepared = prepare::prepare(&image, options).map_err(|e| {
+                            OcrError::Engine(format!("cannot encode the prepared image: {e}"))
+                        })?;
+                        Ok(Stage::Tesseract(prepared, other))
+                    }
                 }
-                None => (image, None),
-            };
-            match neural_found {
-                Some(n) if neural_is_enough(&n.found) => Ok(Stage::Done(n)),
-                // The budget is spent: the best reading so far answers.
-                Some(n) if Instant::now() >= deadline && !n.found.items.is_empty() => {
-                    Ok(Stage::Done(n))
-                }
-                other => {
-                    let prepared = prepare::prepare(&image, options).map_err(|e| {
-                        OcrError::Engine(format!("cannot encode the prepared image: {e}"))
-                    })?;
-                    Ok(Stage::Tesseract(prepared, other))
-                }
-            }
-        })
-        .await
-        .map_err(|e| OcrError::Engine(format!("image preparation stopped: {e}")))??;
+            })
+            .await
+            .map_err(|e| OcrError::Engine(format!("image preparation stopped: {e}")))??;
         let neural = match stage {
             Stage::Done(neural) => neural,
             Stage::Tesseract(prepared, neural) => {
@@ -585,18 +597,18 @@ impl OcrService {
     ) -> Result<OcrOutcome, OcrError> {
         let limits = self.limits;
         let permit = self.limiter.acquire().await?;
-        let nice = self.nice;
-        let (bytes, sent) = tokio::task::spawn_blocking(move || {
-            lower_thread_priority(nice);
-            let bytes = input::decode_base64(&image_field, limits)?;
-            drop(image_field);
-            let image = input::decode_image(&bytes, limits)?;
-            let sent = vision::encode(&image)
-                .map_err(|e| OcrError::Engine(format!("cannot encode the image: {e}")))?;
-            Ok::<_, OcrError>((bytes, sent))
-        })
-        .await
-        .map_err(|e| OcrError::Engine(format!("image decoding stopped: {e}")))??;
+        let (bytes, sent) = self
+            .threads
+            .run(move || {
+                let bytes = input::decode_base64(&image_field, limits)?;
+                drop(image_field);
+                let image = input::decode_image(&bytes, limits)?;
+                let sent = vision::encode(&image)
+                    .map_err(|e| OcrError::Engine(format!("cannot encode the image: {e}")))?;
+                Ok::<_, OcrError>((bytes, sent))
+            })
+            .await
+            .map_err(|e| OcrError::Engine(format!("image decoding stopped: {e}")))??;
         drop(permit);
         let started = Instant::now();
         match vision.read(&sent).await {
