@@ -180,8 +180,9 @@ impl Engine {
 /// Lowers the calling thread's priority by `nice` (once per thread): decoding and preparing an
 /// image is CPU work that must yield to the HTTP workers, like Tesseract does. On Linux
 /// `setpriority(PRIO_PROCESS, tid)` changes only this thread. It stays lowered, since an
-/// unprivileged process cannot raise it back; in this service only OCR work runs on tokio's
-/// blocking pool (and DNS look-ups for the LLM client, which do not mind). The soak measured
+/// unprivileged process cannot raise it back: it runs on the OCR threads ([`threads`]) and on
+/// tokio's blocking pool, where only OCR work runs (and DNS look-ups for the LLM client, which
+/// do not mind). The soak measured
 /// /analyze's p99 at 2.05x its idle value with Tesseract niced but these threads not.
 fn lower_thread_priority(nice: u8) {
     use std::cell::Cell;
