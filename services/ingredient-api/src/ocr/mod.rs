@@ -1128,6 +1128,13 @@ mod tests {
         ]);
         assert!(!list_is_read(&both[..1], Some(Language::French)));
         assert!(list_is_read(&both[..2], Some(Language::French)));
+        // The list read last but printed above what was read before it: its end is looked
+        // for under its own last line, not at the end of the page's text.
+        let mut above = page(&["Nutrition facts", "Ingredients: sugar, salt."]);
+        above[1].rect.cy = -100.0;
+        assert!(list_is_read(&above, None));
+        above[1].text = "Ingredients: sugar, salt,".into();
+        assert!(!list_is_read(&above, None));
         // No header: Tesseract will be asked, so the page is read whole.
         assert!(!list_is_read(
             &page(&["wheat flour, sugar, salt.", "x"]),
