@@ -5,7 +5,9 @@
 //! call, the photo's own pack) on the same photos. `scripts/bench/ocr.sh` runs it on one core.
 //!
 //! `cargo run --release -p ingredient-api --example ocr_bench -- [--tesseract-only]
-//!  [--side PX] [--batch-columns N]` (`RUST_LOG=ingredient_api=debug` shows each stage's seconds)
+//!  [--first-side PX] [--small-text PX] [--side PX] [--batch-columns N]` (the detector's first
+//!  side, the text height under which it detects again, at `--side`; `RUST_LOG=ingredient_api=debug`
+//!  shows each stage's seconds)
 //!
 //! CPU is the process's user + system time plus that of the Tesseract children it waited for
 //! (`/proc/self/stat`, 10 ms ticks); peak memory is the process's `VmHWM`, reset before each
@@ -164,6 +166,12 @@ async fn main() -> anyhow::Result<()> {
     let mut settings = OcrSettings::from_env(&EnvSource::from_process()?)?;
     if let Some(side) = value("--side") {
         settings.ppocr.detector_side = side.parse()?;
+    }
+    if let Some(side) = value("--first-side") {
+        settings.ppocr.first_side = side.parse()?;
+    }
+    if let Some(px) = value("--small-text") {
+        settings.ppocr.small_text = px.parse()?;
     }
     if let Some(columns) = value("--batch-columns") {
         settings.ppocr.batch_columns = columns.parse()?;

@@ -3,7 +3,7 @@
 //! to standard error.
 //!
 //! `cargo run --release -p ingredient-api --example ocr_photo -- [--tesseract-only]
-//! [--side=PX] IMAGE...` (`--side`: the detector's input size)
+//! [--side=PX] IMAGE...` (`--side`: the detector's input size for small print)
 //! (configured like the service: `OCR_MODELS_DIR`, `OCR_TIMEOUT_SECS`, …).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 

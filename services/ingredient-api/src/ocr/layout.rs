@@ -10,6 +10,7 @@
 use domain::ocr::label::{self, Extraction, Language};
 
 use super::ppocr::TextLine;
+use super::ppocr::geometry::RotatedRect;
 
 /// An axis-aligned box with its text.
 #[derive(Debug, Clone, PartialEq)]
@@ -137,6 +138,30 @@ pub fn blocks(text_lines: &[TextLine]) -> Vec<Block> {
         .map(|(p, lines)| Block {
             bounds: (p.x0, p.y0, p.x1, p.y1),
             lines,
+        })
+        .collect()
+}
+
+/// The boxes' indices grouped by block, blocks in reading order ([`blocks`] on boxes not read
+/// yet): the recognition driver reads block after block and stops once the list has ended.
+pub fn reading_order(rects: &[RotatedRect]) -> Vec<Vec<usize>> {
+    let numbered: Vec<TextLine> = rects
+        .iter()
+        .enumerate()
+        .map(|(i, rect)| TextLine {
+            rect: *rect,
+            text: i.to_string(),
+            confidence: 1.0,
+        })
+        .collect();
+    blocks(&numbered)
+        .iter()
+        .map(|b| {
+            b.lines
+                .iter()
+                .flat_map(|l| l.split_whitespace())
+                .filter_map(|n| n.parse().ok())
+                .collect()
         })
         .collect()
 }

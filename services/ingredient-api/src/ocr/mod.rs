@@ -15,8 +15,8 @@
 //! 4. [`domain::ocr::label::extract`] finds the list, OCR typos of known names are mended
 //!    ([`domain::ocr::translate::correct_spelling`]) and [`translate`] makes it English.
 //!
-//! Decoding and preparation run on the blocking pool and Tesseract in child processes, so the
-//! HTTP workers stay free for `/analyze`.
+//! Decoding, preparation and the neural engine run on the OCR threads ([`threads`]) and
+//! Tesseract in child processes, so the HTTP workers stay free for `/analyze`.
 
 pub mod input;
 pub mod layout;
@@ -25,6 +25,7 @@ pub mod limiter;
 pub mod ppocr;
 pub mod prepare;
 pub mod tesseract;
+pub mod threads;
 pub mod vision;
 
 use std::path::PathBuf;
@@ -41,6 +42,7 @@ use self::limiter::{Busy, Limiter};
 use self::ppocr::{PpOcr, PpOcrOptions};
 use self::prepare::{PrepareOptions, Prepared};
 use self::tesseract::{Reading, Tesseract, TesseractError};
+use self::threads::OcrThreads;
 use self::vision::VisionEngine;
 
 /// `/ocr` settings (see docs/configuration.md).
@@ -178,8 +180,9 @@ impl Engine {
 /// Lowers the calling thread's priority by `nice` (once per thread): decoding and preparing an
 /// image is CPU work that must yield to the HTTP workers, like Tesseract does. On Linux
 /// `setpriority(PRIO_PROCESS, tid)` changes only this thread. It stays lowered, since an
-/// unprivileged process cannot raise it back; in this service only OCR work runs on tokio's
-/// blocking pool (and DNS look-ups for the LLM client, which do not mind). The soak measured
+/// unprivileged process cannot raise it back: it runs on the OCR threads ([`threads`]) and on
+/// tokio's blocking pool, where only OCR work runs (and DNS look-ups for the LLM client, which
+/// do not mind). The soak measured
 /// /analyze's p99 at 2.05x its idle value with Tesseract niced but these threads not.
 fn lower_thread_priority(nice: u8) {
     use std::cell::Cell;
@@ -209,12 +212,13 @@ pub struct OcrService {
     limits: InputLimits,
     prepare: PrepareOptions,
     cjk_mending: bool,
-    /// `OCR_NICE`, also applied to the threads that decode and prepare images.
-    nice: u8,
     /// The PP-OCR engine, when its models loaded.
     neural: Option<Arc<PpOcr>>,
     /// `OCR_TIMEOUT_SECS`: the neural engine's budget per image.
     timeout: Duration,
+    /// Where images are decoded and prepared and the neural engine runs: one thread per slot,
+    /// at `OCR_NICE`.
+    threads: OcrThreads,
 }
 
 /// The neural engine's name in responses.
@@ -267,10 +271,77 @@ fn load_neural(settings: &OcrSettings) -> Option<Arc<PpOcr>> {
     }
 }
 
-/// The neural engine's list on an upright image.
-fn read_neural(engine: &PpOcr, image: &image::RgbImage, deadline: Instant) -> Option<NeuralFound> {
+/// A line of text put under the line read last: a list that has ended before it (a full
+/// stop, the next section, its block's end) keeps its items; one that runs on to the last
+/// line read takes it in.
+const NEXT_LINE: &str = "Zzzz, zzzz";
+
+/// Boxes recognised at a time before looking for the list's end again (about two lines of a
+/// list, which the detector cuts into a few boxes each).
+const BOXES_PER_STEP: usize = 6;
+
+/// Whether the lines read so far (in reading order) hold the list the request will answer
+/// with, whole: a list that answers without Tesseract ([`neural_is_enough`]), in `language`
+/// when one is asked for, that a line under the last one read would not change.
+fn list_is_read(lines: &[ppocr::TextLine], language: Option<Language>) -> bool {
+    let answer = |lines: &[ppocr::TextLine]| {
+        let (found, text) = layout::find_list(&layout::blocks(lines));
+        match language {
+            Some(language) => layout::list_in_language(&text, language),
+            None => Some(found),
+        }
+    };
+    let Some(last) = lines.last() else {
+        return false;
+    };
+    let Some(found) = answer(lines).filter(neural_is_enough) else {
+        return false;
+    };
+    // The next line of the last one's block: one line height further across its axis (the
+    // reading order of a page read in part may put that block anywhere in the page's text).
+    let r = last.rect;
+    let step = 1.2 * r.height;
+    let next = ppocr::TextLine {
+        rect: ppocr::geometry::RotatedRect {
+            cx: r.cx - r.axis.1 * step,
+            cy: r.cy + r.axis.0 * step,
+            ..r
+        },
+        text: NEXT_LINE.to_owned(),
+        confidence: 1.0,
+    };
+    let more: Vec<ppocr::TextLine> = lines.iter().cloned().chain([next]).collect();
+    answer(&more).is_some_and(|f| f.items == found.items)
+}
+
+/// The layout's reading order, each block cut into steps of [`BOXES_PER_STEP`] boxes.
+fn reading_steps(rects: &[ppocr::geometry::RotatedRect]) -> Vec<Vec<usize>> {
+    layout::reading_order(rects)
+        .into_iter()
+        .flat_map(|block| {
+            block
+                .chunks(BOXES_PER_STEP)
+                .map(<[usize]>::to_vec)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The neural engine's list on an upright image. Lines are recognised a few at a time in
+/// reading order until the list asked for has been read whole (recognition is most of the
+/// CPU of a photo; what follows the list, a nutrition table, other columns, is not read); a
+/// page without such a list is read whole.
+fn read_neural(
+    engine: &PpOcr,
+    image: &image::RgbImage,
+    deadline: Instant,
+    language: Option<Language>,
+) -> Option<NeuralFound> {
     let started = Instant::now();
-    let reading = match engine.read(image, deadline) {
+    let reading = engine.read_until(image, deadline, reading_steps, |lines| {
+        list_is_read(lines, language)
+    });
+    let reading = match reading {
         Ok(reading) => reading,
         Err(e) => {
             tracing::error!(error = %e, "PP-OCR failed; Tesseract reads the label");
@@ -280,6 +351,7 @@ fn read_neural(engine: &PpOcr, image: &image::RgbImage, deadline: Instant) -> Op
     let blocks = layout::blocks(&reading.lines);
     let (found, text) = layout::find_list(&blocks);
     tracing::debug!(
+        boxes = reading.boxes,
         lines = reading.lines.len(),
         blocks = blocks.len(),
         quarter_turns = reading.quarter_turns,
@@ -353,9 +425,12 @@ impl OcrService {
             },
             prepare: PrepareOptions::default(),
             cjk_mending: true,
-            nice: settings.nice,
             neural,
             timeout: settings.timeout,
+            threads: {
+                let nice = settings.nice;
+                OcrThreads::start(settings.concurrency, move || lower_thread_priority(nice))
+            },
         }
     }
 
@@ -403,13 +478,11 @@ impl OcrService {
         }
         let _permit = self.limiter.acquire().await?;
         let limits = self.limits;
-        let nice = self.nice;
-        let bytes = tokio::task::spawn_blocking(move || {
-            lower_thread_priority(nice);
-            input::decode_base64(&image_field, limits)
-        })
-        .await
-        .map_err(|e| OcrError::Engine(format!("image decoding stopped: {e}")))??;
+        let bytes = self
+            .threads
+            .run(move || input::decode_base64(&image_field, limits))
+            .await
+            .map_err(|e| OcrError::Engine(format!("image decoding stopped: {e}")))??;
         self.read_offline(bytes, language).await
     }
 
@@ -420,39 +493,40 @@ impl OcrService {
         bytes: Vec<u8>,
         language: Option<Language>,
     ) -> Result<OcrOutcome, OcrError> {
-        let (limits, options, nice) = (self.limits, self.prepare, self.nice);
+        let (limits, options) = (self.limits, self.prepare);
         let neural = self.neural.clone();
         let deadline = Instant::now() + self.timeout;
         let started = Instant::now();
-        let stage = tokio::task::spawn_blocking(move || -> Result<Stage, OcrError> {
-            lower_thread_priority(nice);
-            let image = input::decode_image(&bytes, limits)?;
-            drop(bytes);
-            // One RGB copy of the photo serves both engines (no copy for an RGB JPEG).
-            let (image, neural_found) = match neural {
-                Some(engine) => {
-                    let rgb = image.into_rgb8();
-                    let found = read_neural(&engine, &rgb, deadline);
-                    (image::DynamicImage::ImageRgb8(rgb), found)
+        let stage = self
+            .threads
+            .run(move || -> Result<Stage, OcrError> {
+                let image = input::decode_image(&bytes, limits)?;
+                drop(bytes);
+                // One RGB copy of the photo serves both engines (no copy for an RGB JPEG).
+                let (image, neural_found) = match neural {
+                    Some(engine) => {
+                        let rgb = image.into_rgb8();
+                        let found = read_neural(&engine, &rgb, deadline, language);
+                        (image::DynamicImage::ImageRgb8(rgb), found)
+                    }
+                    None => (image, None),
+                };
+                match neural_found {
+                    Some(n) if neural_is_enough(&n.found) => Ok(Stage::Done(n)),
+                    // The budget is spent: the best reading so far answers.
+                    Some(n) if Instant::now() >= deadline && !n.found.items.is_empty() => {
+                        Ok(Stage::Done(n))
+                    }
+                    other => {
+                        let prepared = prepare::prepare(&image, options).map_err(|e| {
+                            OcrError::Engine(format!("cannot encode the prepared image: {e}"))
+                        })?;
+                        Ok(Stage::Tesseract(prepared, other))
+                    }
                 }
-                None => (image, None),
-            };
-            match neural_found {
-                Some(n) if neural_is_enough(&n.found) => Ok(Stage::Done(n)),
-                // The budget is spent: the best reading so far answers.
-                Some(n) if Instant::now() >= deadline && !n.found.items.is_empty() => {
-                    Ok(Stage::Done(n))
-                }
-                other => {
-                    let prepared = prepare::prepare(&image, options).map_err(|e| {
-                        OcrError::Engine(format!("cannot encode the prepared image: {e}"))
-                    })?;
-                    Ok(Stage::Tesseract(prepared, other))
-                }
-            }
-        })
-        .await
-        .map_err(|e| OcrError::Engine(format!("image preparation stopped: {e}")))??;
+            })
+            .await
+            .map_err(|e| OcrError::Engine(format!("image preparation stopped: {e}")))??;
         let neural = match stage {
             Stage::Done(neural) => neural,
             Stage::Tesseract(prepared, neural) => {
@@ -524,18 +598,18 @@ impl OcrService {
     ) -> Result<OcrOutcome, OcrError> {
         let limits = self.limits;
         let permit = self.limiter.acquire().await?;
-        let nice = self.nice;
-        let (bytes, sent) = tokio::task::spawn_blocking(move || {
-            lower_thread_priority(nice);
-            let bytes = input::decode_base64(&image_field, limits)?;
-            drop(image_field);
-            let image = input::decode_image(&bytes, limits)?;
-            let sent = vision::encode(&image)
-                .map_err(|e| OcrError::Engine(format!("cannot encode the image: {e}")))?;
-            Ok::<_, OcrError>((bytes, sent))
-        })
-        .await
-        .map_err(|e| OcrError::Engine(format!("image decoding stopped: {e}")))??;
+        let (bytes, sent) = self
+            .threads
+            .run(move || {
+                let bytes = input::decode_base64(&image_field, limits)?;
+                drop(image_field);
+                let image = input::decode_image(&bytes, limits)?;
+                let sent = vision::encode(&image)
+                    .map_err(|e| OcrError::Engine(format!("cannot encode the image: {e}")))?;
+                Ok::<_, OcrError>((bytes, sent))
+            })
+            .await
+            .map_err(|e| OcrError::Engine(format!("image decoding stopped: {e}")))??;
         drop(permit);
         let started = Instant::now();
         match vision.read(&sent).await {
@@ -1013,5 +1087,74 @@ mod tests {
             words: 4,
         };
         assert_eq!(looks_latin(&garbage), None);
+    }
+
+    /// Text lines one under the other, 20 px high, in reading order.
+    fn page(rows: &[&str]) -> Vec<ppocr::TextLine> {
+        rows.iter()
+            .enumerate()
+            .map(|(i, text)| ppocr::TextLine {
+                rect: ppocr::geometry::RotatedRect {
+                    cx: 200.0,
+                    cy: 30.0 + 24.0 * i as f32,
+                    width: 380.0,
+                    height: 20.0,
+                    axis: (1.0, 0.0),
+                },
+                text: (*text).to_owned(),
+                confidence: 0.99,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reading_stops_once_the_list_has_ended() {
+        let lines = page(&[
+            "Ingredients: wheat flour, sugar,",
+            "palm oil, salt. Store in a dry place.",
+            "Nutrition facts",
+        ]);
+        // The list runs on to the last line read: not yet.
+        assert!(!list_is_read(&lines[..1], None));
+        // Ended by a full stop before the last line read.
+        assert!(list_is_read(&lines[..2], None));
+        assert!(list_is_read(&lines, None));
+        // The list in another language than the one asked for is not the answer.
+        assert!(!list_is_read(&lines, Some(Language::French)));
+        let both = page(&[
+            "Ingredients: wheat flour, sugar.",
+            "Ingrédients : farine de blé, sucre.",
+            "Zutaten: Weizenmehl, Zucker.",
+        ]);
+        assert!(!list_is_read(&both[..1], Some(Language::French)));
+        assert!(list_is_read(&both[..2], Some(Language::French)));
+        // The list read last but printed above what was read before it: its end is looked
+        // for under its own last line, not at the end of the page's text.
+        let mut above = page(&["Nutrition facts", "Ingredients: sugar, salt."]);
+        above[1].rect.cy = -100.0;
+        assert!(list_is_read(&above, None));
+        above[1].text = "Ingredients: sugar, salt,".into();
+        assert!(!list_is_read(&above, None));
+        // No header: Tesseract will be asked, so the page is read whole.
+        assert!(!list_is_read(
+            &page(&["wheat flour, sugar, salt.", "x"]),
+            None
+        ));
+    }
+
+    #[test]
+    fn boxes_are_read_block_by_block_in_steps() {
+        let mut lines = page(&["a", "b", "c", "d", "e", "f", "g", "h"]);
+        // A second column far to the right, level with the first two lines.
+        lines.push(ppocr::TextLine {
+            rect: ppocr::geometry::RotatedRect {
+                cx: 2000.0,
+                ..lines[0].rect
+            },
+            ..lines[0].clone()
+        });
+        let rects: Vec<_> = lines.iter().map(|l| l.rect).collect();
+        let steps = reading_steps(&rects);
+        assert_eq!(steps, [vec![0, 1, 2, 3, 4, 5], vec![6, 7], vec![8]]);
     }
 }

@@ -274,3 +274,64 @@ async fn the_neural_engine_reads_without_tesseract() {
         "{matched}/{expected}: {items:?}"
     );
 }
+
+/// The engine on its own, with the service's models and defaults.
+fn engine() -> ingredient_api::ocr::ppocr::PpOcr {
+    let settings =
+        OcrSettings::from_env(&EnvSource::from_pairs([("OCR_CONCURRENCY", "1")])).unwrap();
+    let dir = settings.models_dir.expect("a models folder");
+    let library = settings
+        .ort_library
+        .unwrap_or_else(|| dir.join("libonnxruntime.so"));
+    ingredient_api::ocr::ppocr::PpOcr::load(&dir, &library, 1, settings.ppocr)
+        .expect("PP-OCR models: run scripts/setup/install-ocr-models.sh")
+}
+
+fn clean_label(name: &str) -> RgbImage {
+    use crate::labels::{Variant, corpus, render};
+    let label = corpus().into_iter().find(|l| l.name == name).unwrap();
+    image::load_from_memory(&render(&label, Variant::Clean))
+        .unwrap()
+        .into_rgb8()
+}
+
+/// Past the budget (`OCR_TIMEOUT_SECS`) the lines read so far come back, marked incomplete;
+/// within it, every line.
+#[test]
+fn a_spent_budget_returns_the_lines_read_so_far() {
+    use std::time::{Duration, Instant};
+    let engine = engine();
+    let image = clean_label("en-biscuits");
+    let late = engine.read(&image, Instant::now()).unwrap();
+    assert!(!late.complete);
+    assert!(late.lines.is_empty(), "{:?}", late.lines);
+    let read = engine
+        .read(&image, Instant::now() + Duration::from_secs(600))
+        .unwrap();
+    assert!(read.complete);
+    assert!(read.lines.len() >= 3, "{:?}", read.lines);
+}
+
+/// Reading stops at the first group once the caller has enough: the other boxes are not read.
+#[test]
+fn reading_stops_when_the_caller_has_enough() {
+    use std::time::{Duration, Instant};
+    let engine = engine();
+    let image = clean_label("fr-biscuits");
+    let mut asked = 0;
+    let reading = engine
+        .read_until(
+            &image,
+            Instant::now() + Duration::from_secs(600),
+            |rects| (0..rects.len()).map(|i| vec![i]).collect(),
+            |lines| {
+                asked += 1;
+                lines.len() == 2
+            },
+        )
+        .unwrap();
+    assert!(reading.complete);
+    assert_eq!(reading.lines.len(), 2);
+    assert_eq!(asked, 2);
+    assert!(reading.boxes > 2, "{}", reading.boxes);
+}

@@ -1,19 +1,23 @@
 //! PP-OCR (PP-OCRv6 small models from the `rapidocr` wheel) on ONNX Runtime: text lines found
 //! by the DB detector, turned upright by the angle classifier, read by the CTC recogniser.
 //!
-//! [`PpOcr::read`] on an upright RGB image:
-//! 1. the detector runs on a copy whose longest side is [`PpOcrOptions::detector_side`]
-//!    (1,280 px, rounded to multiples of 32; 960 px scored the same F1 on the real photos
-//!    for about a quarter less CPU, but lost small Korean print): its probability map is thresholded, each connected region becomes a
-//!    minimum-area rotated rectangle grown by the DB "unclip" margin ([`geometry`]);
+//! [`PpOcr::read_until`] on an upright RGB image:
+//! 1. the detector runs on a copy whose longest side is [`PpOcrOptions::first_side`] (736 px,
+//!    rounded to multiples of 32): its probability map is thresholded, each connected region
+//!    becomes a minimum-area rotated rectangle grown by the DB "unclip" margin ([`geometry`]);
 //! 2. when most text regions stand upright, the page is turned a quarter and detected again;
+//!    when the regions are small print (median extent across under
+//!    [`PpOcrOptions::small_text`] px) on a larger photo, the page is detected again at
+//!    [`PpOcrOptions::detector_side`] (1,280 px);
 //! 3. each rectangle at least [`PpOcrOptions::min_line_height`] across is sampled straight
 //!    out of the full-resolution image at 48 px height along its long side, the classifier
 //!    flips lines it reads as upside down, and when most are, the page is taken as upside
 //!    down: the rectangles are moved half a turn for the layout, without a second detection;
-//! 4. the recogniser reads the lines in batches of similar widths, at most
-//!    [`PpOcrOptions::batch_columns`] columns per batch (the request's peak memory); CTC
-//!    greedy decoding.
+//! 4. the recogniser reads the lines group by group in the caller's order (the layout's
+//!    reading order), each group in batches of similar widths, at most
+//!    [`PpOcrOptions::batch_columns`] columns per batch (the request's peak memory), CTC
+//!    greedy decoding, and stops once the caller has what it needs (the ingredient list,
+//!    whole): lines after it are not read.
 //!
 //! The request's time budget is checked between batches: past it, the lines read so far are
 //! returned ([`Reading::complete`] is false).
@@ -33,7 +37,12 @@ use self::models::{ModelError, ModelPool, Models};
 /// Tuning of the pipeline (defaults from PP-OCR's own, checked on the real photos).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PpOcrOptions {
-    /// Longest side of the detector's input, in pixels.
+    /// Longest side of the detector's input on the first pass, in pixels.
+    pub first_side: u32,
+    /// Median extent across of the first pass's text boxes (in its input's pixels) under
+    /// which the page is detected again at [`Self::detector_side`].
+    pub small_text: f32,
+    /// Longest side of the detector's input for small print, in pixels.
     pub detector_side: u32,
     /// Probability above which a map pixel is text.
     pub threshold: f32,
@@ -52,6 +61,8 @@ pub struct PpOcrOptions {
 impl Default for PpOcrOptions {
     fn default() -> Self {
         Self {
+            first_side: 736,
+            small_text: 12.0,
             detector_side: 1280,
             threshold: 0.3,
             region_score: 0.6,
@@ -81,8 +92,10 @@ pub struct Reading {
     pub lines: Vec<TextLine>,
     /// Clockwise quarter turns applied to the page before reading (0–3).
     pub quarter_turns: u8,
-    /// False when the time budget ran out before every line was read.
+    /// False when the time budget ran out before the reading was done.
     pub complete: bool,
+    /// Text boxes the detector found (some may not have been read: [`PpOcr::read_until`]).
+    pub boxes: usize,
 }
 
 /// Why a reading failed.
@@ -131,20 +144,48 @@ impl PpOcr {
 
     /// Reads every text line of an upright image, within `deadline` (see the module docs).
     pub fn read(&self, image: &RgbImage, deadline: Instant) -> Result<Reading, PpOcrError> {
+        self.read_until(
+            image,
+            deadline,
+            |rects| vec![(0..rects.len()).collect()],
+            |_| false,
+        )
+    }
+
+    /// Reads the text lines of an upright image group by group, within `deadline`, and stops
+    /// as soon as `enough` says the lines read so far (in the order read) hold what the
+    /// caller needs. `order` groups the detected boxes (in the page's final orientation) by
+    /// their indices, in the order to read them; boxes it leaves out are read last.
+    pub fn read_until(
+        &self,
+        image: &RgbImage,
+        deadline: Instant,
+        order: impl FnOnce(&[RotatedRect]) -> Vec<Vec<usize>>,
+        mut enough: impl FnMut(&[TextLine]) -> bool,
+    ) -> Result<Reading, PpOcrError> {
         let mut models = self.pool.take();
         let models = &mut *models;
         let started = Instant::now();
-        let mut rects = self.detect(models, image)?;
+        let o = self.options;
+        let (mut rects, height) = self.detect(models, image, o.first_side)?;
         // A page turned a quarter: its lines stand upright. The detector groups sideways
         // text into lines less well (measured on the turned photo: a line lost from the
         // list's block), so the page is turned and detected again.
         let mut page = std::borrow::Cow::Borrowed(image);
         let mut quarter_turns = 0u8;
-        if mostly_upright(&rects) {
+        let turned = mostly_upright(&rects);
+        if turned {
             page = std::borrow::Cow::Owned(image::imageops::rotate90(image));
             quarter_turns = 1;
-            rects = self.detect(models, &page)?;
         }
+        // Small print on a large photo is detected again on a larger copy.
+        let small = height < o.small_text && image.width().max(image.height()) > o.first_side;
+        if small && o.detector_side > o.first_side {
+            rects = self.detect(models, &page, o.detector_side)?.0;
+        } else if turned {
+            rects = self.detect(models, &page, o.first_side)?.0;
+        }
+        tracing::debug!(height, turned, small, "PP-OCR detection");
         let detected = started.elapsed();
         let (rects, mut crops) = line_crops(&page, rects, self.options.min_line_height);
         let (w, h) = page.dimensions();
@@ -173,20 +214,48 @@ impl PpOcr {
         flip(&mut crops, &flips);
         drop(flips);
         let classified = started.elapsed();
-        let (texts, complete) = self.recognise(models, &crops, deadline)?;
-        drop(crops);
-        let lines: Vec<TextLine> = rects
+        let rects: Vec<RotatedRect> = rects
             .into_iter()
-            .zip(texts)
-            .filter_map(|(rect, read)| read.map(|(text, confidence)| (rect, text, confidence)))
-            .filter(|(_, text, _)| !text.trim().is_empty())
-            .map(|(rect, text, confidence)| TextLine {
-                rect: rect.turned(w as f32, h as f32, half_turns),
-                text,
-                confidence,
-            })
+            .map(|r| r.turned(w as f32, h as f32, half_turns))
             .collect();
+        let mut groups = order(&rects);
+        let mut grouped = vec![false; rects.len()];
+        for &i in groups.iter().flatten() {
+            if let Some(g) = grouped.get_mut(i) {
+                *g = true;
+            }
+        }
+        groups.push((0..rects.len()).filter(|&i| !grouped[i]).collect());
+        let mut lines: Vec<TextLine> = Vec::new();
+        let (mut read, mut complete) = (0, true);
+        for group in groups.iter().filter(|g| !g.is_empty()) {
+            let group: Vec<usize> = group.iter().copied().filter(|&i| i < rects.len()).collect();
+            let (mut texts, done) = self.recognise(models, &crops, &group, deadline)?;
+            read += texts.len();
+            // Back in the group's order (they were read narrowest first).
+            texts.sort_by_key(|(i, _, _)| group.iter().position(|g| g == i));
+            lines.extend(
+                texts
+                    .into_iter()
+                    .filter(|(_, text, _)| !text.trim().is_empty())
+                    .map(|(i, text, confidence)| TextLine {
+                        rect: rects[i],
+                        text,
+                        confidence,
+                    }),
+            );
+            if !done {
+                complete = false;
+                break;
+            }
+            if enough(&lines) {
+                break;
+            }
+        }
+        drop(crops);
         tracing::debug!(
+            boxes = rects.len(),
+            read,
             lines = lines.len(),
             detect_s = detected.as_secs_f32(),
             classify_s = (classified - detected).as_secs_f32(),
@@ -197,14 +266,22 @@ impl PpOcr {
             lines,
             quarter_turns,
             complete,
+            boxes: rects.len(),
         })
     }
 
-    /// The text regions as rotated rectangles in the page's pixels.
-    fn detect(&self, models: &mut Models, page: &RgbImage) -> Result<Vec<RotatedRect>, PpOcrError> {
+    /// The text regions as rotated rectangles in the page's pixels, detected on a copy
+    /// `side` pixels on its longest side, and their median extent across in that copy's
+    /// pixels (0 without regions).
+    fn detect(
+        &self,
+        models: &mut Models,
+        page: &RgbImage,
+        side: u32,
+    ) -> Result<(Vec<RotatedRect>, f32), PpOcrError> {
         let o = self.options;
         let (w, h) = page.dimensions();
-        let scale = (o.detector_side as f32 / w.max(h) as f32).min(1.0);
+        let scale = (side as f32 / w.max(h) as f32).min(1.0);
         let round32 = |v: u32| ((v as f32 * scale / 32.0).round() as u32).max(1) * 32;
         let (nw, nh) = (round32(w), round32(h));
         let small = image::imageops::resize(page, nw, nh, image::imageops::FilterType::Triangle);
@@ -243,7 +320,13 @@ impl PpOcr {
             }
             rects.push(grown.scaled(sx, sy));
         }
-        Ok(rects)
+        let mut heights: Vec<f32> = rects
+            .iter()
+            .map(|r| r.width.min(r.height) * scale)
+            .collect();
+        heights.sort_by(f32::total_cmp);
+        let median = heights.get(heights.len() / 2).copied().unwrap_or(0.0);
+        Ok((rects, median))
     }
 
     /// For each crop, the classifier's probability that it reads upside down.
@@ -266,18 +349,19 @@ impl PpOcr {
         Ok(flips)
     }
 
-    /// Reads the crops, narrowest first in batches; `None` for crops left unread when the
-    /// deadline passed (then `complete` is false).
+    /// Reads the crops `which`, narrowest first in batches: each one's index, text and
+    /// confidence, and false when the deadline passed before every one was read.
     #[allow(clippy::type_complexity)]
     fn recognise(
         &self,
         models: &mut Models,
         crops: &[RgbImage],
+        which: &[usize],
         deadline: Instant,
-    ) -> Result<(Vec<Option<(String, f32)>>, bool), PpOcrError> {
-        let mut order: Vec<usize> = (0..crops.len()).collect();
+    ) -> Result<(Vec<(usize, String, f32)>, bool), PpOcrError> {
+        let mut order = which.to_vec();
         order.sort_by_key(|&i| crops[i].width());
-        let mut out = vec![None; crops.len()];
+        let mut out = Vec::with_capacity(order.len());
         // Batches of up to BATCH lines whose padded width (lines × the widest) stays within
         // `batch_columns`: the activations of a batch of long lines are the request's peak
         // memory, and long lines read alone cost no more CPU than padded in a batch.
@@ -314,7 +398,8 @@ impl PpOcr {
             let (steps, classes) = (shape[1] as usize, shape[2] as usize);
             for (k, &i) in batch.iter().enumerate() {
                 let rows = &probs[k * steps * classes..(k + 1) * steps * classes];
-                out[i] = Some(ctc_greedy(rows, classes, &self.pool.alphabet));
+                let (text, confidence) = ctc_greedy(rows, classes, &self.pool.alphabet);
+                out.push((i, text, confidence));
             }
         }
         Ok((out, true))
