@@ -100,16 +100,16 @@ pub fn blocks(text_lines: &[TextLine]) -> Vec<Block> {
     lines.sort_by(|a, b| a.y0.total_cmp(&b.y0));
     // Blocks: a line joins the block whose last line is just above it (gap under a line
     // height), overlaps it horizontally and has a similar height.
-    let mut blocks: Vec<(Piece, Vec<String>)> = Vec::new();
+    let mut blocks: Vec<(Piece, Vec<String>, Piece)> = Vec::new();
     for line in lines {
         let h = line.height();
         let best = blocks
             .iter_mut()
-            .filter(|(b, rows)| {
+            .filter(|(b, rows, last)| {
                 let last_h = b.height() / rows.len() as f32;
                 let gap = line.y0 - b.y1;
                 let ratio = h / last_h.max(1.0);
-                gap > -0.4 * h
+                next_row(last, &line)
                     && gap < 0.9 * h.max(last_h)
                     && (0.6..=1.7).contains(&ratio)
                     && overlap(b.x0, b.x1, line.x0, line.x1) > 0.0
@@ -120,16 +120,21 @@ pub fn blocks(text_lines: &[TextLine]) -> Vec<Block> {
                     .total_cmp(&(line.y0 - b.0.y1).abs())
             });
         match best {
-            Some((block, rows)) => {
+            Some((block, rows, last)) => {
                 rows.push(line.text.clone());
                 block.union(&line, "");
+                *last = line;
             }
             None => {
                 let text = line.text.clone();
-                blocks.push((line, vec![text]));
+                blocks.push((line.clone(), vec![text], line));
             }
         }
     }
+    let blocks: Vec<_> = blocks
+        .into_iter()
+        .map(|(block, rows, _)| (block, rows))
+        .collect();
     let mut ordered = Vec::with_capacity(blocks.len());
     xy_cut(blocks, &mut ordered);
     ordered
@@ -139,6 +144,16 @@ pub fn blocks(text_lines: &[TextLine]) -> Vec<Block> {
             lines,
         })
         .collect()
+}
+
+/// Whether `line` is the row after `last` rather than beside it: its centre is lower by
+/// more than 0.4 of the smaller height. The boxes of a curved label's bowed rows are twice
+/// as tall as their print and overlap the rows above and below by half (their tops alone
+/// would put each row in a block of its own, read out of order); rows side by side share
+/// their centre line.
+fn next_row(last: &Piece, line: &Piece) -> bool {
+    let centre = |p: &Piece| (p.y0 + p.y1) / 2.0;
+    centre(line) - centre(last) > 0.4 * line.height().min(last.height())
 }
 
 /// Reading order by recursive XY cut: split at the first horizontal band free of blocks (top
@@ -318,6 +333,54 @@ mod tests {
         assert_eq!(blocks.len(), 2, "{:?}", texts(&blocks));
         let (found, _) = find_list(&blocks);
         assert_eq!(found.items, ["Eau (64%)", "soja (33%)", "nigari (3%)"]);
+    }
+
+    #[test]
+    fn a_curved_labels_bowed_rows_are_one_block_in_order() {
+        // Boxes as the detector gives them on a label wrapped round a can (rendered curved
+        // variant): each row's box is about twice its print and overlaps its neighbours by
+        // half. A row beside another (a table's value) still starts a block of its own.
+        let page = [
+            line(24.4, 45.5, 145.3, 87.3, "OAT BISCUITS"),
+            line(
+                21.5,
+                66.7,
+                569.1,
+                121.3,
+                "Ingredients: Oat flakes (45%), Wheat flour,",
+            ),
+            line(
+                21.5,
+                95.8,
+                566.2,
+                148.1,
+                "Sugar, Palm oil, Raising agents (sodium",
+            ),
+            line(21.9, 122.7, 546.2, 174.4, "bicarbonate), Salt, Natural"),
+            line(24.2, 161.4, 115.9, 199.7, "flavouring."),
+            line(
+                21.3,
+                175.5,
+                550.6,
+                233.5,
+                "Allergy advice: see ingredients in bold.",
+            ),
+        ];
+        let blocks = blocks(&page);
+        let (found, text) = find_list(&blocks);
+        assert_eq!(
+            found.items,
+            [
+                "Oat flakes (45%)",
+                "Wheat flour",
+                "Sugar",
+                "Palm oil",
+                "Raising agents (sodium bicarbonate)",
+                "Salt",
+                "Natural flavouring"
+            ],
+            "{text}"
+        );
     }
 
     #[test]
