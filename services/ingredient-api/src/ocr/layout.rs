@@ -246,6 +246,27 @@ pub fn find_list(blocks: &[Block]) -> (Extraction, String) {
     (found, text)
 }
 
+/// Whether the page text shows, before its first list header, a list the recogniser could
+/// not read: separators with hardly a letter between them (`:(45%)，,，，，(`, what the models
+/// make of Hangul, which they lack). A pack printing its list first in Korean and then in
+/// Japanese reads so; a Latin or CJK list read well has letters between its separators. A
+/// page with no header read is not one (nothing was read well either).
+pub fn unread_list_first(text: &str) -> bool {
+    let (mut separators, mut letters) = (0usize, 0usize);
+    for line in text.lines() {
+        if label::extract(line).header_found {
+            return separators >= UNREAD_LIST_SEPARATORS && letters <= separators;
+        }
+        separators += line.matches([',', '，', '、', ';']).count();
+        letters += line.chars().filter(|c| c.is_alphabetic()).count();
+    }
+    // No list read at all: the usual fallback to Tesseract applies.
+    false
+}
+
+/// Separators before the first header for [`unread_list_first`] to see a list there.
+const UNREAD_LIST_SEPARATORS: usize = 3;
+
 /// The list printed in `language` on a page of several lists (a multilingual pack): the first
 /// list, read from any line on, whose header names that language (or, for headers several
 /// languages share, whose text reads as it). `None` when the page has no list in it.
@@ -406,6 +427,28 @@ mod tests {
         assert_eq!(list_in_language(page, Language::Japanese), None);
         // Without a language, the first list printed.
         assert_eq!(label::extract(page).items[0], "Zucker");
+    }
+
+    #[test]
+    fn a_list_the_models_could_not_read_before_the_header_is_seen() {
+        // What PP-OCR reads of a Korean list printed above the Japanese one.
+        let korean_first =
+            "寻\n:(45%)，,，，，(\n三，)，，.\n成分：オーツ麦(45%)、小麦粉、砂糖\n：浸晶";
+        assert!(unread_list_first(korean_first));
+        assert!(unread_list_first(
+            "是ヨ\n，，，.\n全成分：水、グリセリン、シア脂"
+        ));
+        // A list read well before another header, a title, a page without a list: no.
+        assert!(!unread_list_first(
+            "配料：小麦粉、白砂糖、食用盐、棕榈油\nIngredients: Wheat flour, Sugar, Salt"
+        ));
+        assert!(!unread_list_first(
+            "Wheat flour, Sugar, Salt, Palm oil, Milk\nNutrition: Energy 300 kJ"
+        ));
+        assert!(!unread_list_first("OAT BISCUITS\nIngredients: Oats, Sugar"));
+        assert!(!unread_list_first(""));
+        // Hangul alone, no header read: not this case.
+        assert!(!unread_list_first(":(45%)，,，，，(\n三，)，，."));
     }
 
     #[test]

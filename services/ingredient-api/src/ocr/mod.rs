@@ -167,10 +167,13 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// Tesseract's name in responses.
+    const TESSERACT: &'static str = "tesseract";
+
     /// The name reported in the response's `engine` field.
     pub fn name(&self) -> &'static str {
         match self {
-            Engine::Tesseract(_) => "tesseract",
+            Engine::Tesseract(_) => Self::TESSERACT,
         }
     }
 }
@@ -224,7 +227,9 @@ const NEURAL: &str = "ppocr";
 /// image prepared for Tesseract (with the neural list, if any, to compare).
 enum Stage {
     Done(NeuralFound),
-    Tesseract(Prepared, Option<NeuralFound>),
+    /// The prepared image, the neural list, and the upright image when the neural engine
+    /// turned the page sideways without reading a list (which way up it is may be wrong).
+    Tesseract(Prepared, Option<NeuralFound>, Option<image::DynamicImage>),
 }
 
 /// The neural engine's list, the page text it was found in and the lines read (with their
@@ -233,13 +238,22 @@ struct NeuralFound {
     found: Extraction,
     text: String,
     lines: Vec<ppocr::TextLine>,
+    /// Clockwise quarter turns that made the page upright (Tesseract reads it turned so).
+    quarter_turns: u8,
+    /// A list printed before the one found, in a script the models cannot read
+    /// ([`layout::unread_list_first`]).
+    unread_first: bool,
 }
 
 /// A neural reading that answers without asking Tesseract: a header and two items (Korean
 /// cannot be read by the models; its header is never found by them, and a list found by its
 /// shape alone may be their misreading of Hangul).
-fn neural_is_enough(found: &Extraction) -> bool {
-    found.header_found && found.items.len() >= 2 && found.language != Some(Language::Korean)
+fn neural_is_enough(neural: &NeuralFound) -> bool {
+    let found = &neural.found;
+    found.header_found
+        && found.items.len() >= 2
+        && found.language != Some(Language::Korean)
+        && !neural.unread_first
 }
 
 /// Loads the PP-OCR models (blocking: a few hundred milliseconds per slot).
@@ -290,9 +304,11 @@ fn read_neural(engine: &PpOcr, image: &image::RgbImage, deadline: Instant) -> Op
         "PP-OCR read"
     );
     Some(NeuralFound {
+        unread_first: layout::unread_list_first(&text),
         found,
         text,
         lines: reading.lines,
+        quarter_turns: reading.quarter_turns,
     })
 }
 
@@ -438,16 +454,27 @@ impl OcrService {
                 None => (image, None),
             };
             match neural_found {
-                Some(n) if neural_is_enough(&n.found) => Ok(Stage::Done(n)),
+                Some(n) if neural_is_enough(&n) => Ok(Stage::Done(n)),
                 // The budget is spent: the best reading so far answers.
                 Some(n) if Instant::now() >= deadline && !n.found.items.is_empty() => {
                     Ok(Stage::Done(n))
                 }
                 other => {
+                    // The page as the neural engine found it upright: Tesseract's own
+                    // orientation step does not cover every script (Korean).
+                    let turns = other.as_ref().map_or(0, |n| n.quarter_turns % 4);
+                    let image = match turns {
+                        1 => image.rotate90(),
+                        2 => image.rotate180(),
+                        3 => image.rotate270(),
+                        _ => image,
+                    };
                     let prepared = prepare::prepare(&image, options).map_err(|e| {
                         OcrError::Engine(format!("cannot encode the prepared image: {e}"))
                     })?;
-                    Ok(Stage::Tesseract(prepared, other))
+                    let unsure =
+                        turns % 2 == 1 && other.as_ref().is_some_and(|n| !n.found.header_found);
+                    Ok(Stage::Tesseract(prepared, other, unsure.then_some(image)))
                 }
             }
         })
@@ -455,7 +482,31 @@ impl OcrService {
         .map_err(|e| OcrError::Engine(format!("image preparation stopped: {e}")))??;
         let neural = match stage {
             Stage::Done(neural) => neural,
-            Stage::Tesseract(prepared, neural) => {
+            Stage::Tesseract(mut prepared, neural, sideways) => {
+                // The neural classifier tells which way up a sideways page is from the
+                // scripts it knows; Tesseract's orientation check has the last word.
+                if let Some(image) = sideways
+                    && self.upside_down(&prepared).await
+                {
+                    let turned = tokio::task::spawn_blocking(move || {
+                        lower_thread_priority(nice);
+                        prepare::prepare(&image.rotate180(), options)
+                    })
+                    .await;
+                    match turned {
+                        Ok(Ok(upright)) => prepared = upright,
+                        Ok(Err(e)) => tracing::warn!(error = %e, "cannot prepare the turned page"),
+                        Err(e) => tracing::warn!(error = %e, "turning the page stopped"),
+                    }
+                }
+                // The first list is in a script the models lack: Korean is the one of the
+                // nine languages they cannot read, so Tesseract reads it with its own pack.
+                if neural.as_ref().is_some_and(|n| n.unread_first)
+                    && let Some((found, text)) = self.read_korean(&prepared).await
+                {
+                    let found = in_language(found, &text, language);
+                    return Ok(self.finish(found, text, Engine::TESSERACT, started));
+                }
                 match (self.read_extraction(&prepared).await, neural) {
                     (Ok(tess), Some(n)) if score(&n.found) > score(&tess.0) => n,
                     (Ok((found, text, engine)), _) => {
@@ -568,6 +619,30 @@ impl OcrService {
         let started = Instant::now();
         let (found, raw_text, engine) = self.read_extraction(prepared).await?;
         Ok(self.finish(found, raw_text, engine, started))
+    }
+
+    /// Whether Tesseract's orientation check (`--psm 0`) finds the prepared page upside down.
+    async fn upside_down(&self, prepared: &Prepared) -> bool {
+        let Some(Engine::Tesseract(tesseract)) = self.engines.first() else {
+            return false;
+        };
+        tesseract.upside_down(&prepared.png).await
+    }
+
+    /// Tesseract's Korean list on a prepared image, when it finds one with a header and two
+    /// items; `None` otherwise (also when Tesseract is missing or fails).
+    async fn read_korean(&self, prepared: &Prepared) -> Option<(Extraction, String)> {
+        let Engine::Tesseract(tesseract) = self.engines.first()?;
+        match tesseract.read_in(prepared, Language::Korean).await {
+            Ok((found, text)) if found.header_found && found.items.len() >= 2 => {
+                Some((found, text))
+            }
+            Ok(_) => None,
+            Err(e) => {
+                tracing::warn!(error = %e, "Tesseract could not read the Korean list");
+                None
+            }
+        }
     }
 
     /// The engines' extraction on a prepared image, with the text and the engine's name.
@@ -736,6 +811,40 @@ impl TesseractEngine {
             best.0.language = latin;
         }
         Ok(best)
+    }
+
+    /// Whether the orientation and script detection (`--psm 0`, the `osd` pack) says the page
+    /// must be turned half round; false when it cannot tell (too few characters, no pack).
+    pub async fn upside_down(&self, png: &[u8]) -> bool {
+        if !self.tesseract.has_pack("osd") {
+            return false;
+        }
+        let osd = self
+            .tesseract
+            .run(png, "osd", 0, false)
+            .await
+            .unwrap_or_default();
+        osd.lines()
+            .filter_map(|l| l.strip_prefix("Rotate:"))
+            .any(|degrees| degrees.trim() == "180")
+    }
+
+    /// Reads a prepared image with `language`'s pack alone (rescaled to the CJK line height for
+    /// Korean, Japanese and Chinese), in one call: the list printed in that language.
+    pub async fn read_in(
+        &self,
+        prepared: &Prepared,
+        language: Language,
+    ) -> Result<(Extraction, String), TesseractError> {
+        let rescaled = if language.is_cjk() {
+            self.cjk_scale(prepared).await
+        } else {
+            None
+        };
+        let png = rescaled.as_deref().unwrap_or(&prepared.png);
+        let packs = self.packs_for(&[language.tesseract_pack()]);
+        let reading = self.tesseract.read(png, &packs, 6).await?;
+        Ok((label::extract(&reading.text), reading.text))
     }
 
     /// For CJK print too small to reach the CJK line height within the upscaling limit, the
