@@ -382,13 +382,18 @@ fn find_misread_header(lines: &[String]) -> Option<HeaderMatch> {
 const MISREAD_LATIN_HEADER_MIN_LETTERS: usize = 7;
 
 /// When no header was found: a line that starts with a word one letter off a Latin header
-/// of seven letters or more (`Ingedients`, `Zutaen`), directly followed by a colon, with a
+/// of seven letters or more (`Ingedients`, `Zutaen`, `/NGREDIENTS`), directly followed by a colon, with a
 /// list after it on the same line (a separator). A curved or blurred photo loses a letter of
 /// the header; a word that close to one, before a colon that opens a list, is that header.
 fn find_misread_latin_header(lines: &[String]) -> Option<HeaderMatch> {
     lines.iter().enumerate().find_map(|(index, line)| {
         let (word, after_colon) = line.trim_start().split_once([':', ';'])?;
-        let word = word.trim_end().to_lowercase();
+        // A capital I read as a stroke (`/NGREDIENTS`, `|NGREDIENTS`).
+        let word = word
+            .trim_end()
+            .strip_prefix(['/', '|', '!', '1'])
+            .map_or_else(|| word.trim_end().to_owned(), |rest| format!("i{rest}"))
+            .to_lowercase();
         if !after_colon.contains(',') || !word.chars().all(char::is_alphabetic) {
             return None;
         }
@@ -397,7 +402,7 @@ fn find_misread_latin_header(lines: &[String]) -> Option<HeaderMatch> {
             let header: Vec<char> = header.chars().collect();
             header.len() >= MISREAD_LATIN_HEADER_MIN_LETTERS
                 && header.iter().all(|c| c.is_alphabetic() && !is_cjk_char(*c))
-                && crate::knowledge::fold::bounded_distance(&header, &letters, 1) == Some(1)
+                && crate::knowledge::fold::bounded_distance(&header, &letters, 1).is_some()
         })?;
         // Which header it was is a guess (`Ingedients` is one letter off the English one on
         // a French label): the list's words tell the language.

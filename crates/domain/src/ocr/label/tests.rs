@@ -438,6 +438,11 @@ fn a_latin_header_one_letter_off_opens_the_list() {
         list("Zutaen: Weizenmehl, Zucker, Salz"),
         "Weizenmehl, Zucker, Salz"
     );
+    // The capital I read as a stroke; the last item's second word on the next line is kept.
+    assert_eq!(
+        list("Face cream\n/NGREDIENTS: Aqua, Glycerin, Parfum, Citric\nAcid.\nMade in UK"),
+        "Aqua, Glycerin, Parfum, Citric Acid"
+    );
     // Two letters off, a short word, or no list after the colon: not a header.
     for text in [
         "Ingrdints: Water, Salt",
