@@ -483,14 +483,24 @@ impl OcrService {
         let neural = match stage {
             Stage::Done(neural) => neural,
             Stage::Tesseract(mut prepared, neural, sideways) => {
-                // The neural classifier tells which way up a sideways page is from the
-                // scripts it knows; Tesseract's orientation check has the last word.
-                if let Some(image) = sideways
-                    && self.upside_down(&prepared).await
-                {
+                // The neural engine tells a sideways page by its boxes and which way up it
+                // is by its classifier, both from the scripts it knows: on one it cannot read
+                // (Hangul), Tesseract's orientation check has the last word. Half a turn
+                // more, or, when it finds the page still sideways, the page as it came.
+                let quarter_turns = neural.as_ref().map_or(0, |n| n.quarter_turns);
+                let correction = match sideways {
+                    Some(image) => match self.osd_rotation(&prepared).await {
+                        Some(180) => Some(image.rotate180()),
+                        Some(90 | 270) if quarter_turns % 4 == 1 => Some(image.rotate270()),
+                        Some(90 | 270) => Some(image.rotate90()),
+                        _ => None,
+                    },
+                    None => None,
+                };
+                if let Some(image) = correction {
                     let turned = tokio::task::spawn_blocking(move || {
                         lower_thread_priority(nice);
-                        prepare::prepare(&image.rotate180(), options)
+                        prepare::prepare(&image, options)
                     })
                     .await;
                     match turned {
@@ -621,12 +631,10 @@ impl OcrService {
         Ok(self.finish(found, raw_text, engine, started))
     }
 
-    /// Whether Tesseract's orientation check (`--psm 0`) finds the prepared page upside down.
-    async fn upside_down(&self, prepared: &Prepared) -> bool {
-        let Some(Engine::Tesseract(tesseract)) = self.engines.first() else {
-            return false;
-        };
-        tesseract.upside_down(&prepared.png).await
+    /// The clockwise turn Tesseract's orientation check (`--psm 0`) asks of the prepared page.
+    async fn osd_rotation(&self, prepared: &Prepared) -> Option<u16> {
+        let Engine::Tesseract(tesseract) = self.engines.first()?;
+        tesseract.rotation(&prepared.png).await
     }
 
     /// Tesseract's Korean list on a prepared image, when it finds one with a header and two
@@ -813,20 +821,17 @@ impl TesseractEngine {
         Ok(best)
     }
 
-    /// Whether the orientation and script detection (`--psm 0`, the `osd` pack) says the page
-    /// must be turned half round; false when it cannot tell (too few characters, no pack).
-    pub async fn upside_down(&self, png: &[u8]) -> bool {
+    /// The turn (0, 90, 180 or 270 degrees) the orientation and script detection (`--psm 0`,
+    /// the `osd` pack) says the page needs; `None` when it cannot tell (too few characters,
+    /// no pack).
+    pub async fn rotation(&self, png: &[u8]) -> Option<u16> {
         if !self.tesseract.has_pack("osd") {
-            return false;
+            return None;
         }
-        let osd = self
-            .tesseract
-            .run(png, "osd", 0, false)
-            .await
-            .unwrap_or_default();
+        let osd = self.tesseract.run(png, "osd", 0, false).await.ok()?;
         osd.lines()
-            .filter_map(|l| l.strip_prefix("Rotate:"))
-            .any(|degrees| degrees.trim() == "180")
+            .find_map(|l| l.strip_prefix("Rotate:"))
+            .and_then(|degrees| degrees.trim().parse().ok())
     }
 
     /// Reads a prepared image with `language`'s pack alone (rescaled to the CJK line height for
