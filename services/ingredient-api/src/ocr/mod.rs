@@ -485,15 +485,17 @@ impl OcrService {
             Stage::Tesseract(mut prepared, neural, sideways) => {
                 // The neural engine tells a sideways page by its boxes and which way up it
                 // is by its classifier, both from the scripts it knows: on one it cannot read
-                // (Hangul), Tesseract's orientation check has the last word. Half a turn
-                // more, or, when it finds the page still sideways, the page as it came.
+                // (Hangul) either may be wrong, and Tesseract's orientation check has the last
+                // word. The engine's turn stands when the check finds it upright, half a turn
+                // more when it finds it upside down; otherwise (still sideways, or no answer)
+                // the page as it came.
                 let quarter_turns = neural.as_ref().map_or(0, |n| n.quarter_turns);
                 let correction = match sideways {
                     Some(image) => match self.osd_rotation(&prepared).await {
+                        Some(0) => None,
                         Some(180) => Some(image.rotate180()),
-                        Some(90 | 270) if quarter_turns % 4 == 1 => Some(image.rotate270()),
-                        Some(90 | 270) => Some(image.rotate90()),
-                        _ => None,
+                        _ if quarter_turns % 4 == 1 => Some(image.rotate270()),
+                        _ => Some(image.rotate90()),
                     },
                     None => None,
                 };
@@ -509,9 +511,17 @@ impl OcrService {
                         Err(e) => tracing::warn!(error = %e, "turning the page stopped"),
                     }
                 }
-                // The first list is in a script the models lack: Korean is the one of the
-                // nine languages they cannot read, so Tesseract reads it with its own pack.
-                if neural.as_ref().is_some_and(|n| n.unread_first)
+                // The first list is in a script the models lack, before one they read well:
+                // Korean is the one of the nine languages they cannot read, so Tesseract
+                // reads it with its own pack. (A page of Hangul alone, where the models read
+                // no good list, takes Tesseract's whole path below.)
+                let readable_after = |n: &NeuralFound| {
+                    n.unread_first
+                        && n.found.header_found
+                        && n.found.items.len() >= 2
+                        && n.found.language != Some(Language::Korean)
+                };
+                if neural.as_ref().is_some_and(readable_after)
                     && let Some((found, text)) = self.read_korean(&prepared).await
                 {
                     let found = in_language(found, &text, language);
