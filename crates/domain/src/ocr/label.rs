@@ -222,7 +222,9 @@ pub fn extract(text: &str) -> Extraction {
     let text: String = text.nfkc().collect();
     let lines: Vec<String> = text.lines().map(clean_line).collect();
     let language = detect_language(&text);
-    let found = find_header(&lines).or_else(|| find_misread_header(&lines));
+    let found = find_header(&lines)
+        .or_else(|| find_misread_header(&lines))
+        .or_else(|| find_misread_latin_header(&lines));
     let header_found = found.is_some();
     let header_language = found.as_ref().and_then(|h| h.language);
     let (start_line, start_col) = match found {
@@ -239,6 +241,14 @@ pub fn extract(text: &str) -> Extraction {
     };
     let section = take_section(&lines, start_line, start_col, header_found);
     let items = split_items(&section);
+    // The language of the list returned, not of the whole text (a pack printing it in two
+    // languages): its header and its items tell it.
+    let language = if header_found {
+        let header = lines[start_line].get(..start_col).unwrap_or("");
+        detect_language(&format!("{header}\n{section}")).or(language)
+    } else {
+        language
+    };
     Extraction {
         list: items.join(", "),
         items,
@@ -317,26 +327,16 @@ struct HeaderMatch {
     language: Option<Language>,
 }
 
-/// The header that opens the list: an English one if the label has several languages
-/// (no translation needed), else the first one on the label.
+/// The header that opens the list: the first one on the label. A pack printing the list in
+/// several languages gives the first list printed (the request's `lang` picks another).
 fn find_header(lines: &[String]) -> Option<HeaderMatch> {
-    let mut found: Vec<HeaderMatch> = Vec::new();
-    for (index, line) in lines.iter().enumerate() {
-        if let Some(m) = header_in_line(line) {
-            found.push(HeaderMatch {
-                line: index,
-                end: m.0,
-                language: m.1,
-            });
-        }
-    }
-    let english = found
-        .iter()
-        .position(|h| h.language == Some(Language::English));
-    match english {
-        Some(i) if found.len() > 1 => Some(found.swap_remove(i)),
-        _ => found.into_iter().next(),
-    }
+    lines.iter().enumerate().find_map(|(index, line)| {
+        header_in_line(line).map(|(end, language)| HeaderMatch {
+            line: index,
+            end,
+            language,
+        })
+    })
 }
 
 /// Separators after a misread header on its line for it to count ([`find_misread_header`]).
@@ -374,6 +374,42 @@ fn find_misread_header(lines: &[String]) -> Option<HeaderMatch> {
             line: index,
             end: line.len() - after_colon.len(),
             language,
+        })
+    })
+}
+
+/// Shortest Latin header that still counts with one letter misread.
+const MISREAD_LATIN_HEADER_MIN_LETTERS: usize = 7;
+
+/// When no header was found: a line that starts with a word one letter off a Latin header
+/// of seven letters or more (`Ingedients`, `Zutaen`, `/NGREDIENTS`), directly followed by a colon, with a
+/// list after it on the same line (a separator). A curved or blurred photo loses a letter of
+/// the header; a word that close to one, before a colon that opens a list, is that header.
+fn find_misread_latin_header(lines: &[String]) -> Option<HeaderMatch> {
+    lines.iter().enumerate().find_map(|(index, line)| {
+        let (word, after_colon) = line.trim_start().split_once([':', ';'])?;
+        // A capital I read as a stroke (`/NGREDIENTS`, `|NGREDIENTS`).
+        let word = word
+            .trim_end()
+            .strip_prefix(['/', '|', '!', '1'])
+            .map_or_else(|| word.trim_end().to_owned(), |rest| format!("i{rest}"))
+            .to_lowercase();
+        if !after_colon.contains(',') || !word.chars().all(char::is_alphabetic) {
+            return None;
+        }
+        let letters: Vec<char> = word.chars().collect();
+        HEADERS.iter().find(|(header, _)| {
+            let header: Vec<char> = header.chars().collect();
+            header.len() >= MISREAD_LATIN_HEADER_MIN_LETTERS
+                && header.iter().all(|c| c.is_alphabetic() && !is_cjk_char(*c))
+                && crate::knowledge::fold::bounded_distance(&header, &letters, 1).is_some()
+        })?;
+        // Which header it was is a guess (`Ingedients` is one letter off the English one on
+        // a French label): the list's words tell the language.
+        Some(HeaderMatch {
+            line: index,
+            end: line.len() - after_colon.len(),
+            language: None,
         })
     })
 }
@@ -551,19 +587,209 @@ fn take_section(lines: &[String], start_line: usize, start_col: usize, header: b
             if !open && (starts_other_section(line) || header_in_line(line).is_some()) {
                 break;
             }
+            // A bracket misread as a letter (`amóniol,`) would hold the list open to the end
+            // of the text: a line opening another section with its colon still ends it.
+            if depth > 0 && line.contains([':', '：']) && starts_other_section(line) {
+                break;
+            }
             if !header && !open && !looks_like_list_line(line) {
                 break;
             }
         }
-        if let Some(end) = sentence_end(line, depth) {
+        let next = lines.get(start_line + index + 1).map(String::as_str);
+        let mut line = std::borrow::Cow::Borrowed(line);
+        let mut ended = false;
+        while let Some(end) = sentence_end(&line, depth) {
+            if line[end..].starts_with('.') && list_goes_on(&line[end + 1..], next) {
+                line.to_mut().replace_range(end..=end, ",");
+                continue;
+            }
             append_line(&mut out, &line[..end]);
+            ended = true;
             break;
         }
-        append_line(&mut out, line);
-        depth += bracket_delta(line);
+        if ended {
+            break;
+        }
+        append_line(&mut out, &line);
+        depth += bracket_delta(&line);
     }
     out
 }
+
+/// Whether a full stop inside a list, followed by `rest` of its line and then the `next`
+/// line, is a separator rather than the list's end: a blurred or small comma reads as `.`
+/// (`Flocons d'avoine (45 %). Farine de blé, Sucre`). It is when the text after it reads as
+/// further items — a name the knowledge base knows, or two or more item-shaped pieces (a few
+/// words, no statement's words, no colon) with a comma among them, so the list visibly goes
+/// on. A statement (`Contains…`, `Store…`, a nutrition table, another header) or the block's
+/// end (a blank line) is a real end.
+fn list_goes_on(rest: &str, next: Option<&str>) -> bool {
+    let rest = rest.trim();
+    let ahead = match next.map(str::trim).filter(|n| !n.is_empty()) {
+        Some(next) if rest.is_empty() => next.to_owned(),
+        Some(next) => format!("{rest} {next}"),
+        None => rest.to_owned(),
+    };
+    if ahead.is_empty() || starts_other_section(&ahead) || header_in_line(&ahead).is_some() {
+        return false;
+    }
+    // The pieces ahead, each up to a separator or a full stop outside brackets.
+    let mut pieces: Vec<(&str, Option<char>)> = Vec::new();
+    let (mut depth, mut from) = (0, 0);
+    for (offset, c) in ahead.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' | ';' | '.' if depth <= 0 => {
+                pieces.push((&ahead[from..offset], Some(c)));
+                from = offset + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push((&ahead[from..], None));
+    let shaped: Vec<&(&str, Option<char>)> = pieces
+        .iter()
+        .take_while(|(piece, _)| item_shaped(piece))
+        .collect();
+    let Some((first, _)) = shaped.first() else {
+        return false;
+    };
+    let comma = shaped.iter().any(|(_, end)| matches!(end, Some(',' | ';')));
+    let name = first.split('(').next().unwrap_or(first).trim();
+    (shaped.len() >= 2 && comma)
+        || crate::knowledge::KnowledgeBase::embedded()
+            .lookup(name)
+            .is_some()
+}
+
+/// A piece of text that may be one ingredient: one to six words outside brackets, starting
+/// with a letter or figure, without a colon or a statement's word ([`STATEMENT_WORDS`]).
+fn item_shaped(piece: &str) -> bool {
+    let mut depth = 0;
+    let outside: String = piece
+        .chars()
+        .filter(|&c| {
+            match c {
+                '(' | '[' => depth += 1,
+                ')' | ']' => depth -= 1,
+                _ => return depth <= 0,
+            }
+            false
+        })
+        .collect();
+    let piece = outside.trim();
+    let words: Vec<String> = piece
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    (1..=6).contains(&words.len())
+        && piece.chars().next().is_some_and(char::is_alphanumeric)
+        && !piece.contains(':')
+        && !words.iter().any(|w| STATEMENT_WORDS.contains(&w.as_str()))
+}
+
+/// Words of statements printed after a list (`See side of pack`, `Peut contenir…`, `Bitte
+/// kühl lagern`) that ingredient names do not use: articles, pronouns, common verbs.
+const STATEMENT_WORDS: &[&str] = &[
+    // English
+    "the",
+    "this",
+    "these",
+    "your",
+    "you",
+    "see",
+    "please",
+    "is",
+    "are",
+    "may",
+    "not",
+    "for",
+    "keep",
+    "store",
+    "use",
+    "contains",
+    "serve",
+    "served",
+    "shake",
+    "best",
+    "once",
+    "after",
+    "before",
+    "opening",
+    "refrigerate",
+    "recycle",
+    "suitable",
+    // French
+    "le",
+    "la",
+    "les",
+    "ce",
+    "cette",
+    "votre",
+    "vous",
+    "voir",
+    "est",
+    "sont",
+    "peut",
+    "ne",
+    "pas",
+    "pour",
+    "contient",
+    // Spanish
+    "el",
+    "los",
+    "las",
+    "este",
+    "esta",
+    "su",
+    "ver",
+    "es",
+    "son",
+    "puede",
+    "no",
+    "para",
+    "contiene",
+    // German
+    "der",
+    "die",
+    "das",
+    "dieses",
+    "ihr",
+    "sie",
+    "siehe",
+    "ist",
+    "sind",
+    "kann",
+    "nicht",
+    "für",
+    "bitte",
+    "enthält",
+    // Italian
+    "il",
+    "lo",
+    "gli",
+    "questo",
+    "vedere",
+    "è",
+    "sono",
+    "può",
+    "non",
+    "per",
+    "contiene",
+    // Portuguese
+    "os",
+    "seu",
+    "é",
+    "são",
+    "pode",
+    "não",
+    "contém",
+];
 
 /// The line that follows `index` in the section's line sequence (index 0 is the header line).
 fn line_after(lines: &[String], start_line: usize, index: usize) -> Option<&str> {

@@ -101,16 +101,16 @@ pub fn blocks(text_lines: &[TextLine]) -> Vec<Block> {
     lines.sort_by(|a, b| a.y0.total_cmp(&b.y0));
     // Blocks: a line joins the block whose last line is just above it (gap under a line
     // height), overlaps it horizontally and has a similar height.
-    let mut blocks: Vec<(Piece, Vec<String>)> = Vec::new();
+    let mut blocks: Vec<(Piece, Vec<String>, Piece)> = Vec::new();
     for line in lines {
         let h = line.height();
         let best = blocks
             .iter_mut()
-            .filter(|(b, rows)| {
+            .filter(|(b, rows, last)| {
                 let last_h = b.height() / rows.len() as f32;
                 let gap = line.y0 - b.y1;
                 let ratio = h / last_h.max(1.0);
-                gap > -0.4 * h
+                next_row(last, &line)
                     && gap < 0.9 * h.max(last_h)
                     && (0.6..=1.7).contains(&ratio)
                     && overlap(b.x0, b.x1, line.x0, line.x1) > 0.0
@@ -121,16 +121,21 @@ pub fn blocks(text_lines: &[TextLine]) -> Vec<Block> {
                     .total_cmp(&(line.y0 - b.0.y1).abs())
             });
         match best {
-            Some((block, rows)) => {
+            Some((block, rows, last)) => {
                 rows.push(line.text.clone());
                 block.union(&line, "");
+                *last = line;
             }
             None => {
                 let text = line.text.clone();
-                blocks.push((line, vec![text]));
+                blocks.push((line.clone(), vec![text], line));
             }
         }
     }
+    let blocks: Vec<_> = blocks
+        .into_iter()
+        .map(|(block, rows, _)| (block, rows))
+        .collect();
     let mut ordered = Vec::with_capacity(blocks.len());
     xy_cut(blocks, &mut ordered);
     ordered
@@ -164,6 +169,16 @@ pub fn reading_order(rects: &[RotatedRect]) -> Vec<Vec<usize>> {
                 .collect()
         })
         .collect()
+}
+
+/// Whether `line` is the row after `last` rather than beside it: its centre is lower by
+/// more than 0.4 of the smaller height. The boxes of a curved label's bowed rows are twice
+/// as tall as their print and overlap the rows above and below by half (their tops alone
+/// would put each row in a block of its own, read out of order); rows side by side share
+/// their centre line.
+fn next_row(last: &Piece, line: &Piece) -> bool {
+    let centre = |p: &Piece| (p.y0 + p.y1) / 2.0;
+    centre(line) - centre(last) > 0.4 * line.height().min(last.height())
 }
 
 /// Reading order by recursive XY cut: split at the first horizontal band free of blocks (top
@@ -256,6 +271,27 @@ pub fn find_list(blocks: &[Block]) -> (Extraction, String) {
     (found, text)
 }
 
+/// Whether the page text shows, before its first list header, a list the recogniser could
+/// not read: separators with hardly a letter between them (`:(45%)，,，，，(`, what the models
+/// make of Hangul, which they lack). A pack printing its list first in Korean and then in
+/// Japanese reads so; a Latin or CJK list read well has letters between its separators. A
+/// page with no header read is not one (nothing was read well either).
+pub fn unread_list_first(text: &str) -> bool {
+    let (mut separators, mut letters) = (0usize, 0usize);
+    for line in text.lines() {
+        if label::extract(line).header_found {
+            return separators >= UNREAD_LIST_SEPARATORS && letters <= separators;
+        }
+        separators += line.matches([',', '，', '、', ';']).count();
+        letters += line.chars().filter(|c| c.is_alphabetic()).count();
+    }
+    // No list read at all: the usual fallback to Tesseract applies.
+    false
+}
+
+/// Separators before the first header for [`unread_list_first`] to see a list there.
+const UNREAD_LIST_SEPARATORS: usize = 3;
+
 /// The list printed in `language` on a page of several lists (a multilingual pack): the first
 /// list, read from any line on, whose header names that language (or, for headers several
 /// languages share, whose text reads as it). `None` when the page has no list in it.
@@ -346,6 +382,54 @@ mod tests {
     }
 
     #[test]
+    fn a_curved_labels_bowed_rows_are_one_block_in_order() {
+        // Boxes as the detector gives them on a label wrapped round a can (rendered curved
+        // variant): each row's box is about twice its print and overlaps its neighbours by
+        // half. A row beside another (a table's value) still starts a block of its own.
+        let page = [
+            line(24.4, 45.5, 145.3, 87.3, "OAT BISCUITS"),
+            line(
+                21.5,
+                66.7,
+                569.1,
+                121.3,
+                "Ingredients: Oat flakes (45%), Wheat flour,",
+            ),
+            line(
+                21.5,
+                95.8,
+                566.2,
+                148.1,
+                "Sugar, Palm oil, Raising agents (sodium",
+            ),
+            line(21.9, 122.7, 546.2, 174.4, "bicarbonate), Salt, Natural"),
+            line(24.2, 161.4, 115.9, 199.7, "flavouring."),
+            line(
+                21.3,
+                175.5,
+                550.6,
+                233.5,
+                "Allergy advice: see ingredients in bold.",
+            ),
+        ];
+        let blocks = blocks(&page);
+        let (found, text) = find_list(&blocks);
+        assert_eq!(
+            found.items,
+            [
+                "Oat flakes (45%)",
+                "Wheat flour",
+                "Sugar",
+                "Palm oil",
+                "Raising agents (sodium bicarbonate)",
+                "Salt",
+                "Natural flavouring"
+            ],
+            "{text}"
+        );
+    }
+
+    #[test]
     fn an_empty_page_has_no_list() {
         let (found, text) = find_list(&blocks(&[]));
         assert!(found.items.is_empty());
@@ -368,6 +452,28 @@ mod tests {
         assert_eq!(list_in_language(page, Language::Japanese), None);
         // Without a language, the first list printed.
         assert_eq!(label::extract(page).items[0], "Zucker");
+    }
+
+    #[test]
+    fn a_list_the_models_could_not_read_before_the_header_is_seen() {
+        // What PP-OCR reads of a Korean list printed above the Japanese one.
+        let korean_first =
+            "寻\n:(45%)，,，，，(\n三，)，，.\n成分：オーツ麦(45%)、小麦粉、砂糖\n：浸晶";
+        assert!(unread_list_first(korean_first));
+        assert!(unread_list_first(
+            "是ヨ\n，，，.\n全成分：水、グリセリン、シア脂"
+        ));
+        // A list read well before another header, a title, a page without a list: no.
+        assert!(!unread_list_first(
+            "配料：小麦粉、白砂糖、食用盐、棕榈油\nIngredients: Wheat flour, Sugar, Salt"
+        ));
+        assert!(!unread_list_first(
+            "Wheat flour, Sugar, Salt, Palm oil, Milk\nNutrition: Energy 300 kJ"
+        ));
+        assert!(!unread_list_first("OAT BISCUITS\nIngredients: Oats, Sugar"));
+        assert!(!unread_list_first(""));
+        // Hangul alone, no header read: not this case.
+        assert!(!unread_list_first(":(45%)，,，，，(\n三，)，，."));
     }
 
     #[test]

@@ -169,10 +169,13 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// Tesseract's name in responses.
+    const TESSERACT: &'static str = "tesseract";
+
     /// The name reported in the response's `engine` field.
     pub fn name(&self) -> &'static str {
         match self {
-            Engine::Tesseract(_) => "tesseract",
+            Engine::Tesseract(_) => Self::TESSERACT,
         }
     }
 }
@@ -228,7 +231,9 @@ const NEURAL: &str = "ppocr";
 /// image prepared for Tesseract (with the neural list, if any, to compare).
 enum Stage {
     Done(NeuralFound),
-    Tesseract(Prepared, Option<NeuralFound>),
+    /// The prepared image, the neural list, and the upright image when the neural engine
+    /// turned the page sideways without reading a list (which way up it is may be wrong).
+    Tesseract(Prepared, Option<NeuralFound>, Option<image::DynamicImage>),
 }
 
 /// The neural engine's list, the page text it was found in and the lines read (with their
@@ -237,12 +242,22 @@ struct NeuralFound {
     found: Extraction,
     text: String,
     lines: Vec<ppocr::TextLine>,
+    /// Clockwise quarter turns that made the page upright (Tesseract reads it turned so).
+    quarter_turns: u8,
+    /// A list printed before the one found, in a script the models cannot read
+    /// ([`layout::unread_list_first`]).
+    unread_first: bool,
 }
 
 /// A neural reading that answers without asking Tesseract: a header and two items (Korean
 /// cannot be read by the models; its header is never found by them, and a list found by its
 /// shape alone may be their misreading of Hangul).
-fn neural_is_enough(found: &Extraction) -> bool {
+fn neural_is_enough(neural: &NeuralFound) -> bool {
+    list_is_enough(&neural.found) && !neural.unread_first
+}
+
+/// A list the neural engine read well enough to answer alone, whatever came before it.
+fn list_is_enough(found: &Extraction) -> bool {
     found.header_found && found.items.len() >= 2 && found.language != Some(Language::Korean)
 }
 
@@ -286,6 +301,9 @@ const BOXES_PER_STEP: usize = 6;
 fn list_is_read(lines: &[ppocr::TextLine], language: Option<Language>) -> bool {
     let answer = |lines: &[ppocr::TextLine]| {
         let (found, text) = layout::find_list(&layout::blocks(lines));
+        if layout::unread_list_first(&text) {
+            return None;
+        }
         match language {
             Some(language) => layout::list_in_language(&text, language),
             None => Some(found),
@@ -294,7 +312,7 @@ fn list_is_read(lines: &[ppocr::TextLine], language: Option<Language>) -> bool {
     let Some(last) = lines.last() else {
         return false;
     };
-    let Some(found) = answer(lines).filter(neural_is_enough) else {
+    let Some(found) = answer(lines).filter(list_is_enough) else {
         return false;
     };
     // The next line of the last one's block: one line height further across its axis (the
@@ -362,9 +380,11 @@ fn read_neural(
         "PP-OCR read"
     );
     Some(NeuralFound {
+        unread_first: layout::unread_list_first(&text),
         found,
         text,
         lines: reading.lines,
+        quarter_turns: reading.quarter_turns,
     })
 }
 
@@ -512,16 +532,27 @@ impl OcrService {
                     None => (image, None),
                 };
                 match neural_found {
-                    Some(n) if neural_is_enough(&n.found) => Ok(Stage::Done(n)),
+                    Some(n) if neural_is_enough(&n) => Ok(Stage::Done(n)),
                     // The budget is spent: the best reading so far answers.
                     Some(n) if Instant::now() >= deadline && !n.found.items.is_empty() => {
                         Ok(Stage::Done(n))
                     }
                     other => {
+                        // The page as the neural engine found it upright: Tesseract's own
+                        // orientation step does not cover every script (Korean).
+                        let turns = other.as_ref().map_or(0, |n| n.quarter_turns % 4);
+                        let image = match turns {
+                            1 => image.rotate90(),
+                            2 => image.rotate180(),
+                            3 => image.rotate270(),
+                            _ => image,
+                        };
                         let prepared = prepare::prepare(&image, options).map_err(|e| {
                             OcrError::Engine(format!("cannot encode the prepared image: {e}"))
                         })?;
-                        Ok(Stage::Tesseract(prepared, other))
+                        let unsure =
+                            turns % 2 == 1 && other.as_ref().is_some_and(|n| !n.found.header_found);
+                        Ok(Stage::Tesseract(prepared, other, unsure.then_some(image)))
                     }
                 }
             })
@@ -529,7 +560,45 @@ impl OcrService {
             .map_err(|e| OcrError::Engine(format!("image preparation stopped: {e}")))??;
         let neural = match stage {
             Stage::Done(neural) => neural,
-            Stage::Tesseract(prepared, neural) => {
+            Stage::Tesseract(mut prepared, neural, sideways) => {
+                // The neural engine tells a sideways page by its boxes and which way up it
+                // is by its classifier, both from the scripts it knows: on one it cannot read
+                // (Hangul) either may be wrong, and Tesseract's orientation check has the last
+                // word. The engine's turn stands when the check finds it upright, half a turn
+                // more when it finds it upside down; otherwise (still sideways, or no answer)
+                // the page as it came.
+                let quarter_turns = neural.as_ref().map_or(0, |n| n.quarter_turns);
+                let correction = match sideways {
+                    Some(image) => match self.osd_rotation(&prepared).await {
+                        Some(0) => None,
+                        Some(180) => Some(image.rotate180()),
+                        _ if quarter_turns % 4 == 1 => Some(image.rotate270()),
+                        _ => Some(image.rotate90()),
+                    },
+                    None => None,
+                };
+                if let Some(image) = correction {
+                    let turned = self
+                        .threads
+                        .run(move || prepare::prepare(&image, options))
+                        .await;
+                    match turned {
+                        Ok(Ok(upright)) => prepared = upright,
+                        Ok(Err(e)) => tracing::warn!(error = %e, "cannot prepare the turned page"),
+                        Err(e) => tracing::warn!(error = %e, "turning the page stopped"),
+                    }
+                }
+                // The first list is in a script the models lack, before one they read well:
+                // Korean is the one of the nine languages they cannot read, so Tesseract
+                // reads it with its own pack. (A page of Hangul alone, where the models read
+                // no good list, takes Tesseract's whole path below.)
+                let readable_after = |n: &NeuralFound| n.unread_first && list_is_enough(&n.found);
+                if neural.as_ref().is_some_and(readable_after)
+                    && let Some((found, text)) = self.read_korean(&prepared).await
+                {
+                    let found = in_language(found, &text, language);
+                    return Ok(self.finish(found, text, Engine::TESSERACT, started));
+                }
                 match (self.read_extraction(&prepared).await, neural) {
                     (Ok(tess), Some(n)) if score(&n.found) > score(&tess.0) => n,
                     (Ok((found, text, engine)), _) => {
@@ -642,6 +711,28 @@ impl OcrService {
         let started = Instant::now();
         let (found, raw_text, engine) = self.read_extraction(prepared).await?;
         Ok(self.finish(found, raw_text, engine, started))
+    }
+
+    /// The clockwise turn Tesseract's orientation check (`--psm 0`) asks of the prepared page.
+    async fn osd_rotation(&self, prepared: &Prepared) -> Option<u16> {
+        let Engine::Tesseract(tesseract) = self.engines.first()?;
+        tesseract.rotation(&prepared.png).await
+    }
+
+    /// Tesseract's Korean list on a prepared image, when it finds one with a header and two
+    /// items; `None` otherwise (also when Tesseract is missing or fails).
+    async fn read_korean(&self, prepared: &Prepared) -> Option<(Extraction, String)> {
+        let Engine::Tesseract(tesseract) = self.engines.first()?;
+        match tesseract.read_in(prepared, Language::Korean).await {
+            Ok((found, text)) if found.header_found && found.items.len() >= 2 => {
+                Some((found, text))
+            }
+            Ok(_) => None,
+            Err(e) => {
+                tracing::warn!(error = %e, "Tesseract could not read the Korean list");
+                None
+            }
+        }
     }
 
     /// The engines' extraction on a prepared image, with the text and the engine's name.
@@ -810,6 +901,37 @@ impl TesseractEngine {
             best.0.language = latin;
         }
         Ok(best)
+    }
+
+    /// The turn (0, 90, 180 or 270 degrees) the orientation and script detection (`--psm 0`,
+    /// the `osd` pack) says the page needs; `None` when it cannot tell (too few characters,
+    /// no pack).
+    pub async fn rotation(&self, png: &[u8]) -> Option<u16> {
+        if !self.tesseract.has_pack("osd") {
+            return None;
+        }
+        let osd = self.tesseract.run(png, "osd", 0, false).await.ok()?;
+        osd.lines()
+            .find_map(|l| l.strip_prefix("Rotate:"))
+            .and_then(|degrees| degrees.trim().parse().ok())
+    }
+
+    /// Reads a prepared image with `language`'s pack alone (rescaled to the CJK line height for
+    /// Korean, Japanese and Chinese), in one call: the list printed in that language.
+    pub async fn read_in(
+        &self,
+        prepared: &Prepared,
+        language: Language,
+    ) -> Result<(Extraction, String), TesseractError> {
+        let rescaled = if language.is_cjk() {
+            self.cjk_scale(prepared).await
+        } else {
+            None
+        };
+        let png = rescaled.as_deref().unwrap_or(&prepared.png);
+        let packs = self.packs_for(&[language.tesseract_pack()]);
+        let reading = self.tesseract.read(png, &packs, 6).await?;
+        Ok((label::extract(&reading.text), reading.text))
     }
 
     /// For CJK print too small to reach the CJK line height within the upscaling limit, the
@@ -1127,13 +1249,22 @@ mod tests {
             "Zutaten: Weizenmehl, Zucker.",
         ]);
         assert!(!list_is_read(&both[..1], Some(Language::French)));
-        assert!(list_is_read(&both[..2], Some(Language::French)));
+        // A full stop then more items may be a blurred comma: the French list has not ended
+        // until the next header is read.
+        assert!(!list_is_read(&both[..2], Some(Language::French)));
+        assert!(list_is_read(&both, Some(Language::French)));
         // The list read last but printed above what was read before it: its end is looked
         // for under its own last line, not at the end of the page's text.
-        let mut above = page(&["Nutrition facts", "Ingredients: sugar, salt."]);
+        let mut above = page(&[
+            "Nutrition facts",
+            "Ingredients: sugar, salt. Store in a dry place.",
+        ]);
         above[1].rect.cy = -100.0;
         assert!(list_is_read(&above, None));
         above[1].text = "Ingredients: sugar, salt,".into();
+        assert!(!list_is_read(&above, None));
+        // A full stop on the last line read may be a blurred comma before more items.
+        above[1].text = "Ingredients: sugar, salt.".into();
         assert!(!list_is_read(&above, None));
         // No header: Tesseract will be asked, so the page is read whole.
         assert!(!list_is_read(

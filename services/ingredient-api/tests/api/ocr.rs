@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, json, spawn_app, spawn_app_with};
 use crate::labels::{Variant, corpus, render, score};
-use test_support::images::bomb_png;
+use test_support::images::{bomb_png, cmyk_jpeg};
 
 fn ocr_error(message: &str) -> Value {
     json!({"success": false, "text": "", "error": message, "detail": message})
@@ -227,6 +227,71 @@ async fn a_blank_image_is_success_with_empty_text() {
         (body["success"].clone(), body["text"].clone()),
         (json!(true), json!(""))
     );
+}
+
+fn png(image: &image::DynamicImage) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    image
+        .write_to(
+            &mut std::io::Cursor::new(&mut bytes),
+            image::ImageFormat::Png,
+        )
+        .unwrap();
+    bytes
+}
+
+/// Files phones and print workflows make that an 8-bit RGB decoder path would trip on: a CMYK
+/// JPEG (Adobe marker) and 16-bit PNGs, grey and RGB. Each is read (200 with the OCR body) or
+/// refused with the OCR error body and a 400: never a 500.
+#[tokio::test]
+async fn cmyk_jpegs_and_16_bit_pngs_are_read_or_refused_with_the_ocr_body() {
+    let app = spawn_app().await;
+    // Dark bands of ink on white, a crude page of text lines.
+    let band = |y: u32| (y / 16) % 3 == 1;
+    let cases = [
+        (
+            "CMYK JPEG",
+            cmyk_jpeg(
+                320,
+                240,
+                |_, y| if band(y) { [0, 0, 0, 230] } else { [0; 4] },
+            ),
+        ),
+        (
+            "16-bit grey PNG",
+            png(&image::DynamicImage::ImageLuma16(
+                image::ImageBuffer::from_fn(320, 240, |_, y| {
+                    image::Luma([if band(y) { 4_000 } else { 65_000 }])
+                }),
+            )),
+        ),
+        (
+            "16-bit RGB PNG",
+            png(&image::DynamicImage::ImageRgb16(
+                image::ImageBuffer::from_fn(320, 240, |_, y| {
+                    let v = if band(y) { 4_000 } else { 65_000 };
+                    image::Rgb([v, v, v])
+                }),
+            )),
+        ),
+    ];
+    for (name, bytes) in cases {
+        let res = post_image(&app, &STANDARD.encode(bytes)).await;
+        let status = res.status().as_u16();
+        let body = json(res).await;
+        match status {
+            200 => {
+                assert_eq!(body["success"], true, "{name}: {body}");
+                assert!(body["text"].is_string(), "{name}: {body}");
+            }
+            400 => {
+                let message = body["error"].as_str().unwrap_or_default();
+                assert_eq!(body, ocr_error(message), "{name}");
+                assert!(!message.is_empty(), "{name}: {body}");
+            }
+            other => panic!("{name}: status {other}: {body}"),
+        }
+    }
 }
 
 #[tokio::test]

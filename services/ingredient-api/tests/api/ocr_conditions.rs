@@ -67,3 +67,52 @@ async fn a_label_under_glare_is_still_read() {
     );
     assert_eq!(body["language"], "en");
 }
+
+/// `/ocr`'s printed list and language for `name` in `variant`, read through the service.
+async fn read_condition(
+    name: &str,
+    variant: Variant,
+) -> (crate::labels::Label, Vec<String>, String) {
+    let app = spawn_app().await;
+    let labels = corpus();
+    let label = labels.iter().find(|l| l.name == name).unwrap().clone();
+    let image = STANDARD.encode(render_in(&label, variant, &labels));
+    let res = app.post_json("/ocr", &json!({ "image": image })).await;
+    assert_eq!(res.status(), 200);
+    let body = json(res).await;
+    let items = domain::ocr::label::split_items(body["original_text"].as_str().unwrap());
+    let language = body["language"].as_str().unwrap_or_default().to_owned();
+    (label, items, language)
+}
+
+/// Motion blur reads the list's commas as full stops: the list still runs to its real end.
+#[tokio::test]
+async fn a_motion_blurred_list_is_read_past_its_blurred_commas() {
+    let (label, items, language) = read_condition("fr-biscuits", Variant::MotionBlur).await;
+    let (matched, expected, returned) = score(&label.items, &items);
+    assert!(
+        matched * 10 >= expected * 7 && returned <= expected + 1,
+        "{matched}/{expected} of {returned}: {items:?}"
+    );
+    assert_eq!(language, "fr");
+}
+
+/// A Korean pack with the Japanese list printed under it: the models read no Hangul, yet the
+/// first list printed (Korean) comes back, in Korean.
+#[tokio::test]
+async fn a_korean_pack_with_a_japanese_list_returns_the_korean_one() {
+    let (label, items, language) = read_condition("ko-biscuits", Variant::Multilingual).await;
+    let (matched, expected, _) = score(&label.items, &items);
+    assert!(matched * 2 >= expected, "{matched}/{expected}: {items:?}");
+    assert_eq!(language, "ko");
+}
+
+/// A Korean label turned 90° (no EXIF): Tesseract reads it the way the neural engine found
+/// upright.
+#[tokio::test]
+async fn a_korean_label_turned_90_degrees_is_read() {
+    let (label, items, language) = read_condition("ko-biscuits", Variant::Turned90).await;
+    let (matched, expected, _) = score(&label.items, &items);
+    assert!(matched * 2 >= expected, "{matched}/{expected}: {items:?}");
+    assert_eq!(language, "ko");
+}

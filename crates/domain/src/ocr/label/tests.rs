@@ -356,9 +356,149 @@ fn double_angle_marks_read_for_brackets_do_not_swallow_the_list() {
 }
 
 #[test]
-fn an_english_section_wins_on_a_multilingual_label() {
+fn the_first_list_printed_wins_on_a_multilingual_label() {
     let text = "Zutaten: Wasser, Salz\nIngredients: Water, Salt\nIngrédients: Eau, Sel";
-    assert_eq!(list(text), "Water, Salt");
+    assert_eq!(list(text), "Wasser, Salz");
+    let chinese = "配料：小麦粉、白砂糖、食用盐\nIngredients: Wheat flour, Sugar, Salt.";
+    assert_eq!(list(chinese), "小麦粉, 白砂糖, 食用盐");
+}
+
+#[test]
+fn the_language_is_the_returned_lists() {
+    // Read from a pack with the same list in Portuguese under the Italian one: the second
+    // list's words made the whole text read as Portuguese.
+    let text = "BISCOTTI ALL'AVENA\nIngredienti: Fiocchi d'avena integrale (45 %), Farina di\n\
+                frumento, Zucchero, Olio di palma, Sciroppo di zucchero\ninvertito, Agenti \
+                lievitanti (bicarbonato di sodio,\nbicarbonato d'ammonio), Sale, Aroma \
+                naturale.\nIngredientes: Flocos de aveia integral (45 %), Farinha de\ntrigo, \
+                Açúcar, Óleo de palma, Xarope de açúcar invertido,\nLevedantes (bicarbonato \
+                de sódio, bicarbonato de amónio),\nSal, Aroma natural.\nPeso netto: 300 g";
+    let found = extract(text);
+    assert_eq!(found.items[0], "Fiocchi d'avena integrale (45 %)");
+    assert_eq!(found.language, Some(Language::Italian));
+    let english_first = "Ingredients: Wheat flour, Sugar, Salt.\nIngrédients : farine de \
+                         blé, sucre, sel, huile de tournesol, lait, beurre, eau.";
+    assert_eq!(extract(english_first).language, Some(Language::English));
+}
+
+#[test]
+fn a_blurred_comma_read_as_a_full_stop_does_not_end_the_list() {
+    // Motion blur: commas read as full stops. What follows is more items (a comma among
+    // them, or a known name), so the list goes on to its real end.
+    assert_eq!(
+        list(
+            "Ingrédients : Flocons d'avoine complète (45 %). Farine de\nblé, Sucre, Huile de \
+             palme, Sirop de sucre inverti, Poudres à\nlever (carbonate acide de sodium, \
+             carbonate acide\nd'ammonium). Sel, Arome naturel.\nAllergènes : voir les \
+             ingrédients en gras."
+        ),
+        "Flocons d'avoine complète (45 %), Farine de blé, Sucre, Huile de palme, Sirop de \
+         sucre inverti, Poudres à lever (carbonate acide de sodium, carbonate acide \
+         d'ammonium), Sel, Arome naturel"
+    );
+    assert_eq!(
+        list(
+            "Zutaten: Vollkornhaferflocken (45 %). Weizenmehl, Zucker,\nPalmöl, \
+             Invertzuckersirup. Backtriebmittel\n(Natriumcarbonate, Ammoniumcarbonate). \
+             Salz,\nNatürliches Aroma.\nAllergene: siehe fett gedruckte Zutaten."
+        ),
+        "Vollkornhaferflocken (45 %), Weizenmehl, Zucker, Palmöl, Invertzuckersirup, \
+         Backtriebmittel (Natriumcarbonate, Ammoniumcarbonate), Salz, Natürliches Aroma"
+    );
+    // A known name alone after the stop, then the real end.
+    assert_eq!(
+        list("Ingredients: Water, Glycerin. Sugar.\nStore in a cool place."),
+        "Water, Glycerin, Sugar"
+    );
+}
+
+#[test]
+fn a_bracket_left_open_by_a_misread_stops_at_the_next_section() {
+    assert_eq!(
+        list(
+            "Ingredientes: Farinha de trigo, Levedantes (bicarbonato de amóniol,\nSal, Aroma \
+             natural.\nAlergénios: ver ingredientes a negrito.\nPeso líquido: 300 g"
+        ),
+        "Farinha de trigo, Levedantes (bicarbonato de amóniol, Sal, Aroma natural"
+    );
+}
+
+#[test]
+fn a_latin_header_one_letter_off_opens_the_list() {
+    let found = extract(
+        "BISCUITS À L'AVOINE\nIngedients: Flocons d'avoine (45 %), Farine de blé, Sucre.\n\
+         Allergènes : voir les ingrédients en gras.",
+    );
+    assert!(found.header_found);
+    // Which header was misread is not known: the list's words tell the language.
+    assert_eq!(found.header_language, None);
+    assert_eq!(found.language, Some(Language::French));
+    assert_eq!(found.list, "Flocons d'avoine (45 %), Farine de blé, Sucre");
+    assert_eq!(
+        list("Zutaen: Weizenmehl, Zucker, Salz"),
+        "Weizenmehl, Zucker, Salz"
+    );
+    // The capital I read as a stroke; the last item's second word on the next line is kept.
+    assert_eq!(
+        list("Face cream\n/NGREDIENTS: Aqua, Glycerin, Parfum, Citric\nAcid.\nMade in UK"),
+        "Aqua, Glycerin, Parfum, Citric Acid"
+    );
+    // Two letters off, a short word, or no list after the colon: not a header.
+    for text in [
+        "Ingrdints: Water, Salt",
+        "Nutrients: Energy 300 kJ, Fat 5 g",
+        "Ingedients: see the side",
+    ] {
+        assert!(!extract(text).header_found, "{text}");
+    }
+}
+
+#[test]
+fn a_real_sentence_after_a_list_still_ends_it() {
+    for (text, expected) in [
+        (
+            "Ingredients: Sugar, Cocoa butter, Milk powder. Gluten free. Vegan.",
+            "Sugar, Cocoa butter, Milk powder",
+        ),
+        (
+            "INGREDIENTS: Aqua, Glycerin, Parfum. Dermatologically tested, for all skin types.",
+            "Aqua, Glycerin, Parfum",
+        ),
+        (
+            "Ingredients: Wheat flour, Sugar, Emulsifier (soy). Contains wheat, soy.",
+            "Wheat flour, Sugar, Emulsifier (soy)",
+        ),
+        (
+            "Ingredients: Water, Sugar. Best served chilled, shake well.",
+            "Water, Sugar",
+        ),
+        (
+            "INGREDIENTS: Aqua, Glycerin. See the base of the pack, keep away from eyes.",
+            "Aqua, Glycerin",
+        ),
+        (
+            "Ingredients: Water, Salt.\n\nSugar, Flour, Eggs",
+            "Water, Salt",
+        ),
+        (
+            "Zutaten: Zucker, Kakaobutter. Kann Spuren von Nüssen enthalten, Haselnüsse.",
+            "Zucker, Kakaobutter",
+        ),
+        (
+            "Ingrédients : farine, sucre. Fabriqué en France, pour Carrefour.",
+            "farine, sucre",
+        ),
+        (
+            "Ingredientes: harina, azúcar. Consumir preferentemente antes de, ver lateral.",
+            "harina, azúcar",
+        ),
+        (
+            "Ingredients: Milk, Cream. Nutrition: Energy 300 kJ, Fat 5 g.",
+            "Milk, Cream",
+        ),
+    ] {
+        assert_eq!(list(text), expected, "{text}");
+    }
 }
 
 #[test]
