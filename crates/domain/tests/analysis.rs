@@ -945,3 +945,55 @@ fn a_flour_named_by_its_grain_is_that_grains_flour() {
         );
     }
 }
+
+#[test]
+fn a_class_word_alone_is_recognised_as_its_function_class() {
+    let r = simple("farine de blé, émulsifiant, sel", &[]);
+    let class = item(&r, "émulsifiant");
+    assert_eq!(class.canonical_name.as_deref(), Some("Emulsifier"));
+    assert!(class.purpose.starts_with("Emulsifier (a function class"));
+    assert!(
+        class
+            .concerns
+            .contains("names a function class (Emulsifier)")
+    );
+    // The ingredient is still unknown: scored as an unknown name.
+    assert_eq!(class.safety_score, 5);
+    assert_eq!(class.recommendation, Recommendation::Caution);
+    let ja = simple("小麦粉、膨脹剤", &[]);
+    assert_eq!(
+        item(&ja, "膨脹剤").canonical_name.as_deref(),
+        Some("Raising agent")
+    );
+    let de = simple("Aqua, 15-30%: Anionische Tenside", &[]);
+    assert_eq!(
+        item(&de, "15-30%: Anionische Tenside")
+            .canonical_name
+            .as_deref(),
+        Some("Anionic surfactants")
+    );
+}
+
+#[test]
+fn names_run_together_or_cut_by_a_comma_are_repaired_against_the_lexicon() {
+    let r = simple(
+        "Aqua, Limonene Linalool, Caprylic/Capric, Triglyceride",
+        &[],
+    );
+    let got: Vec<(&str, Option<&str>)> = r
+        .ingredients
+        .iter()
+        .map(|i| (i.name.as_str(), i.canonical_name.as_deref()))
+        .collect();
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert_eq!(got[1].0, "Limonene");
+    assert_eq!(got[2].0, "Linalool");
+    assert_eq!(got[3].0, "Caprylic/Capric, Triglyceride");
+    assert!(got.iter().all(|(_, c)| c.is_some()), "{got:?}");
+    // The parts keep their facts: the fragrance allergens match a fragrance allergy.
+    let allergic = simple("Aqua, Limonene Linalool", &["fragrance"]);
+    assert_eq!(allergic.allergen_warnings.len(), 2);
+    // A known name with an unknown word is not split.
+    let unknown = simple("Aqua, Limonene Zorblax", &[]);
+    assert_eq!(unknown.ingredients.len(), 2);
+}

@@ -210,9 +210,12 @@ pub fn e_number(folded: &str) -> Option<String> {
 /// The canonical `CI 12345` form of a Colour Index number ("CI77491", "C.I. 77491",
 /// "ci 77491"), or `None`. `folded` must already be folded.
 pub fn ci_number(folded: &str) -> Option<String> {
+    // "Cl 45350": a lower-case L read or typed for the I. Chlorine's symbol is never
+    // followed by a five-digit number, so the misreading is unambiguous.
     let rest = folded
         .strip_prefix("ci")
-        .or_else(|| folded.strip_prefix("c i"))?
+        .or_else(|| folded.strip_prefix("c i"))
+        .or_else(|| folded.strip_prefix("cl"))?
         .trim_start();
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
     if digits.len() != 5 {
@@ -303,11 +306,12 @@ mod tests {
 
     #[test]
     fn ci_numbers_in_every_spelling() {
-        for s in ["CI 77491", "CI77491", "C.I. 77491", "ci-77491"] {
+        for s in ["CI 77491", "CI77491", "C.I. 77491", "ci-77491", "Cl 77491"] {
             assert_eq!(ci_number(&fold(s)).as_deref(), Some("CI 77491"), "{s}");
         }
         assert_eq!(ci_number(&fold("CI 77163")).as_deref(), Some("CI 77163"));
         assert_eq!(ci_number(&fold("cinnamon")), None);
+        assert_eq!(ci_number(&fold("Clove 12345")), None);
     }
 
     /// Optimal string alignment distance, the textbook full-matrix way (the test's oracle).

@@ -839,8 +839,9 @@ impl KnowledgeBase {
         let mut fuzzy: HashMap<(usize, u8, bool), Vec<FuzzyKey>, Fnv> = HashMap::default();
         for (key, entries) in &index {
             // Typos are corrected only for Latin names (one wrong CJK character is a different
-            // word far more often than an OCR slip) and never across digits (E211/E212).
-            if !key.is_ascii() || key.bytes().any(|b| b.is_ascii_digit()) || key.len() < 6 {
+            // word far more often than an OCR slip); names with digits only in their letters
+            // (see `typo`).
+            if !key.is_ascii() || key.len() < 6 {
                 continue;
             }
             let bytes = key.as_bytes();
@@ -1026,7 +1027,7 @@ impl KnowledgeBase {
     /// Resolves a label name with every tolerant step the analysis allows, in order: exact
     /// (folded) name, INCI slash parts, plural/singular of the last word, without a leading
     /// qualifier ("organic"), then a unique OCR typo within the conservative threshold
-    /// (distance 1 for 6+ characters, 2 for 10+; never for names with digits or CJK text).
+    /// (distance 1 for 6+ characters, 2 for 10+; never across digits, never for CJK text).
     pub fn resolve(&self, name: &str) -> Option<Resolved<'_>> {
         let key = fold(name);
         self.resolve_folded(&key, name)
@@ -1093,8 +1094,13 @@ impl KnowledgeBase {
 
     /// A unique entry within the typo threshold of `key`, if any.
     fn typo(&self, key: &str) -> Option<u32> {
-        if !key.is_ascii() || key.bytes().any(|b| b.is_ascii_digit()) {
+        if !key.is_ascii() {
             return None;
+        }
+        // Never across digits (E211/E212, PEG-40/PEG-60): a candidate must have the same
+        // digits in the same order, so only letters differ ("C13-14 lsoparaffin").
+        fn digits(k: &[u8]) -> impl Iterator<Item = u8> + '_ {
+            k.iter().copied().filter(u8::is_ascii_digit)
         }
         let bytes = key.as_bytes();
         let max = match bytes.len() {
@@ -1121,6 +1127,7 @@ impl KnowledgeBase {
             for cand in bucket {
                 if (cand.mask ^ mask).count_ones() as usize > 2 * limit
                     || !histogram_distance(&cand.histogram, &histogram, 2 * limit)
+                    || !digits(cand.key.as_bytes()).eq(digits(bytes))
                 {
                     continue;
                 }
@@ -1280,6 +1287,67 @@ impl KnowledgeBase {
         // A cosmetic head never stands for a longer INCI-like word.
         let resolved = self.resolved(hit, MatchKind::Head);
         (resolved.ingredient.category != ProductCategory::Cosmetics).then_some(resolved)
+    }
+
+    /// Splits a name that is several names run together without commas ("Limonene
+    /// Linalool", "Tetrasodium EDTA Methylparaben": a label's line breaks lost, or OCR) into
+    /// the fewest runs of words that each resolve ([`Self::resolve`]). `None` unless every
+    /// word belongs to such a run and there are at least two; CJK names and texts of more
+    /// than [`MAX_RUN_TOGETHER_WORDS`] words (sentences) are not read this way. Ties in the
+    /// number of runs go to the split with fewer typo corrections.
+    pub fn split_run_together<'n>(&self, name: &'n str) -> Option<Vec<&'n str>> {
+        /// Longest run of words tried as one name.
+        const MAX_RUN: usize = 6;
+        if name.chars().any(is_cjk) {
+            return None;
+        }
+        // Word boundaries (start, end) in `name`, so that runs are slices of it.
+        let words: Vec<(usize, usize)> = name
+            .split_whitespace()
+            .map(|w| {
+                let start = w.as_ptr() as usize - name.as_ptr() as usize;
+                (start, start + w.len())
+            })
+            .collect();
+        let n = words.len();
+        if !(2..=MAX_RUN_TOGETHER_WORDS).contains(&n) {
+            return None;
+        }
+        // best[i]: (runs, typos, start of the last run) of the best split of words[..i].
+        let mut best: Vec<Option<(usize, usize, usize)>> = vec![None; n + 1];
+        best[0] = Some((0, 0, 0));
+        for i in 1..=n {
+            for j in i.saturating_sub(MAX_RUN)..i {
+                let Some((runs, typos, _)) = best[j] else {
+                    continue;
+                };
+                // Skip runs that cannot improve on the best split found.
+                if best[i].is_some_and(|(r, _, _)| r < runs + 1) {
+                    continue;
+                }
+                let run = &name[words[j].0..words[i - 1].1];
+                let Some(r) = self.resolve(run) else {
+                    continue;
+                };
+                let cost = (runs + 1, typos + usize::from(r.kind == MatchKind::Typo), j);
+                if best[i].is_none_or(|b| (cost.0, cost.1) < (b.0, b.1)) {
+                    best[i] = Some(cost);
+                }
+            }
+        }
+        let (runs, _, _) = best[n]?;
+        if runs < 2 {
+            return None;
+        }
+        let mut out = Vec::with_capacity(runs);
+        let mut i = n;
+        while i > 0 {
+            let (_, _, j) = best[i]?;
+            out.push(&name[words[j].0..words[i - 1].1]);
+            i = j;
+        }
+        out.reverse();
+        Some(out)
     }
 
     fn lookup_word(&self, word: &str) -> Option<(u32, &[u32])> {
@@ -1583,6 +1651,10 @@ fn number_variants(key: &str) -> Vec<String> {
     }
     out
 }
+
+/// Most words in a name read as several names run together ([`KnowledgeBase::split_run_together`]):
+/// more is a sentence, not a run of INCI names.
+const MAX_RUN_TOGETHER_WORDS: usize = 12;
 
 /// Qualifiers that do not change what an ingredient is (folded, with the trailing space).
 /// Allergen-wise they never matter: roasted hazelnuts are hazelnuts.
@@ -2180,6 +2252,42 @@ mod tests {
         assert_eq!(canonical("pea"), Some("Pea"));
         assert_eq!(canonical("xylophonium"), None);
         assert_eq!(canonical("E108"), None);
+        // Letters of a name with digits, the digits kept: "l" read for "I".
+        assert_eq!(canonical("C13-14 lsoparaffin"), Some("C13-14 Isoparaffin"));
+        // Never across digits.
+        assert_eq!(canonical("C13-15 Isoparaffin"), None);
+        assert_eq!(canonical("Cl 77491"), canonical("CI 77491"));
+    }
+
+    fn runs(name: &str) -> Option<Vec<&str>> {
+        kb().split_run_together(name)
+    }
+
+    #[test]
+    fn names_run_together_split_only_when_every_part_is_known() {
+        assert_eq!(
+            runs("Limonene Linalool"),
+            Some(vec!["Limonene", "Linalool"])
+        );
+        assert_eq!(
+            runs("Tetrasodium EDTA Methylparaben"),
+            Some(vec!["Tetrasodium EDTA", "Methylparaben"])
+        );
+        // The fewest runs: a two-word name stays whole.
+        assert_eq!(
+            runs("C12-15 Alkyl Benzoate Cetearyl Alcohol"),
+            Some(vec!["C12-15 Alkyl Benzoate", "Cetearyl Alcohol"])
+        );
+        // A typo inside a run, as the whole-name step would correct it.
+        assert_eq!(
+            runs("Ethylhexlgylcerin Parfum"),
+            Some(vec!["Ethylhexlgylcerin", "Parfum"])
+        );
+        // A word not known, one name, CJK text, a sentence: not split.
+        assert_eq!(runs("Natural Rose Fragrance"), None);
+        assert_eq!(runs("Glycerin"), None);
+        assert_eq!(runs("砂糖 食塩"), None);
+        assert_eq!(runs(&"salt ".repeat(MAX_RUN_TOGETHER_WORDS + 1)), None);
     }
 
     #[test]
