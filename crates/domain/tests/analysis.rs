@@ -997,3 +997,39 @@ fn names_run_together_or_cut_by_a_comma_are_repaired_against_the_lexicon() {
     let unknown = simple("Aqua, Limonene Zorblax", &[]);
     assert_eq!(unknown.ingredients.len(), 2);
 }
+
+#[test]
+fn a_gluten_free_claim_on_a_compound_clears_only_the_generic_names_gluten() {
+    let gluten = ["cereals containing gluten"];
+    let r = simple(
+        "pasta: gluten free flour (maize starch, rice flour, potato starch), salt",
+        &gluten,
+    );
+    assert!(r.allergen_warnings.is_empty(), "{:?}", r.allergen_warnings);
+    let pasta = &r.ingredients[0];
+    assert!(
+        pasta.concerns.contains("labelled gluten-free"),
+        "{}",
+        pasta.concerns
+    );
+    // A cereal named in the list still raises it, and so does the compound without the claim.
+    let named = simple(
+        "pasta: gluten free flour (wheat starch, rice flour), salt",
+        &gluten,
+    );
+    assert_eq!(
+        named.allergen_warnings.len(),
+        1,
+        "{:?}",
+        named.allergen_warnings
+    );
+    assert!(named.allergen_warnings[0].contains("wheat starch"));
+    let plain = simple("pasta: flour (maize starch, rice flour), salt", &gluten);
+    assert_eq!(plain.allergen_warnings.len(), 1);
+    // The claim is about gluten only.
+    let milk = simple(
+        "pasta: gluten free flour (rice flour, milk powder)",
+        &["milk"],
+    );
+    assert_eq!(milk.allergen_warnings.len(), 1);
+}

@@ -647,6 +647,47 @@ fn analyze_item<'kb>(
         }
     }
 
+    // "pasta: gluten free flour (maize starch, rice flour, …)": a gluten-free claim on the
+    // compound's names (at most 20 mg/kg, Regulation (EU) No 828/2014) clears the gluten that
+    // generic names (pasta, flour, pretzel) carry; a name that says a gluten cereal itself
+    // ("wheat starch") still raises it.
+    if !parsed.sub.is_empty() && !parsed.trace {
+        let aliases = AllergyAliases::embedded();
+        let gluten = AllergenGroup::Gluten;
+        let claim = std::iter::once(parsed)
+            .chain(flatten_subs(parsed))
+            .find(|p| aliases.negated_groups(&fold(&p.name)).contains(&gluten));
+        if let Some(claim) = claim {
+            let mut cleared = false;
+            let findings = primary.iter_mut().chain(subs.iter_mut());
+            for f in findings {
+                let names_cereal = aliases
+                    .words_in(&fold(f.label))
+                    .iter()
+                    .any(|w| w.group == gluten);
+                let before = f.allergy.len();
+                if !names_cereal {
+                    f.allergy.retain(|(g, _)| g != gluten.label());
+                }
+                if f.allergy.len() != before {
+                    cleared = true;
+                    if f.allergy.is_empty()
+                        && let Some(r) = f.resolved
+                    {
+                        f.score = r.ingredient.safety_score();
+                    }
+                }
+            }
+            if cleared && let Some(p) = primary.as_mut() {
+                p.notes.push(Cow::Owned(format!(
+                    "'{}' is labelled gluten-free (at most 20 mg/kg, Regulation (EU) No 828/2014): the gluten its generic name usually carries is not raised.",
+                    claim.name
+                )));
+                p.plain = None;
+            }
+        }
+    }
+
     let mut notes: Vec<Cow<'kb, str>> = Vec::new();
     let mut sources: Vec<&str> = Vec::new();
     let mut allergy: Vec<(String, usize)> = Vec::new();
