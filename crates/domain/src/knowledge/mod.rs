@@ -798,12 +798,16 @@ impl KnowledgeBase {
                 slot.push(i);
             }
         };
+        // Every name with its folded key, folded once (folding is most of the start-up).
+        let mut folded: Vec<(String, u32, &str)> = Vec::with_capacity(self.ingredients.len() * 8);
         // Primary names first so that, when a translation collides with another entry's
         // primary name, the primary name wins the lookup.
         for (i, ing) in self.ingredients.iter().enumerate() {
             let i = i as u32;
             for name in ing.primary_names() {
-                add(&mut index, fold(name), i);
+                let key = fold(name);
+                folded.push((key.clone(), i, name));
+                add(&mut index, key, i);
             }
             if let Some(e) = &ing.e_number {
                 self.e_numbers.entry(e.clone()).or_insert(i);
@@ -826,7 +830,9 @@ impl KnowledgeBase {
             for (lang, names) in &ing.names {
                 let lang_key = LANGUAGES.iter().find(|l| **l == lang.as_str()).copied();
                 for name in names.iter() {
-                    add(&mut index, fold(name), i);
+                    let key = fold(name);
+                    folded.push((key.clone(), i, name));
+                    add(&mut index, key, i);
                     if let Some(l) = lang_key {
                         self.by_language
                             .entry(l)
@@ -892,18 +898,14 @@ impl KnowledgeBase {
         self.by_function = by_function;
         self.by_purpose = by_purpose;
         let mut accents: HashMap<String, Vec<(String, u32)>, Fnv> = HashMap::default();
-        for (i, ing) in self.ingredients.iter().enumerate() {
-            let all = ing
-                .primary_names()
-                .chain(ing.names.values().flat_map(Names::iter));
-            for name in all {
-                let key = fold(name);
-                if self.index.get(&key).is_some_and(|v| v.len() > 1) {
-                    accents
-                        .entry(key)
-                        .or_default()
-                        .push((fold_keep_accents(name), i as u32));
-                }
+        // In entry order, primary names before translations, as the index was built.
+        folded.sort_by_key(|(_, i, _)| *i);
+        for (key, i, name) in folded {
+            if self.index.get(&key).is_some_and(|v| v.len() > 1) {
+                accents
+                    .entry(key)
+                    .or_default()
+                    .push((fold_keep_accents(name), i));
             }
         }
         self.accents = accents;
