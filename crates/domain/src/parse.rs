@@ -1384,7 +1384,12 @@ fn split_class_items(
 ) -> Vec<ParsedIngredient> {
     let mut out = Vec::with_capacity(sub.len() + 1);
     for s in sub {
-        let pieces = split_conjunctions(&s.text);
+        // "gasificantes: carbonatos de amonio - carbonatos de sodio": spaced dashes too.
+        let pieces: Vec<&str> = s
+            .text
+            .split(DASH_SEPARATOR)
+            .flat_map(split_conjunctions)
+            .collect();
         // "mono- et diglycérides d'acides gras": one name whose parts share a complement.
         if !s.sub.is_empty() || pieces.len() < 2 || fold(&s.text).contains("mono") {
             out.push(s);

@@ -1033,3 +1033,47 @@ fn a_gluten_free_claim_on_a_compound_clears_only_the_generic_names_gluten() {
     );
     assert_eq!(milk.allergen_warnings.len(), 1);
 }
+
+#[test]
+fn a_choice_between_two_known_ingredients_lists_both() {
+    // Names no other step reads as a whole: a typo on one side, INCI names.
+    let r = simple("lait, présule animale ou coagulant microbien, sel", &[]);
+    let names: Vec<&str> = r.ingredients.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["lait", "présule animale", "coagulant microbien", "sel"]
+    );
+    assert!(r.ingredients.iter().all(|i| i.canonical_name.is_some()));
+    let inci = simple("Aqua, Linalool or Limonene", &["fragrance"]);
+    assert_eq!(inci.ingredients.len(), 3);
+    assert_eq!(inci.allergen_warnings.len(), 2);
+    // One side unknown: one item, as before.
+    let unknown = simple("sucre ou zorblax", &[]);
+    assert_eq!(unknown.ingredients.len(), 1);
+}
+
+#[test]
+fn class_lists_with_dashes_and_cjk_form_words_are_read() {
+    let r = simple(
+        "harina, gasificantes: carbonatos de amonio - carbonatos de sodio - difosfatos",
+        &[],
+    );
+    let got: Vec<Option<&str>> = r
+        .ingredients
+        .iter()
+        .map(|i| i.canonical_name.as_deref())
+        .collect();
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert!(got.iter().all(Option::is_some), "{got:?}");
+    assert!(
+        r.ingredients[1]
+            .purpose
+            .contains("listed as 'gasificantes'")
+    );
+    // "混合物" (a mixture of) says how the rest is presented.
+    assert_eq!(
+        canonical("たん白加水分解物混合物"),
+        canonical("たん白加水分解物")
+    );
+    assert!(canonical("たん白加水分解物").is_some());
+}

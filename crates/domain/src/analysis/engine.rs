@@ -191,8 +191,8 @@ pub fn analyze_with_supplement(
                 continue;
             }
         }
-        run_together[i] = kb
-            .split_run_together(&item.name)
+        run_together[i] = either_of(kb, extra, &item.name)
+            .or_else(|| kb.split_run_together(&item.name))
             .map(|runs| runs.into_iter().map(piece).collect());
         i += 1;
     }
@@ -417,6 +417,34 @@ fn resolve<'a>(
         .or_else(|| kb.resolve_by_head(name))
         .or_else(|| kb.resolve_by_parts(name))
         .or_else(|| after_class_word(kb, name))
+}
+
+/// Words that offer a choice between two ingredients ("présure animale ou coagulant
+/// microbien", "sunflower and/or rapeseed oil"), with their spaces.
+const ALTERNATIVES: &[&str] = &[
+    " and/or ",
+    " et/ou ",
+    " und/oder ",
+    " y/o ",
+    " e/o ",
+    " ou ",
+    " or ",
+    " oder ",
+    " o ",
+];
+
+/// The two ingredients of a name that offers a choice between them, when each is known: both
+/// are listed, so that the allergens of either count.
+fn either_of<'n>(
+    kb: &KnowledgeBase,
+    extra: Option<&Supplement>,
+    name: &'n str,
+) -> Option<Vec<&'n str>> {
+    ALTERNATIVES.iter().find_map(|word| {
+        let (a, b) = name.split_once(word)?;
+        let (a, b) = (a.trim(), b.trim());
+        (resolve(kb, extra, a).is_some() && resolve(kb, extra, b).is_some()).then(|| vec![a, b])
+    })
 }
 
 /// "Süßstoff Natrium-Saccharin", "antioxydant acide ascorbique": a class word written before

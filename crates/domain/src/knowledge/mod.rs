@@ -1061,6 +1061,11 @@ impl KnowledgeBase {
                 return Some(self.resolved(hit, MatchKind::Plural));
             }
         }
+        if let Some(short) = mono_and_di(key)
+            && let Some(hit) = self.lookup_folded(&short)
+        {
+            return Some(self.resolved(hit, MatchKind::Plural));
+        }
         if let Some(rest) = strip_qualifier(key) {
             if let Some(hit) = self.lookup_folded(rest) {
                 return Some(self.resolved(hit, MatchKind::Qualifier));
@@ -1654,6 +1659,26 @@ fn number_variants(key: &str) -> Vec<String> {
     out
 }
 
+/// "monoglicéridos y diglicéridos", "monoglycerides and diglycerides": the short form the
+/// additive names use ("mono y digliceridos"), for a folded key that spells both out.
+fn mono_and_di(key: &str) -> Option<String> {
+    let tokens: Vec<&str> = key.split(' ').collect();
+    let at = tokens.windows(3).position(|w| {
+        w[0].len() > 4
+            && w[0]
+                .strip_prefix("mono")
+                .is_some_and(|rest| w[2].strip_prefix("di") == Some(rest))
+            && LITTLE_WORDS.contains(&w[1])
+    })?;
+    let mut out = tokens[..at].join(" ");
+    if !out.is_empty() {
+        out.push(' ');
+    }
+    out.push_str("mono ");
+    out.push_str(&tokens[at + 1..].join(" "));
+    Some(out)
+}
+
 /// Most words in a name read as several names run together ([`KnowledgeBase::split_run_together`]):
 /// more is a sentence, not a run of INCI names.
 const MAX_RUN_TOGETHER_WORDS: usize = 12;
@@ -2056,10 +2081,29 @@ const COMPOUND_MODIFIERS: &[&str] = &[
 ];
 
 /// Korean particles and Japanese/Chinese function characters that join the parts of a name
-/// ("대두를 함유", "大豆由来", "小麦の胚芽").
+/// ("대두를 함유", "大豆由来", "小麦の胚芽"), and the form words that say how the rest is
+/// presented ("たん白加水分解物混合物": a mixture of protein hydrolysates).
 const CJK_PARTICLES: &[&str] = &[
-    "함유", "을", "를", "이", "가", "은", "는", "의", "와", "과", "및", "由来", "の", "入り",
-    "使用", "含有", "的",
+    "함유",
+    "을",
+    "를",
+    "이",
+    "가",
+    "은",
+    "는",
+    "의",
+    "와",
+    "과",
+    "및",
+    "由来",
+    "の",
+    "入り",
+    "使用",
+    "含有",
+    "的",
+    "混合物",
+    "混合",
+    "혼합물",
 ];
 
 /// Articles, prepositions and conjunctions of the label languages (folded): never a head.
@@ -2290,6 +2334,25 @@ mod tests {
         assert_eq!(runs("Glycerin"), None);
         assert_eq!(runs("砂糖 食塩"), None);
         assert_eq!(runs(&"salt ".repeat(MAX_RUN_TOGETHER_WORDS + 1)), None);
+    }
+
+    #[test]
+    fn mono_and_diglycerides_spelled_out_are_the_additive() {
+        assert!(canonical("monoglycerides and diglycerides of fatty acids").is_some());
+        assert_eq!(mono_and_di("monoglycerides and triglycerides"), None);
+        assert_eq!(
+            mono_and_di("esteres lacticos de monogliceridos y digliceridos de acidos grasos")
+                .as_deref(),
+            Some("esteres lacticos de mono y digliceridos de acidos grasos")
+        );
+        assert!(
+            kb().lookup("esteres lacticos de mono y digliceridos de acidos grasos")
+                .is_some()
+        );
+        assert_eq!(
+            canonical("ésteres lácticos de monoglicéridos y diglicéridos de ácidos grasos"),
+            canonical("ésteres lácticos de mono- y diglicéridos de ácidos grasos")
+        );
     }
 
     #[test]
