@@ -1088,6 +1088,20 @@ impl KnowledgeBase {
         if let Some(i) = self.family_entry(key) {
             return Some(self.resolved((i, &[]), MatchKind::Family));
         }
+        if let Some(oil) = seed_oil(key)
+            && let Some(hit) = self.lookup_folded(&oil)
+        {
+            return Some(self.resolved(hit, MatchKind::Qualifier));
+        }
+        // "PEG-9OM": a letter O read or typed for a zero after a digit.
+        if let Some(zeros) = o_for_zero(key) {
+            if let Some(hit) = self.lookup_folded(&zeros) {
+                return Some(self.resolved(hit, MatchKind::Typo));
+            }
+            if let Some(i) = self.family_entry(&zeros) {
+                return Some(self.resolved((i, &[]), MatchKind::Typo));
+            }
+        }
         self.typo(key)
             .map(|i| self.resolved((i, &[]), MatchKind::Typo))
     }
@@ -1657,6 +1671,52 @@ fn number_variants(key: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The oil named by a seed-oil construction ("olio di semi di girasole", "olio di semi
+/// girasole", "aceite de semillas de girasol", "óleo de sementes de girassol", "huile de
+/// graines de tournesol"): the seeds are where every such oil comes from, so the name
+/// without them ("olio di girasole") is the same oil.
+fn seed_oil(key: &str) -> Option<String> {
+    const SEEDS: &[(&str, &[&str])] = &[
+        ("olio di ", &["semi di ", "semi "]),
+        ("aceite de ", &["semillas de ", "semilla de "]),
+        ("oleo de ", &["sementes de ", "semente de "]),
+        ("huile de ", &["graines de ", "pepins de "]),
+    ];
+    SEEDS.iter().find_map(|(oil, seeds)| {
+        let rest = key.strip_prefix(oil)?;
+        let plant = seeds.iter().find_map(|s| rest.strip_prefix(s))?;
+        (!plant.is_empty()).then(|| format!("{oil}{plant}"))
+    })
+}
+
+/// `key` with each letter o that follows a digit, in a word that starts with a digit, read
+/// as a zero ("peg 9om" → "peg 90m", "peg 4o" → "peg 40"), if there is one.
+fn o_for_zero(key: &str) -> Option<String> {
+    let mut changed = false;
+    let words: Vec<String> = key
+        .split(' ')
+        .map(|w| {
+            if !w.starts_with(|c: char| c.is_ascii_digit()) {
+                return w.to_owned();
+            }
+            let mut out = String::with_capacity(w.len());
+            let mut prev_digit = false;
+            for c in w.chars() {
+                let c = if c == 'o' && prev_digit {
+                    changed = true;
+                    '0'
+                } else {
+                    c
+                };
+                prev_digit = c.is_ascii_digit();
+                out.push(c);
+            }
+            out
+        })
+        .collect();
+    changed.then(|| words.join(" "))
 }
 
 /// "monoglicéridos y diglicéridos", "monoglycerides and diglycerides": the short form the
@@ -2334,6 +2394,23 @@ mod tests {
         assert_eq!(runs("Glycerin"), None);
         assert_eq!(runs("砂糖 食塩"), None);
         assert_eq!(runs(&"salt ".repeat(MAX_RUN_TOGETHER_WORDS + 1)), None);
+    }
+
+    #[test]
+    fn seed_oils_and_zeros_read_as_letters() {
+        assert_eq!(canonical("olio di semi di girasole"), Some("Sunflower Oil"));
+        assert_eq!(canonical("olio di semi girasole"), Some("Sunflower Oil"));
+        assert_eq!(
+            canonical("aceite de semillas de girasol"),
+            Some("Sunflower Oil")
+        );
+        assert_eq!(seed_oil("olio di semi"), None);
+        assert_eq!(canonical("PEG-9OM"), canonical("PEG-90M"));
+        assert!(canonical("PEG-90M").is_some());
+        assert_eq!(o_for_zero("peg 9om").as_deref(), Some("peg 90m"));
+        // Only after a digit, in a word that starts with one.
+        assert_eq!(o_for_zero("polyoxyl 40"), None);
+        assert_eq!(o_for_zero("b2o"), None);
     }
 
     #[test]
