@@ -374,6 +374,32 @@ pub(crate) fn is_class_word(name: &str) -> bool {
     class_of(name).is_some()
 }
 
+/// Whether the first word of `name` is the first word of a class word ("Süßungsmittel
+/// Aspartam …", "raising agent …"): a cheap test, without allocating for ASCII names, before
+/// the class word is looked for.
+pub(crate) fn starts_with_class_word(name: &str) -> bool {
+    static FIRST: std::sync::OnceLock<std::collections::HashSet<&'static [u8]>> =
+        std::sync::OnceLock::new();
+    let first = FIRST.get_or_init(|| {
+        CLASS_WORDS
+            .iter()
+            .map(|(w, _)| w.split(' ').next().unwrap_or(w).as_bytes())
+            .collect()
+    });
+    let word = name.split(' ').next().unwrap_or(name);
+    if !word.is_ascii() {
+        return first.contains(fold(word).as_bytes());
+    }
+    let mut buf = [0u8; 32];
+    if word.len() > buf.len() {
+        return false;
+    }
+    for (b, c) in buf.iter_mut().zip(word.bytes()) {
+        *b = c.to_ascii_lowercase();
+    }
+    first.contains(&buf[..word.len()])
+}
+
 /// The English name of the function class `name` names ("émulsifiant" → Emulsifier, "膨脹剤"
 /// → Raising agent, "Anionische Tenside" → Anionic surfactants).
 pub(crate) fn class_of(name: &str) -> Option<&'static str> {

@@ -28,7 +28,7 @@
 
 use std::borrow::Cow;
 
-use crate::grammar::{ABBREVIATIONS, HEADERS, is_class_word};
+use crate::grammar::{ABBREVIATIONS, HEADERS, is_class_word, starts_with_class_word};
 use crate::knowledge::fold::{ci_number, clean_invisible, e_number, fold, is_cjk, is_invisible};
 
 /// One ingredient of a list.
@@ -117,69 +117,70 @@ const TRACE_MARKERS: &[&str] = &[
 ];
 
 /// Notes on a label that are neither ingredients nor allergen statements (lowercase
-/// prefixes): the organic footnote, net weight, claims, storage advice, the bold-type notice.
+/// prefixes): the organic footnote, origin notes, the phenylalanine statement after aspartame
+/// (Regulation (EU) 1169/2011 Annex III), net weight, claims, storage advice, the bold-type
+/// notice. Grouped by their first byte (checked when compiling [`NOTICES_BY_FIRST_BYTE`]).
 const NOTICES: &[&str] = &[
+    "aus kontrolliert biologischem anbau",
+    "aus biologischem anbau",
+    "a conserver",
+    "all ingredients are",
+    "alle zutaten",
+    "best before",
+    "certified organic ingredients",
+    "conservar en",
+    "conservare in",
+    "contains a source of phenylalanine",
+    "contient une source de phénylalanine",
+    "contiene una fuente de fenilalanina",
+    "contiene una fonte di fenilalanina",
+    "contém uma fonte de fenilalanina",
+    "da agricoltura biologica",
+    "enthält eine phenylalaninquelle",
+    "from organic farming",
+    "füllmenge",
+    "gluten free",
+    "gluten-free",
+    "glutenfrei",
     "ingrédients issus de l'agriculture biologique",
     "ingrédients issus de",
     "ingredients issus de",
     "ingrédient issu de",
     "issus de l'agriculture biologique",
     "ingrédients biologiques",
-    "from organic farming",
-    "organically grown ingredients",
-    "certified organic ingredients",
-    "organic ingredients",
     "ingredientes procedentes de",
     "ingredientes de agricultura ecológica",
-    "procedente de agricultura ecológica",
     "ingredienti biologici",
-    "da agricoltura biologica",
-    "aus kontrolliert biologischem anbau",
-    "aus biologischem anbau",
     "ingredientes de agricultura biológica",
-    "poids net",
+    "keep refrigerated",
+    "les informations en gras",
+    "matières premières surgelées",
     "net weight",
     "net wt",
+    "nettogewicht",
+    "ne pas congeler",
+    "organically grown ingredients",
+    "organic ingredients",
+    "procedente de agricultura ecológica",
+    "poids net",
     "peso neto",
     "peso netto",
     "peso líquido",
-    "nettogewicht",
-    "füllmenge",
+    "produit à ne pas congeler",
+    "procedente ",
+    "procedentes ",
     "sans gluten",
-    "gluten free",
-    "gluten-free",
-    "glutenfrei",
     "sin gluten",
     "senza glutine",
     "sem glúten",
-    "les informations en gras",
-    "produit à ne pas congeler",
-    "ne pas congeler",
-    "à conserver",
-    "a conserver",
-    "à consommer",
-    "keep refrigerated",
     "store in a cool",
-    "conservar en",
-    "conservare in",
-    "best before",
-    "matières premières surgelées",
-    "procedente ",
-    "procedentes ",
     "tous ces ingrédients",
     "tous nos ingrédients",
     "tous les ingrédients",
-    "all ingredients are",
     "todos los ingredientes",
     "tutti gli ingredienti",
-    "alle zutaten",
-    // The phenylalanine statement after aspartame (Regulation (EU) 1169/2011 Annex III).
-    "enthält eine phenylalaninquelle",
-    "contains a source of phenylalanine",
-    "contient une source de phénylalanine",
-    "contiene una fuente de fenilalanina",
-    "contiene una fonte di fenilalanina",
-    "contém uma fonte de fenilalanina",
+    "à conserver",
+    "à consommer",
 ];
 
 /// The markers of [`TRACE_MARKERS`] that declare allergens rather than traces ("Contains:
@@ -194,6 +195,10 @@ const DECLARATION_MARKERS: &[&str] = &[
 /// same position, so grouping them keeps which marker is found.
 static MARKERS_BY_FIRST_BYTE: [(usize, usize); 256] = group_by_first_byte(TRACE_MARKERS);
 
+/// For each byte, the range of [`NOTICES`] that start with it: an item is compared with the
+/// few notices that start with its first letter.
+static NOTICES_BY_FIRST_BYTE: [(usize, usize); 256] = group_by_first_byte(NOTICES);
+
 const fn group_by_first_byte(markers: &[&str]) -> [(usize, usize); 256] {
     let mut ranges = [(0, 0); 256];
     let mut i = 0;
@@ -202,7 +207,7 @@ const fn group_by_first_byte(markers: &[&str]) -> [(usize, usize); 256] {
         let (start, end) = ranges[first];
         assert!(
             start == end || end == i,
-            "TRACE_MARKERS must be grouped by first byte"
+            "the phrases must be grouped by first byte"
         );
         ranges[first] = if start == end {
             (i, i + 1)
@@ -343,12 +348,12 @@ fn is_notice(item: &ParsedIngredient) -> bool {
         return false;
     };
     let first = lower_first(first);
-    // Every notice starts with one of these letters: most items are passed at once.
-    matches!(
-        first,
-        'i' | 'f' | 'o' | 'c' | 'p' | 'n' | 'g' | 's' | 'l' | 'd' | 'a' | 'à' | 'k' | 'b' | 'm'
-            | 't' | 'e'
-    ) && NOTICES.iter().any(|n| marker_len(text, n).is_some())
+    let mut buf = [0; 4];
+    let byte = first.encode_utf8(&mut buf).as_bytes()[0];
+    let (start, end) = NOTICES_BY_FIRST_BYTE[usize::from(byte)];
+    NOTICES[start..end]
+        .iter()
+        .any(|n| marker_len(text, n).is_some())
         // "Ingredients list (English):" between two versions of the list.
         || (first == 'i' && is_header(&item.name))
 }
@@ -1266,8 +1271,12 @@ fn parse_item(item: Item<'_>, depth: usize, role: Role) -> Option<ParsedIngredie
     };
     // "Süßungsmittel Aspartam und Acesulfam-K": a class word written before its items
     // without a colon, the items joined by a conjunction.
-    let (name, mut sub) = match leading_class_word(&name) {
-        Some(at) if sub.is_empty() && depth + 1 < MAX_DEPTH => {
+    let joined = sub.is_empty()
+        && depth + 1 < MAX_DEPTH
+        && starts_with_class_word(&name)
+        && CONJUNCTIONS.iter().any(|c| name.contains(c));
+    let (name, mut sub) = match joined.then(|| leading_class_word(&name)).flatten() {
+        Some(at) => {
             let pieces = split_conjunctions(&name[at..]);
             if pieces.len() >= 2 {
                 let items = pieces
