@@ -787,52 +787,35 @@ impl KnowledgeBase {
     }
 
     fn build_index(&mut self) {
-        let mut index: HashMap<String, Vec<u32>, Fnv> =
-            HashMap::with_capacity_and_hasher(self.ingredients.len() * 8, Fnv::default());
-        let add = |index: &mut HashMap<String, Vec<u32>, Fnv>, key: String, i: u32| {
-            if key.is_empty() {
-                return;
-            }
-            let slot = index.entry(key).or_default();
-            if !slot.contains(&i) {
-                slot.push(i);
-            }
-        };
-        // Every name with its folded key, folded once (folding is most of the start-up).
-        let mut folded: Vec<(String, u32, &str)> = Vec::with_capacity(self.ingredients.len() * 8);
-        // Primary names first so that, when a translation collides with another entry's
-        // primary name, the primary name wins the lookup.
+        // Every name with its folded key, folded once (folding is most of the start-up):
+        // (key, 0 for a primary name or 1 for a translation, entry, name as written).
+        let mut folded: Vec<(String, u8, u32, &str)> =
+            Vec::with_capacity(self.ingredients.len() * 12);
         for (i, ing) in self.ingredients.iter().enumerate() {
             let i = i as u32;
-            for name in ing.primary_names() {
-                let key = fold(name);
-                folded.push((key.clone(), i, name));
-                add(&mut index, key, i);
-            }
             if let Some(e) = &ing.e_number {
                 self.e_numbers.entry(e.clone()).or_insert(i);
             }
             if let Some(ci) = &ing.ci_number {
                 self.ci_numbers.entry(ci.clone()).or_insert(i);
             }
-            for syn in &ing.synonyms {
-                let f = fold(syn);
-                if let Some(e) = e_number(&f) {
+            for name in ing.primary_names() {
+                folded.push((fold(name), 0, i, name));
+            }
+            // The synonyms' keys (after the canonical name's): E and CI numbers among them.
+            let synonyms = folded.len() - ing.primary_names().count() + 1;
+            for (key, ..) in &folded[synonyms..synonyms + ing.synonyms.len()] {
+                if let Some(e) = e_number(key) {
                     self.e_numbers.entry(e).or_insert(i);
                 }
-                if let Some(ci) = ci_number(&f) {
+                if let Some(ci) = ci_number(key) {
                     self.ci_numbers.entry(ci).or_insert(i);
                 }
             }
-        }
-        for (i, ing) in self.ingredients.iter().enumerate() {
-            let i = i as u32;
             for (lang, names) in &ing.names {
                 let lang_key = LANGUAGES.iter().find(|l| **l == lang.as_str()).copied();
                 for name in names.iter() {
-                    let key = fold(name);
-                    folded.push((key.clone(), i, name));
-                    add(&mut index, key, i);
+                    folded.push((fold(name), 1, i, name));
                     if let Some(l) = lang_key {
                         self.by_language
                             .entry(l)
@@ -842,6 +825,44 @@ impl KnowledgeBase {
                 }
             }
         }
+        // Primary names first so that, when a translation collides with another entry's
+        // primary name, the primary name wins the lookup; then in entry order. Sorted, each
+        // key's names are neighbours: the key moves into the index, no copy.
+        folded.sort_unstable_by(|a, b| (&a.0, a.1, a.2).cmp(&(&b.0, b.1, b.2)));
+        let mut index: HashMap<String, Vec<u32>, Fnv> =
+            HashMap::with_capacity_and_hasher(folded.len(), Fnv::default());
+        let mut accents: HashMap<String, Vec<(String, u32)>, Fnv> = HashMap::default();
+        let mut at = 0;
+        while at < folded.len() {
+            let key = &folded[at].0;
+            let n = folded[at..].iter().take_while(|(k, ..)| k == key).count();
+            let group = &folded[at..at + n];
+            at += n;
+            if key.is_empty() {
+                continue;
+            }
+            let mut entries: Vec<u32> = Vec::with_capacity(1);
+            for (_, _, i, _) in group {
+                if !entries.contains(i) {
+                    entries.push(*i);
+                }
+            }
+            if entries.len() > 1 {
+                // A name several entries share: its spellings with accents tell them apart.
+                let mut forms: Vec<(u32, String)> = group
+                    .iter()
+                    .map(|(_, _, i, name)| (*i, fold_keep_accents(name)))
+                    .collect();
+                forms.sort_by_key(|(i, _)| *i);
+                accents.insert(
+                    key.clone(),
+                    forms.into_iter().map(|(i, form)| (form, i)).collect(),
+                );
+            }
+            let key = std::mem::take(&mut folded[at - n].0);
+            index.insert(key, entries);
+        }
+        drop(folded);
         let mut fuzzy: HashMap<(usize, u8, bool), Vec<FuzzyKey>, Fnv> = HashMap::default();
         for (key, entries) in &index {
             // Typos are corrected only for Latin names (one wrong CJK character is a different
@@ -897,17 +918,6 @@ impl KnowledgeBase {
         self.fuzzy = fuzzy;
         self.by_function = by_function;
         self.by_purpose = by_purpose;
-        let mut accents: HashMap<String, Vec<(String, u32)>, Fnv> = HashMap::default();
-        // In entry order, primary names before translations, as the index was built.
-        folded.sort_by_key(|(_, i, _)| *i);
-        for (key, i, name) in folded {
-            if self.index.get(&key).is_some_and(|v| v.len() > 1) {
-                accents
-                    .entry(key)
-                    .or_default()
-                    .push((fold_keep_accents(name), i));
-            }
-        }
         self.accents = accents;
         self.prepared = self.ingredients.iter().map(Prepared::of).collect();
         self.comma_names = self
