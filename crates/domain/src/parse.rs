@@ -28,11 +28,11 @@
 
 use std::borrow::Cow;
 
-use crate::grammar::{ABBREVIATIONS, HEADERS, is_class_word};
-use crate::knowledge::fold::{clean_invisible, fold, is_cjk, is_invisible};
+use crate::grammar::{ABBREVIATIONS, HEADERS, is_class_word, starts_with_class_word};
+use crate::knowledge::fold::{ci_number, clean_invisible, e_number, fold, is_cjk, is_invisible};
 
 /// One ingredient of a list.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ParsedIngredient {
     /// The ingredient as given on the label, without list noise (bullets, trailing full stop).
     pub text: String,
@@ -117,53 +117,70 @@ const TRACE_MARKERS: &[&str] = &[
 ];
 
 /// Notes on a label that are neither ingredients nor allergen statements (lowercase
-/// prefixes): the organic footnote, net weight, claims, storage advice, the bold-type notice.
+/// prefixes): the organic footnote, origin notes, the phenylalanine statement after aspartame
+/// (Regulation (EU) 1169/2011 Annex III), net weight, claims, storage advice, the bold-type
+/// notice. Grouped by their first byte (checked when compiling [`NOTICES_BY_FIRST_BYTE`]).
 const NOTICES: &[&str] = &[
+    "aus kontrolliert biologischem anbau",
+    "aus biologischem anbau",
+    "a conserver",
+    "all ingredients are",
+    "alle zutaten",
+    "best before",
+    "certified organic ingredients",
+    "conservar en",
+    "conservare in",
+    "contains a source of phenylalanine",
+    "contient une source de phénylalanine",
+    "contiene una fuente de fenilalanina",
+    "contiene una fonte di fenilalanina",
+    "contém uma fonte de fenilalanina",
+    "da agricoltura biologica",
+    "enthält eine phenylalaninquelle",
+    "from organic farming",
+    "füllmenge",
+    "gluten free",
+    "gluten-free",
+    "glutenfrei",
     "ingrédients issus de l'agriculture biologique",
     "ingrédients issus de",
     "ingredients issus de",
     "ingrédient issu de",
     "issus de l'agriculture biologique",
     "ingrédients biologiques",
-    "from organic farming",
-    "organically grown ingredients",
-    "certified organic ingredients",
-    "organic ingredients",
     "ingredientes procedentes de",
     "ingredientes de agricultura ecológica",
-    "procedente de agricultura ecológica",
     "ingredienti biologici",
-    "da agricoltura biologica",
-    "aus kontrolliert biologischem anbau",
-    "aus biologischem anbau",
     "ingredientes de agricultura biológica",
-    "poids net",
+    "keep refrigerated",
+    "les informations en gras",
+    "matières premières surgelées",
     "net weight",
     "net wt",
+    "nettogewicht",
+    "ne pas congeler",
+    "organically grown ingredients",
+    "organic ingredients",
+    "procedente de agricultura ecológica",
+    "poids net",
     "peso neto",
     "peso netto",
     "peso líquido",
-    "nettogewicht",
-    "füllmenge",
+    "produit à ne pas congeler",
+    "procedente ",
+    "procedentes ",
     "sans gluten",
-    "gluten free",
-    "gluten-free",
-    "glutenfrei",
     "sin gluten",
     "senza glutine",
     "sem glúten",
-    "les informations en gras",
-    "produit à ne pas congeler",
-    "ne pas congeler",
-    "à conserver",
-    "a conserver",
-    "à consommer",
-    "keep refrigerated",
     "store in a cool",
-    "conservar en",
-    "conservare in",
-    "best before",
-    "matières premières surgelées",
+    "tous ces ingrédients",
+    "tous nos ingrédients",
+    "tous les ingrédients",
+    "todos los ingredientes",
+    "tutti gli ingredienti",
+    "à conserver",
+    "à consommer",
 ];
 
 /// The markers of [`TRACE_MARKERS`] that declare allergens rather than traces ("Contains:
@@ -178,6 +195,10 @@ const DECLARATION_MARKERS: &[&str] = &[
 /// same position, so grouping them keeps which marker is found.
 static MARKERS_BY_FIRST_BYTE: [(usize, usize); 256] = group_by_first_byte(TRACE_MARKERS);
 
+/// For each byte, the range of [`NOTICES`] that start with it: an item is compared with the
+/// few notices that start with its first letter.
+static NOTICES_BY_FIRST_BYTE: [(usize, usize); 256] = group_by_first_byte(NOTICES);
+
 const fn group_by_first_byte(markers: &[&str]) -> [(usize, usize); 256] {
     let mut ranges = [(0, 0); 256];
     let mut i = 0;
@@ -186,7 +207,7 @@ const fn group_by_first_byte(markers: &[&str]) -> [(usize, usize); 256] {
         let (start, end) = ranges[first];
         assert!(
             start == end || end == i,
-            "TRACE_MARKERS must be grouped by first byte"
+            "the phrases must be grouped by first byte"
         );
         ranges[first] = if start == end {
             (i, i + 1)
@@ -278,11 +299,20 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
     if out.iter().any(|i| i.text.contains(JA_DECLARATION.1)) {
         out = japanese_declarations(out);
     }
+    // A formula or batch code printed after the list is no ingredient.
+    while out.len() > 1
+        && out
+            .last()
+            .is_some_and(|i| (i.sub.len() <= 1 || i.name.is_empty()) && is_formula_code(&i.text))
+    {
+        out.pop();
+    }
     // Label notes are no ingredients, unless the text has nothing else.
     if out.iter().any(is_notice) && !out.iter().all(is_notice) {
         out.retain(|i| !is_notice(i));
     }
     // Declarations first, then traces: an item list reads main, declared, traces.
+    let main_len = out.len();
     for role in [Role::Declared, Role::Trace] {
         for &(t, r) in &traces {
             if r != role {
@@ -299,6 +329,14 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
             }
         }
     }
+    // The code may follow a "may contain" list too.
+    while out.len() > main_len.max(1)
+        && out
+            .last()
+            .is_some_and(|i| (i.sub.len() <= 1 || i.name.is_empty()) && is_formula_code(&i.text))
+    {
+        out.pop();
+    }
     out
 }
 
@@ -310,11 +348,47 @@ fn is_notice(item: &ParsedIngredient) -> bool {
         return false;
     };
     let first = lower_first(first);
-    // Every notice starts with one of these letters: most items are passed at once.
-    matches!(
-        first,
-        'i' | 'f' | 'o' | 'c' | 'p' | 'n' | 'g' | 's' | 'l' | 'd' | 'a' | 'à' | 'k' | 'b' | 'm'
-    ) && NOTICES.iter().any(|n| marker_len(text, n).is_some())
+    let mut buf = [0; 4];
+    let byte = first.encode_utf8(&mut buf).as_bytes()[0];
+    let (start, end) = NOTICES_BY_FIRST_BYTE[usize::from(byte)];
+    NOTICES[start..end]
+        .iter()
+        .any(|n| marker_len(text, n).is_some())
+        // "Ingredients list (English):" between two versions of the list.
+        || (first == 'i' && is_header(&item.name))
+}
+
+/// Whether `name` is one of the list [`HEADERS`] and nothing else.
+fn is_header(name: &str) -> bool {
+    let folded = fold(name);
+    HEADERS.iter().any(|(h, _)| fold(h) == folded)
+}
+
+/// Whether `text` is a formula or batch code printed after a cosmetic list ("(F.I.L.
+/// D12345/1)", "(F01)", "13BHC006-1"): one token of capitals and digits, at least two digits,
+/// in brackets, or of six characters or more starting with a digit (INCI names such as
+/// "PEG-100" start with letters), or anything after "F.I.L."; never an E or CI number.
+fn is_formula_code(text: &str) -> bool {
+    let bracketed = text.starts_with(['(', '['])
+        && text.ends_with([')', ']'])
+        && text.chars().filter(|c| matches!(c, '(' | '[')).count() == 1;
+    let inner = text.trim_matches(['(', ')', '[', ']', '.', ' ']);
+    if inner
+        .get(..6)
+        .is_some_and(|p| p.eq_ignore_ascii_case("f.i.l."))
+    {
+        return true;
+    }
+    let folded = fold(inner);
+    !inner.contains(' ')
+        && (bracketed || (inner.len() >= 6 && inner.starts_with(|c: char| c.is_ascii_digit())))
+        && inner
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || matches!(b, b'-' | b'/'))
+        && inner.bytes().filter(u8::is_ascii_digit).count() >= 2
+        && inner.bytes().any(|b| b.is_ascii_uppercase())
+        && e_number(&folded).is_none()
+        && ci_number(&folded).is_none()
 }
 
 /// Moves "(一部に卵・乳成分を含む)" statements (a top-level item, or the last bracket of one)
@@ -594,7 +668,7 @@ static BRACKETS: CharSet = CharSet::new(
 static ITEM_ENDS: CharSet = CharSet::new(
     &[
         '(', '[', '{', '（', '【', '〈', '「', ';', '\n', '、', '，', '；', '•', '·', ',', '.',
-        '。', ':', '：',
+        '。', ':', '：', '／',
     ],
     |c| is_opener(c) || may_separate(c) || matches!(c, ':' | '：'),
 );
@@ -677,7 +751,7 @@ fn match_brackets(text: &str, from: usize) -> Vec<(usize, usize)> {
 fn may_separate(c: char) -> bool {
     matches!(
         c,
-        ';' | '\n' | '、' | '，' | '；' | '•' | '·' | ',' | '.' | '。'
+        ';' | '\n' | '、' | '，' | '；' | '•' | '·' | ',' | '.' | '。' | '／'
     )
 }
 
@@ -689,7 +763,9 @@ fn is_separator(text: &str, at: usize, c: char) -> bool {
     let after = at + c.len_utf8();
     let digit_before = at > 0 && bytes[at - 1].is_ascii_digit();
     match c {
-        ';' | '\n' | '、' | '，' | '；' | '•' | '·' => true,
+        // The full-width slash: Japanese labels separate the additives from the other
+        // ingredients with it (食品表示基準); INCI slash forms use the ASCII one.
+        ';' | '\n' | '、' | '，' | '；' | '•' | '·' | '／' => true,
         ',' => !(digit_before && bytes.get(after).is_some_and(u8::is_ascii_digit)),
         '.' | '。' => {
             if c == '.' && !text[after..].chars().next().is_none_or(char::is_whitespace) {
@@ -1149,6 +1225,15 @@ fn parse_item(item: Item<'_>, depth: usize, role: Role) -> Option<ParsedIngredie
             // "Water: (aqua)": a bracket with no name before it lists the items itself.
             .flat_map(|s| if s.name.is_empty() { s.sub } else { vec![s] })
             .collect();
+        // "15-30%: Anionische Tenside", "Unter 5%: Amphotere Tenside": the detergent label's
+        // weight band (Regulation (EC) 648/2004 Annex VII) is the amount of the item after it.
+        if is_amount_band(&text[..at])
+            && let [only] = sub.as_mut_slice()
+        {
+            let mut only = std::mem::take(only);
+            only.text = text;
+            return Some(only);
+        }
         head = Cow::Borrowed(&text[..at]);
     } else if let Some((pos, colon)) = colon {
         // "Emulsifier: soy lecithin" names a class, then the ingredient.
@@ -1173,9 +1258,45 @@ fn parse_item(item: Item<'_>, depth: usize, role: Role) -> Option<ParsedIngredie
         Some(rest) => rest.to_owned(),
         None => name,
     };
-    if name.is_empty() && sub.is_empty() {
+    // "+/-" before a cosmetic's "may contain" colours: symbols alone name nothing.
+    if sub.is_empty() && !name.chars().any(char::is_alphanumeric) {
         return None;
     }
+    // "tara gum as thickener", "lecithin as emulsifier (soy)": the function follows the name.
+    let name = match name.rsplit_once(" as ") {
+        Some((before, class)) if !before.trim().is_empty() && is_class_word(class) => {
+            before.trim_end().to_owned()
+        }
+        _ => name,
+    };
+    // "Süßungsmittel Aspartam und Acesulfam-K": a class word written before its items
+    // without a colon, the items joined by a conjunction.
+    let joined = sub.is_empty()
+        && depth + 1 < MAX_DEPTH
+        && starts_with_class_word(&name)
+        && CONJUNCTIONS.iter().any(|c| name.contains(c));
+    let (name, mut sub) = match joined.then(|| leading_class_word(&name)).flatten() {
+        Some(at) => {
+            let pieces = split_conjunctions(&name[at..]);
+            if pieces.len() >= 2 {
+                let items = pieces
+                    .into_iter()
+                    .filter_map(|piece| {
+                        let item = Item {
+                            text: piece.trim(),
+                            plain: false,
+                            collapsed: false,
+                        };
+                        parse_item(item, depth + 1, role)
+                    })
+                    .collect();
+                (name[..at].trim_end().to_owned(), items)
+            } else {
+                (name, sub)
+            }
+        }
+        _ => (name, sub),
+    };
     // "thickener: guar gum and xanthan gum": under a class word, a conjunction joins items.
     if !sub.is_empty() && depth + 1 < MAX_DEPTH && is_class_word(&name) {
         sub = split_class_items(sub, depth + 1, role);
@@ -1187,6 +1308,37 @@ fn parse_item(item: Item<'_>, depth: usize, role: Role) -> Option<ParsedIngredie
         trace: role == Role::Trace,
         declared: role == Role::Declared,
     })
+}
+
+/// Words of a weight band before a detergent's item ("Unter 5%:", "less than 5 %:", "30 %
+/// und mehr:"), folded.
+const BAND_WORDS: &[&str] = &[
+    "unter", "weniger", "als", "uber", "mehr", "und", "oder", "less", "more", "than", "or", "and",
+    "under", "over", "moins", "plus", "de", "et", "ou", "menos", "mas", "meno", "piu", "di", "min",
+    "max",
+];
+
+/// Whether `head` is only a weight band: a percentage, with band words ("Unter 5%",
+/// "15-30%", "5 % oder mehr, jedoch weniger als 15 %" without its comma).
+fn is_amount_band(head: &str) -> bool {
+    head.contains(['%', '％'])
+        && fold(head)
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .all(|w| w.bytes().all(|b| b.is_ascii_digit()) || BAND_WORDS.contains(&w))
+}
+
+/// Where the items start after a leading class word of one to three words ("Süßungsmittel
+/// Aspartam …", "raising agent sodium bicarbonate …"), if `name` starts with one.
+fn leading_class_word(name: &str) -> Option<usize> {
+    let mut ends = name
+        .char_indices()
+        .filter(|&(_, c)| c == ' ')
+        .map(|(i, _)| i)
+        .take(3);
+    ends.find(|&end| is_class_word(&name[..end]))
+        .map(|end| end + 1)
+        .filter(|&at| at < name.len())
 }
 
 /// The offset and length of the first colon of `text` outside matched brackets.
@@ -1241,7 +1393,12 @@ fn split_class_items(
 ) -> Vec<ParsedIngredient> {
     let mut out = Vec::with_capacity(sub.len() + 1);
     for s in sub {
-        let pieces = split_conjunctions(&s.text);
+        // "gasificantes: carbonatos de amonio - carbonatos de sodio": spaced dashes too.
+        let pieces: Vec<&str> = s
+            .text
+            .split(DASH_SEPARATOR)
+            .flat_map(split_conjunctions)
+            .collect();
         // "mono- et diglycérides d'acides gras": one name whose parts share a complement.
         if !s.sub.is_empty() || pieces.len() < 2 || fold(&s.text).contains("mono") {
             out.push(s);
@@ -1637,6 +1794,89 @@ mod tests {
                 .map(|i| (i.name.as_str(), i.trace))
                 .collect::<Vec<_>>(),
             [("Zucker", false), ("Sesam", true)]
+        );
+    }
+
+    #[test]
+    fn codes_statements_and_second_headers_are_no_ingredients() {
+        // A formula or batch code after the list, after a "may contain" list too.
+        assert_eq!(names("Aqua, Glycerin, (F01)"), ["Aqua", "Glycerin"]);
+        assert_eq!(names("AQUA, LIMONENE, 13BHC006-1."), ["AQUA", "LIMONENE"]);
+        let traces = split_ingredients("Talc, Mica. May contain: CI 77491. (F.I.L. T2181/6).");
+        assert_eq!(
+            traces.iter().map(|i| i.name.as_str()).collect::<Vec<_>>(),
+            ["Talc", "Mica", "CI 77491"]
+        );
+        // Not a code: INCI names with numbers, E-numbers, a code not at the end.
+        assert_eq!(names("Aqua, PEG-100"), ["Aqua", "PEG-100"]);
+        assert_eq!(names("Sugar, (E330)").len(), 2);
+        assert_eq!(names("Aqua, (F01), Talc").len(), 3);
+        // The phenylalanine statement, origin notes, a second header, symbols alone.
+        assert_eq!(
+            names("Wasser, Aspartam*. *enthält eine Phenylalaninquelle"),
+            ["Wasser", "Aspartam"]
+        );
+        assert_eq!(
+            names("sucre*, sel*. *Tous ces ingrédients sont d'origine française."),
+            ["sucre", "sel"]
+        );
+        assert_eq!(
+            names("Leche*. *Procedente de agricultura ecológica."),
+            ["Leche"]
+        );
+        assert_eq!(
+            names("aceite, agua.\n\nIngredients list (English):\n\nOil, Water"),
+            ["aceite", "agua", "Oil", "Water"]
+        );
+        // "+/-" (may contain) before the colours of a range of shades.
+        assert_eq!(names("Talc, +/- May contain: Mica"), ["Talc", "Mica"]);
+    }
+
+    #[test]
+    fn japanese_full_width_slash_separates_the_additives() {
+        assert_eq!(
+            names("小麦粉、食塩／膨脹剤、香料"),
+            ["小麦粉", "食塩", "膨脹剤", "香料"]
+        );
+    }
+
+    #[test]
+    fn weight_bands_functions_and_class_words_around_names() {
+        // A detergent's weight band is the amount of the item after it.
+        let items = split_ingredients("15-30%: Anionische Tenside. Unter 5%: Amphotere Tenside");
+        let got: Vec<(&str, &str, usize)> = items
+            .iter()
+            .map(|i| (i.text.as_str(), i.name.as_str(), i.sub.len()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("15-30%: Anionische Tenside", "Anionische Tenside", 0),
+                ("Unter 5%: Amphotere Tenside", "Amphotere Tenside", 0)
+            ]
+        );
+        // A name with a word before the colon is a component, not a band.
+        assert_eq!(split_ingredients("Sauce 5%: tomato")[0].name, "Sauce");
+        // "X as <class>": the function follows the name.
+        assert_eq!(
+            names("tara gum as thickener, salt as such"),
+            ["tara gum", "salt as such"]
+        );
+        // A class word before items joined by a conjunction, without a colon.
+        let items = split_ingredients("Süßungsmittel Aspartam* und Acesulfam-K");
+        assert_eq!(items[0].name, "Süßungsmittel");
+        assert_eq!(
+            items[0]
+                .sub
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>(),
+            ["Aspartam", "Acesulfam-K"]
+        );
+        // One item after the class word stays one name (the analysis reads it).
+        assert_eq!(
+            names("Süßstoff Natrium-Saccharin"),
+            ["Süßstoff Natrium-Saccharin"]
         );
     }
 

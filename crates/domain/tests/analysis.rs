@@ -945,3 +945,135 @@ fn a_flour_named_by_its_grain_is_that_grains_flour() {
         );
     }
 }
+
+#[test]
+fn a_class_word_alone_is_recognised_as_its_function_class() {
+    let r = simple("farine de blé, émulsifiant, sel", &[]);
+    let class = item(&r, "émulsifiant");
+    assert_eq!(class.canonical_name.as_deref(), Some("Emulsifier"));
+    assert!(class.purpose.starts_with("Emulsifier (a function class"));
+    assert!(
+        class
+            .concerns
+            .contains("names a function class (Emulsifier)")
+    );
+    // The ingredient is still unknown: scored as an unknown name.
+    assert_eq!(class.safety_score, 5);
+    assert_eq!(class.recommendation, Recommendation::Caution);
+    let ja = simple("小麦粉、膨脹剤", &[]);
+    assert_eq!(
+        item(&ja, "膨脹剤").canonical_name.as_deref(),
+        Some("Raising agent")
+    );
+    let de = simple("Aqua, 15-30%: Anionische Tenside", &[]);
+    assert_eq!(
+        item(&de, "15-30%: Anionische Tenside")
+            .canonical_name
+            .as_deref(),
+        Some("Anionic surfactants")
+    );
+}
+
+#[test]
+fn names_run_together_or_cut_by_a_comma_are_repaired_against_the_lexicon() {
+    let r = simple(
+        "Aqua, Limonene Linalool, Caprylic/Capric, Triglyceride",
+        &[],
+    );
+    let got: Vec<(&str, Option<&str>)> = r
+        .ingredients
+        .iter()
+        .map(|i| (i.name.as_str(), i.canonical_name.as_deref()))
+        .collect();
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert_eq!(got[1].0, "Limonene");
+    assert_eq!(got[2].0, "Linalool");
+    assert_eq!(got[3].0, "Caprylic/Capric, Triglyceride");
+    assert!(got.iter().all(|(_, c)| c.is_some()), "{got:?}");
+    // The parts keep their facts: the fragrance allergens match a fragrance allergy.
+    let allergic = simple("Aqua, Limonene Linalool", &["fragrance"]);
+    assert_eq!(allergic.allergen_warnings.len(), 2);
+    // A known name with an unknown word is not split.
+    let unknown = simple("Aqua, Limonene Zorblax", &[]);
+    assert_eq!(unknown.ingredients.len(), 2);
+}
+
+#[test]
+fn a_gluten_free_claim_on_a_compound_clears_only_the_generic_names_gluten() {
+    let gluten = ["cereals containing gluten"];
+    let r = simple(
+        "pasta: gluten free flour (maize starch, rice flour, potato starch), salt",
+        &gluten,
+    );
+    assert!(r.allergen_warnings.is_empty(), "{:?}", r.allergen_warnings);
+    let pasta = &r.ingredients[0];
+    assert!(
+        pasta.concerns.contains("labelled gluten-free"),
+        "{}",
+        pasta.concerns
+    );
+    // A cereal named in the list still raises it, and so does the compound without the claim.
+    let named = simple(
+        "pasta: gluten free flour (wheat starch, rice flour), salt",
+        &gluten,
+    );
+    assert_eq!(
+        named.allergen_warnings.len(),
+        1,
+        "{:?}",
+        named.allergen_warnings
+    );
+    assert!(named.allergen_warnings[0].contains("wheat starch"));
+    let plain = simple("pasta: flour (maize starch, rice flour), salt", &gluten);
+    assert_eq!(plain.allergen_warnings.len(), 1);
+    // The claim is about gluten only.
+    let milk = simple(
+        "pasta: gluten free flour (rice flour, milk powder)",
+        &["milk"],
+    );
+    assert_eq!(milk.allergen_warnings.len(), 1);
+}
+
+#[test]
+fn a_choice_between_two_known_ingredients_lists_both() {
+    // Names no other step reads as a whole: a typo on one side, INCI names.
+    let r = simple("lait, présule animale ou coagulant microbien, sel", &[]);
+    let names: Vec<&str> = r.ingredients.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["lait", "présule animale", "coagulant microbien", "sel"]
+    );
+    assert!(r.ingredients.iter().all(|i| i.canonical_name.is_some()));
+    let inci = simple("Aqua, Linalool or Limonene", &["fragrance"]);
+    assert_eq!(inci.ingredients.len(), 3);
+    assert_eq!(inci.allergen_warnings.len(), 2);
+    // One side unknown: one item, as before.
+    let unknown = simple("sucre ou zorblax", &[]);
+    assert_eq!(unknown.ingredients.len(), 1);
+}
+
+#[test]
+fn class_lists_with_dashes_and_cjk_form_words_are_read() {
+    let r = simple(
+        "harina, gasificantes: carbonatos de amonio - carbonatos de sodio - difosfatos",
+        &[],
+    );
+    let got: Vec<Option<&str>> = r
+        .ingredients
+        .iter()
+        .map(|i| i.canonical_name.as_deref())
+        .collect();
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert!(got.iter().all(Option::is_some), "{got:?}");
+    assert!(
+        r.ingredients[1]
+            .purpose
+            .contains("listed as 'gasificantes'")
+    );
+    // "混合物" (a mixture of) says how the rest is presented.
+    assert_eq!(
+        canonical("たん白加水分解物混合物"),
+        canonical("たん白加水分解物")
+    );
+    assert!(canonical("たん白加水分解物").is_some());
+}

@@ -17,16 +17,17 @@ use domain::analysis::{AnalysisInput, Expertise, SkinType, analyze};
 use serde_json::Value;
 
 /// Lowest accepted share of returned items recognised (%).
-const FLOOR_RECOGNISED: f64 = 95.0;
-/// Lowest accepted allergen recall (%).
-const FLOOR_RECALL: f64 = 99.0;
-/// The second sample's floors (%): recognised, allergen recall, allergen precision.
-const SECOND_RECOGNISED: f64 = 96.0;
-const SECOND_RECALL: f64 = 99.0;
+const FLOOR_RECOGNISED: f64 = 97.5;
+/// Lowest accepted allergen recall (%): above what one missed group of the 165 gives.
+const FLOOR_RECALL: f64 = 99.5;
+/// The second sample's floors (%): recognised, allergen recall (above what one missed group
+/// of the 75 gives), allergen precision.
+const SECOND_RECOGNISED: f64 = 96.5;
+const SECOND_RECALL: f64 = 99.5;
 const SECOND_PRECISION: f64 = 99.0;
 /// Lowest accepted allergen precision (%): the source misses some groups the law names (oats
 /// and barley malt contain gluten), so this stays below what a perfect engine would score.
-const FLOOR_PRECISION: f64 = 90.0;
+const FLOOR_PRECISION: f64 = 90.5;
 
 /// The allergy declared for each EU-14 group, as `score.py` declares them.
 const DECLARE: [(&str, &str); 14] = [
@@ -261,6 +262,10 @@ fn score(text: &str) -> Tally {
         all.recognised(),
         all.recall(),
         all.precision()
+    );
+    println!(
+        "items {} recognised {}; allergen groups found {} missed {}; warned groups right {} extra {}",
+        all.items, all.recognised, all.tp, all.fn_, all.p_ok, all.p_fp
     );
     for m in &missed {
         println!("missed allergen: {m}");

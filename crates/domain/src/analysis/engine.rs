@@ -16,7 +16,7 @@ use super::{
     AllergyRisk, AnalysisResponse, Expertise, FactSource, IngredientDetail, OFFLINE_ENGINE, Origin,
     OverallRisk, ProductCategory, Recommendation, RiskLevel, SkinType, grade,
 };
-use crate::grammar::{component_of, is_class_word};
+use crate::grammar::{class_of, component_of, is_class_word};
 use crate::knowledge::allergy::{AllergyAliases, DeclaredAllergy};
 use crate::knowledge::fold::{fold, is_cjk};
 use crate::knowledge::inci_family;
@@ -143,19 +143,86 @@ pub fn analyze_with_supplement(
         }
     }
     // First pass: resolve heads only, to tell a food from a cosmetic product.
-    let heads: Vec<Option<Resolved<'_>>> = listed
-        .iter()
-        .map(|item| {
-            // A class word ("Emulsifier") names no ingredient: its sub-ingredients do; a
-            // plant-source class ("Vegetable oil (palm, coconut)") is itself the ingredient.
-            (!item.name.is_empty()
-                && (item.sub.is_empty()
-                    || !is_class_word(&item.name)
-                    || !plant_source_nouns(&item.name).is_empty()))
-            .then(|| resolve(kb, extra, &item.name))
-            .flatten()
-        })
-        .collect();
+    let head_of = |item: &ParsedIngredient| {
+        // A class word ("Emulsifier") names no ingredient: its sub-ingredients do; a
+        // plant-source class ("Vegetable oil (palm, coconut)") is itself the ingredient.
+        (!item.name.is_empty()
+            && (item.sub.is_empty()
+                || !is_class_word(&item.name)
+                || !plant_source_nouns(&item.name).is_empty()))
+        .then(|| resolve(kb, extra, &item.name))
+        .flatten()
+    };
+    let heads: Vec<Option<Resolved<'_>>> = listed.iter().map(|item| head_of(item)).collect();
+    // Unknown items that are known names once the label's punctuation is repaired:
+    // "Limonene Linalool" (names run together without commas) is those ingredients one by
+    // one; "Caprylic/Capric, Triglyceride" (a comma inside a name) is one ingredient.
+    let is_plain_unknown = |i: usize| {
+        heads[i].is_none() && listed[i].sub.is_empty() && !is_class_word(&listed[i].name)
+    };
+    let mut run_together: Vec<Option<Vec<ParsedIngredient>>> = vec![None; listed.len()];
+    let mut i = 0;
+    while i < listed.len() {
+        if !is_plain_unknown(i) {
+            i += 1;
+            continue;
+        }
+        let item = listed[i];
+        let piece = |text: &str| ParsedIngredient {
+            text: text.to_owned(),
+            name: text.to_owned(),
+            sub: Vec::new(),
+            trace: item.trace,
+            declared: item.declared,
+        };
+        if i + 1 < listed.len() && is_plain_unknown(i + 1) && listed[i + 1].trace == item.trace {
+            let joined = format!("{} {}", item.name, listed[i + 1].name);
+            if kb.resolve(&joined).is_some_and(|r| {
+                matches!(
+                    r.kind,
+                    MatchKind::Exact | MatchKind::Plural | MatchKind::Family
+                )
+            }) {
+                let mut one = piece(&joined);
+                one.text = format!("{}, {}", item.text, listed[i + 1].text);
+                run_together[i] = Some(vec![one]);
+                run_together[i + 1] = Some(Vec::new());
+                i += 2;
+                continue;
+            }
+        }
+        run_together[i] = either_of(kb, extra, &item.name)
+            .or_else(|| kb.split_run_together(&item.name))
+            .map(|runs| runs.into_iter().map(piece).collect());
+        i += 1;
+    }
+    let (listed, functions, heads) = if run_together.iter().all(Option::is_none) {
+        (listed, functions, heads)
+    } else {
+        let mut out = (Vec::new(), Vec::new(), Vec::new());
+        for (((item, function), head), runs) in listed
+            .into_iter()
+            .zip(functions)
+            .zip(heads)
+            .zip(&run_together)
+        {
+            match runs {
+                Some(runs) => {
+                    for run in runs {
+                        out.0.push(run);
+                        out.1.push(function);
+                        out.2.push(head_of(run));
+                    }
+                }
+                None => {
+                    out.0.push(item);
+                    out.1.push(function);
+                    out.2.push(head);
+                }
+            }
+        }
+        out
+    };
     let (mut food, mut cosmetic, mut either) = (0usize, 0usize, 0usize);
     for r in heads.iter().flatten() {
         match r.ingredient.category {
@@ -350,6 +417,34 @@ fn resolve<'a>(
         .or_else(|| kb.resolve_by_head(name))
         .or_else(|| kb.resolve_by_parts(name))
         .or_else(|| after_class_word(kb, name))
+}
+
+/// Words that offer a choice between two ingredients ("présure animale ou coagulant
+/// microbien", "sunflower and/or rapeseed oil"), with their spaces.
+const ALTERNATIVES: &[&str] = &[
+    " and/or ",
+    " et/ou ",
+    " und/oder ",
+    " y/o ",
+    " e/o ",
+    " ou ",
+    " or ",
+    " oder ",
+    " o ",
+];
+
+/// The two ingredients of a name that offers a choice between them, when each is known: both
+/// are listed, so that the allergens of either count.
+fn either_of<'n>(
+    kb: &KnowledgeBase,
+    extra: Option<&Supplement>,
+    name: &'n str,
+) -> Option<Vec<&'n str>> {
+    ALTERNATIVES.iter().find_map(|word| {
+        let (a, b) = name.split_once(word)?;
+        let (a, b) = (a.trim(), b.trim());
+        (resolve(kb, extra, a).is_some() && resolve(kb, extra, b).is_some()).then(|| vec![a, b])
+    })
 }
 
 /// "Süßstoff Natrium-Saccharin", "antioxydant acide ascorbique": a class word written before
@@ -580,6 +675,47 @@ fn analyze_item<'kb>(
         }
     }
 
+    // "pasta: gluten free flour (maize starch, rice flour, …)": a gluten-free claim on the
+    // compound's names (at most 20 mg/kg, Regulation (EU) No 828/2014) clears the gluten that
+    // generic names (pasta, flour, pretzel) carry; a name that says a gluten cereal itself
+    // ("wheat starch") still raises it.
+    if !parsed.sub.is_empty() && !parsed.trace {
+        let aliases = AllergyAliases::embedded();
+        let gluten = AllergenGroup::Gluten;
+        let claim = std::iter::once(parsed)
+            .chain(flatten_subs(parsed))
+            .find(|p| aliases.negated_groups(&fold(&p.name)).contains(&gluten));
+        if let Some(claim) = claim {
+            let mut cleared = false;
+            let findings = primary.iter_mut().chain(subs.iter_mut());
+            for f in findings {
+                let names_cereal = aliases
+                    .words_in(&fold(f.label))
+                    .iter()
+                    .any(|w| w.group == gluten);
+                let before = f.allergy.len();
+                if !names_cereal {
+                    f.allergy.retain(|(g, _)| g != gluten.label());
+                }
+                if f.allergy.len() != before {
+                    cleared = true;
+                    if f.allergy.is_empty()
+                        && let Some(r) = f.resolved
+                    {
+                        f.score = r.ingredient.safety_score();
+                    }
+                }
+            }
+            if cleared && let Some(p) = primary.as_mut() {
+                p.notes.push(Cow::Owned(format!(
+                    "'{}' is labelled gluten-free (at most 20 mg/kg, Regulation (EU) No 828/2014): the gluten its generic name usually carries is not raised.",
+                    claim.name
+                )));
+                p.plain = None;
+            }
+        }
+    }
+
     let mut notes: Vec<Cow<'kb, str>> = Vec::new();
     let mut sources: Vec<&str> = Vec::new();
     let mut allergy: Vec<(String, usize)> = Vec::new();
@@ -654,25 +790,40 @@ fn analyze_item<'kb>(
             }
         }
         _ => {
-            canonical = None;
-            purpose = "Unknown: not in the knowledge base".into();
-            origin = Origin::Synthetic;
-            category = ctx.product_category;
-            score = UNKNOWN_SCORE;
-            known = false;
             let name = if parsed.name.is_empty() {
                 &parsed.text
             } else {
                 &parsed.name
             };
+            // "émulsifiant", "膨脹剤", "Anionische Tenside" alone: the label names what an
+            // ingredient does, not which one it is. The item is recognised as that class
+            // (its English name), and scored as unknown, since the ingredient is.
+            let class = class_of(name);
+            canonical = class.map(SharedStr::from);
+            purpose = match class {
+                Some(class) => {
+                    format!("{class} (a function class: the label does not name the ingredient)")
+                        .into()
+                }
+                None => "Unknown: not in the knowledge base".into(),
+            };
+            origin = Origin::Synthetic;
+            category = ctx.product_category;
+            score = UNKNOWN_SCORE;
+            known = false;
             allergy.extend(allergy_matches(ctx, name, None));
             by_word = word_matches(ctx, name, &mut allergy);
             if !by_word.is_empty() {
                 notes.push(Cow::Owned(found_by_word_note(name, &by_word)));
             }
-            notes.push(Cow::Owned(format!(
-                "Not in the knowledge base: '{name}' could not be identified, so it is marked CAUTION (score {UNKNOWN_SCORE}) rather than guessed. Its origin is unknown."
-            )));
+            notes.push(Cow::Owned(match class {
+                Some(class) => format!(
+                    "'{name}' names a function class ({class}), not an ingredient: the label does not say which one, so it is marked CAUTION (score {UNKNOWN_SCORE}) rather than guessed."
+                ),
+                None => format!(
+                    "Not in the knowledge base: '{name}' could not be identified, so it is marked CAUTION (score {UNKNOWN_SCORE}) rather than guessed. Its origin is unknown."
+                ),
+            }));
         }
     }
     // The primary finding's own sentences; [`Prepared::plain`] stands for them while no more

@@ -322,6 +322,43 @@ impl AllergyAliases {
         out
     }
 
+    /// The food allergen groups a folded name says it is free of: a group's word next to a
+    /// negation ("gluten free flour", "sans gluten", "senza glutine") or written with one
+    /// ("glutenfrei").
+    pub fn negated_groups(&self, folded: &str) -> Vec<AllergenGroup> {
+        let tokens: Vec<&str> = folded.split(' ').filter(|t| !t.is_empty()).collect();
+        let mut out: Vec<AllergenGroup> = Vec::new();
+        for i in 0..tokens.len() {
+            for n in 1..=3.min(tokens.len() - i) {
+                let phrase = tokens[i..i + n].join(" ");
+                let Some(groups) = self.groups(&phrase) else {
+                    continue;
+                };
+                let before = i.checked_sub(1).map(|b| tokens[b]);
+                let before2 = i
+                    .checked_sub(2)
+                    .map(|b| format!("{} {}", tokens[b], tokens[b + 1]));
+                let after = tokens.get(i + n).copied();
+                if before.is_some_and(|b| NEGATIONS_BEFORE.contains(&b))
+                    || before2.is_some_and(|b| NEGATIONS_BEFORE.contains(&b.as_str()))
+                    || after.is_some_and(|a| NEGATIONS_AFTER.contains(&a))
+                {
+                    out.extend(groups.iter().filter(|g| g.is_food_allergen()));
+                }
+            }
+            for negation in NEGATIONS_AFTER {
+                if let Some(stem) = tokens[i].strip_suffix(negation)
+                    && let Some(groups) = self.groups(stem)
+                {
+                    out.extend(groups.iter().filter(|g| g.is_food_allergen()));
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// The CJK allergen words inside one token, longest first, each character read once.
     fn cjk_in(
         &self,

@@ -47,6 +47,9 @@ pub fn fold(name: &str) -> String {
     if name.is_ascii() {
         return fold_ascii(name);
     }
+    if let Some(out) = fold_common(name) {
+        return out;
+    }
     let mut out = fold_once(name);
     // Lower-casing can produce a string whose NFKC form differs (rare compatibility
     // characters); two more passes reach the fixed point for every input proptest found.
@@ -79,6 +82,57 @@ fn fold_ascii(name: &str) -> String {
         }
     }
     out
+}
+
+/// Whether the general path's normalisations leave `c` as it is, or change it to characters
+/// that are, like `c`, no letter or digit: Latin-1 and Latin Extended-A letters (but the few
+/// with compatibility forms: İ, Ĳ, Ŀ, ŉ, ſ), CJK ideographs, kana, Hangul syllables, and the
+/// punctuation of labels. Lower-casing and removing accents is then all that folding does,
+/// and the result is folded already.
+fn is_common(c: char) -> bool {
+    matches!(c,
+        '\u{00C0}'..='\u{017E}' | '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}'
+        | '\u{3041}'..='\u{3096}' | '\u{30A1}'..='\u{30FA}' | '\u{30FC}'
+        | '\u{AC00}'..='\u{D7A3}'
+        | '\u{00A0}' | '\u{00AB}' | '\u{00B0}' | '\u{00B7}' | '\u{00BB}'
+        | '\u{2010}'..='\u{2022}' | '\u{2026}' | '\u{3000}'..='\u{3002}'
+        | '\u{3008}'..='\u{3011}' | '\u{30FB}'
+        | '\u{FF08}' | '\u{FF09}' | '\u{FF0C}' | '\u{FF1A}' | '\u{FF1B}')
+        && !matches!(
+            c,
+            '\u{0130}' | '\u{0132}' | '\u{0133}' | '\u{013F}' | '\u{0140}' | '\u{0149}'
+        )
+}
+
+/// [`fold`] of a name whose characters are all ASCII or [`is_common`] (nearly every name of
+/// the knowledge base and of labels): one pass, no Unicode normalisation. `None` otherwise.
+fn fold_common(name: &str) -> Option<String> {
+    if !name.chars().all(|c| c.is_ascii() || is_common(c)) {
+        return None;
+    }
+    let mut chars = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii() {
+            if !is_invisible(c) {
+                chars.push(c.to_ascii_lowercase());
+            }
+        } else if c == 'ß' {
+            chars.push(SHARP_S);
+        } else if c <= '\u{017E}' {
+            // One lower-case letter for each of these; its canonical decomposition is the
+            // base letter and Latin combining marks, which folding drops.
+            for lower in c.to_lowercase() {
+                unicode_normalization::char::decompose_canonical(lower, |d| {
+                    if !matches!(d, '\u{0300}'..='\u{036F}') {
+                        chars.push(d);
+                    }
+                });
+            }
+        } else {
+            chars.push(c);
+        }
+    }
+    Some(join_words(&chars))
 }
 
 /// Like [`fold`] but keeping accents: tells "cacao" (es, cocoa) from "cação" (pt, dogfish)
@@ -148,6 +202,12 @@ fn fold_once(name: &str) -> String {
         .filter(|c| !matches!(c, '\u{0300}'..='\u{036F}'))
         .nfc()
         .collect();
+    join_words(&stripped)
+}
+
+/// The words (runs of letters and digits) of a lower-cased, accent-free text, one space
+/// between Latin words and none next to CJK text; [`SHARP_S`] becomes "ss".
+fn join_words(stripped: &str) -> String {
     let mut out = String::with_capacity(stripped.len());
     let mut pending_space = false;
     let mut last: Option<char> = None;
@@ -210,9 +270,12 @@ pub fn e_number(folded: &str) -> Option<String> {
 /// The canonical `CI 12345` form of a Colour Index number ("CI77491", "C.I. 77491",
 /// "ci 77491"), or `None`. `folded` must already be folded.
 pub fn ci_number(folded: &str) -> Option<String> {
+    // "Cl 45350": a lower-case L read or typed for the I. Chlorine's symbol is never
+    // followed by a five-digit number, so the misreading is unambiguous.
     let rest = folded
         .strip_prefix("ci")
-        .or_else(|| folded.strip_prefix("c i"))?
+        .or_else(|| folded.strip_prefix("c i"))
+        .or_else(|| folded.strip_prefix("cl"))?
         .trim_start();
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
     if digits.len() != 5 {
@@ -303,11 +366,12 @@ mod tests {
 
     #[test]
     fn ci_numbers_in_every_spelling() {
-        for s in ["CI 77491", "CI77491", "C.I. 77491", "ci-77491"] {
+        for s in ["CI 77491", "CI77491", "C.I. 77491", "ci-77491", "Cl 77491"] {
             assert_eq!(ci_number(&fold(s)).as_deref(), Some("CI 77491"), "{s}");
         }
         assert_eq!(ci_number(&fold("CI 77163")).as_deref(), Some("CI 77163"));
         assert_eq!(ci_number(&fold("cinnamon")), None);
+        assert_eq!(ci_number(&fold("Clove 12345")), None);
     }
 
     /// Optimal string alignment distance, the textbook full-matrix way (the test's oracle).
@@ -351,6 +415,27 @@ mod tests {
         }
     }
 
+    #[test]
+    fn every_knowledge_base_name_folds_alike_on_both_paths() {
+        let kb = crate::knowledge::KnowledgeBase::embedded();
+        let mut common = 0;
+        for ing in kb.ingredients() {
+            let names = ing
+                .primary_names()
+                .chain(ing.names.values().flat_map(|n| n.iter()));
+            for name in names {
+                let mut general = fold_once(name);
+                for _ in 0..2 {
+                    general = fold_once(&general);
+                }
+                assert_eq!(fold(name), general, "{name}");
+                common += usize::from(!name.is_ascii() && fold_common(name).is_some());
+            }
+        }
+        // The fast path is the usual one for names that are not ASCII.
+        assert!(common > 1_000, "{common}");
+    }
+
     proptest! {
         #[test]
         fn clean_invisible_drops_exactly_the_invisible_characters(
@@ -370,6 +455,19 @@ mod tests {
         fn fold_never_leaves_edge_or_double_spaces(s in "[ -~éÉ가-힣、，\u{3000}]{0,40}") {
             let f = fold(&s);
             prop_assert!(!f.starts_with(' ') && !f.ends_with(' ') && !f.contains("  "));
+        }
+
+        #[test]
+        fn common_fast_path_agrees_with_the_general_path(
+            s in "[ -~\x01\u{A0}\u{AB}\u{B0}\u{B7}\u{BB}\u{C0}-\u{17E}\u{3000}-\u{3002}\u{3008}-\u{3011}\u{3041}-\u{3096}\u{30A1}-\u{30FC}\u{4E00}-\u{4E80}\u{9F00}-\u{9FFF}\u{3400}-\u{3480}\u{AC00}-\u{AC80}\u{D700}-\u{D7A3}\u{2010}-\u{2026}\u{FF08}\u{FF09}\u{FF0C}\u{FF1A}\u{FF1B}]{0,30}"
+        ) {
+            let mut general = fold_once(&s);
+            for _ in 0..2 { general = fold_once(&general); }
+            if s.chars().all(|c| c.is_ascii() || is_common(c)) {
+                prop_assert_eq!(fold_common(&s), Some(general));
+            } else {
+                prop_assert_eq!(fold(&s), general);
+            }
         }
 
         #[test]

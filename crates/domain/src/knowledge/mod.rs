@@ -787,46 +787,35 @@ impl KnowledgeBase {
     }
 
     fn build_index(&mut self) {
-        let mut index: HashMap<String, Vec<u32>, Fnv> =
-            HashMap::with_capacity_and_hasher(self.ingredients.len() * 8, Fnv::default());
-        let add = |index: &mut HashMap<String, Vec<u32>, Fnv>, key: String, i: u32| {
-            if key.is_empty() {
-                return;
-            }
-            let slot = index.entry(key).or_default();
-            if !slot.contains(&i) {
-                slot.push(i);
-            }
-        };
-        // Primary names first so that, when a translation collides with another entry's
-        // primary name, the primary name wins the lookup.
+        // Every name with its folded key, folded once (folding is most of the start-up):
+        // (key, 0 for a primary name or 1 for a translation, entry, name as written).
+        let mut folded: Vec<(String, u8, u32, &str)> =
+            Vec::with_capacity(self.ingredients.len() * 12);
         for (i, ing) in self.ingredients.iter().enumerate() {
             let i = i as u32;
-            for name in ing.primary_names() {
-                add(&mut index, fold(name), i);
-            }
             if let Some(e) = &ing.e_number {
                 self.e_numbers.entry(e.clone()).or_insert(i);
             }
             if let Some(ci) = &ing.ci_number {
                 self.ci_numbers.entry(ci.clone()).or_insert(i);
             }
-            for syn in &ing.synonyms {
-                let f = fold(syn);
-                if let Some(e) = e_number(&f) {
+            for name in ing.primary_names() {
+                folded.push((fold(name), 0, i, name));
+            }
+            // The synonyms' keys (after the canonical name's): E and CI numbers among them.
+            let synonyms = folded.len() - ing.primary_names().count() + 1;
+            for (key, ..) in &folded[synonyms..synonyms + ing.synonyms.len()] {
+                if let Some(e) = e_number(key) {
                     self.e_numbers.entry(e).or_insert(i);
                 }
-                if let Some(ci) = ci_number(&f) {
+                if let Some(ci) = ci_number(key) {
                     self.ci_numbers.entry(ci).or_insert(i);
                 }
             }
-        }
-        for (i, ing) in self.ingredients.iter().enumerate() {
-            let i = i as u32;
             for (lang, names) in &ing.names {
                 let lang_key = LANGUAGES.iter().find(|l| **l == lang.as_str()).copied();
                 for name in names.iter() {
-                    add(&mut index, fold(name), i);
+                    folded.push((fold(name), 1, i, name));
                     if let Some(l) = lang_key {
                         self.by_language
                             .entry(l)
@@ -836,11 +825,50 @@ impl KnowledgeBase {
                 }
             }
         }
+        // Primary names first so that, when a translation collides with another entry's
+        // primary name, the primary name wins the lookup; then in entry order. Sorted, each
+        // key's names are neighbours: the key moves into the index, no copy.
+        folded.sort_unstable_by(|a, b| (&a.0, a.1, a.2).cmp(&(&b.0, b.1, b.2)));
+        let mut index: HashMap<String, Vec<u32>, Fnv> =
+            HashMap::with_capacity_and_hasher(folded.len(), Fnv::default());
+        let mut accents: HashMap<String, Vec<(String, u32)>, Fnv> = HashMap::default();
+        let mut at = 0;
+        while at < folded.len() {
+            let key = &folded[at].0;
+            let n = folded[at..].iter().take_while(|(k, ..)| k == key).count();
+            let group = &folded[at..at + n];
+            at += n;
+            if key.is_empty() {
+                continue;
+            }
+            let mut entries: Vec<u32> = Vec::with_capacity(1);
+            for (_, _, i, _) in group {
+                if !entries.contains(i) {
+                    entries.push(*i);
+                }
+            }
+            if entries.len() > 1 {
+                // A name several entries share: its spellings with accents tell them apart.
+                let mut forms: Vec<(u32, String)> = group
+                    .iter()
+                    .map(|(_, _, i, name)| (*i, fold_keep_accents(name)))
+                    .collect();
+                forms.sort_by_key(|(i, _)| *i);
+                accents.insert(
+                    key.clone(),
+                    forms.into_iter().map(|(i, form)| (form, i)).collect(),
+                );
+            }
+            let key = std::mem::take(&mut folded[at - n].0);
+            index.insert(key, entries);
+        }
+        drop(folded);
         let mut fuzzy: HashMap<(usize, u8, bool), Vec<FuzzyKey>, Fnv> = HashMap::default();
         for (key, entries) in &index {
             // Typos are corrected only for Latin names (one wrong CJK character is a different
-            // word far more often than an OCR slip) and never across digits (E211/E212).
-            if !key.is_ascii() || key.bytes().any(|b| b.is_ascii_digit()) || key.len() < 6 {
+            // word far more often than an OCR slip); names with digits only in their letters
+            // (see `typo`).
+            if !key.is_ascii() || key.len() < 6 {
                 continue;
             }
             let bytes = key.as_bytes();
@@ -890,21 +918,6 @@ impl KnowledgeBase {
         self.fuzzy = fuzzy;
         self.by_function = by_function;
         self.by_purpose = by_purpose;
-        let mut accents: HashMap<String, Vec<(String, u32)>, Fnv> = HashMap::default();
-        for (i, ing) in self.ingredients.iter().enumerate() {
-            let all = ing
-                .primary_names()
-                .chain(ing.names.values().flat_map(Names::iter));
-            for name in all {
-                let key = fold(name);
-                if self.index.get(&key).is_some_and(|v| v.len() > 1) {
-                    accents
-                        .entry(key)
-                        .or_default()
-                        .push((fold_keep_accents(name), i as u32));
-                }
-            }
-        }
         self.accents = accents;
         self.prepared = self.ingredients.iter().map(Prepared::of).collect();
         self.comma_names = self
@@ -1026,7 +1039,7 @@ impl KnowledgeBase {
     /// Resolves a label name with every tolerant step the analysis allows, in order: exact
     /// (folded) name, INCI slash parts, plural/singular of the last word, without a leading
     /// qualifier ("organic"), then a unique OCR typo within the conservative threshold
-    /// (distance 1 for 6+ characters, 2 for 10+; never for names with digits or CJK text).
+    /// (distance 1 for 6+ characters, 2 for 10+; never across digits, never for CJK text).
     pub fn resolve(&self, name: &str) -> Option<Resolved<'_>> {
         let key = fold(name);
         self.resolve_folded(&key, name)
@@ -1058,6 +1071,11 @@ impl KnowledgeBase {
                 return Some(self.resolved(hit, MatchKind::Plural));
             }
         }
+        if let Some(short) = mono_and_di(key)
+            && let Some(hit) = self.lookup_folded(&short)
+        {
+            return Some(self.resolved(hit, MatchKind::Plural));
+        }
         if let Some(rest) = strip_qualifier(key) {
             if let Some(hit) = self.lookup_folded(rest) {
                 return Some(self.resolved(hit, MatchKind::Qualifier));
@@ -1080,6 +1098,20 @@ impl KnowledgeBase {
         if let Some(i) = self.family_entry(key) {
             return Some(self.resolved((i, &[]), MatchKind::Family));
         }
+        if let Some(oil) = seed_oil(key)
+            && let Some(hit) = self.lookup_folded(&oil)
+        {
+            return Some(self.resolved(hit, MatchKind::Qualifier));
+        }
+        // "PEG-9OM": a letter O read or typed for a zero after a digit.
+        if let Some(zeros) = o_for_zero(key) {
+            if let Some(hit) = self.lookup_folded(&zeros) {
+                return Some(self.resolved(hit, MatchKind::Typo));
+            }
+            if let Some(i) = self.family_entry(&zeros) {
+                return Some(self.resolved((i, &[]), MatchKind::Typo));
+            }
+        }
         self.typo(key)
             .map(|i| self.resolved((i, &[]), MatchKind::Typo))
     }
@@ -1093,8 +1125,13 @@ impl KnowledgeBase {
 
     /// A unique entry within the typo threshold of `key`, if any.
     fn typo(&self, key: &str) -> Option<u32> {
-        if !key.is_ascii() || key.bytes().any(|b| b.is_ascii_digit()) {
+        if !key.is_ascii() {
             return None;
+        }
+        // Never across digits (E211/E212, PEG-40/PEG-60): a candidate must have the same
+        // digits in the same order, so only letters differ ("C13-14 lsoparaffin").
+        fn digits(k: &[u8]) -> impl Iterator<Item = u8> + '_ {
+            k.iter().copied().filter(u8::is_ascii_digit)
         }
         let bytes = key.as_bytes();
         let max = match bytes.len() {
@@ -1121,6 +1158,7 @@ impl KnowledgeBase {
             for cand in bucket {
                 if (cand.mask ^ mask).count_ones() as usize > 2 * limit
                     || !histogram_distance(&cand.histogram, &histogram, 2 * limit)
+                    || !digits(cand.key.as_bytes()).eq(digits(bytes))
                 {
                     continue;
                 }
@@ -1280,6 +1318,67 @@ impl KnowledgeBase {
         // A cosmetic head never stands for a longer INCI-like word.
         let resolved = self.resolved(hit, MatchKind::Head);
         (resolved.ingredient.category != ProductCategory::Cosmetics).then_some(resolved)
+    }
+
+    /// Splits a name that is several names run together without commas ("Limonene
+    /// Linalool", "Tetrasodium EDTA Methylparaben": a label's line breaks lost, or OCR) into
+    /// the fewest runs of words that each resolve ([`Self::resolve`]). `None` unless every
+    /// word belongs to such a run and there are at least two; CJK names and texts of more
+    /// than [`MAX_RUN_TOGETHER_WORDS`] words (sentences) are not read this way. Ties in the
+    /// number of runs go to the split with fewer typo corrections.
+    pub fn split_run_together<'n>(&self, name: &'n str) -> Option<Vec<&'n str>> {
+        /// Longest run of words tried as one name.
+        const MAX_RUN: usize = 6;
+        if name.chars().any(is_cjk) {
+            return None;
+        }
+        // Word boundaries (start, end) in `name`, so that runs are slices of it.
+        let words: Vec<(usize, usize)> = name
+            .split_whitespace()
+            .map(|w| {
+                let start = w.as_ptr() as usize - name.as_ptr() as usize;
+                (start, start + w.len())
+            })
+            .collect();
+        let n = words.len();
+        if !(2..=MAX_RUN_TOGETHER_WORDS).contains(&n) {
+            return None;
+        }
+        // best[i]: (runs, typos, start of the last run) of the best split of words[..i].
+        let mut best: Vec<Option<(usize, usize, usize)>> = vec![None; n + 1];
+        best[0] = Some((0, 0, 0));
+        for i in 1..=n {
+            for j in i.saturating_sub(MAX_RUN)..i {
+                let Some((runs, typos, _)) = best[j] else {
+                    continue;
+                };
+                // Skip runs that cannot improve on the best split found.
+                if best[i].is_some_and(|(r, _, _)| r < runs + 1) {
+                    continue;
+                }
+                let run = &name[words[j].0..words[i - 1].1];
+                let Some(r) = self.resolve(run) else {
+                    continue;
+                };
+                let cost = (runs + 1, typos + usize::from(r.kind == MatchKind::Typo), j);
+                if best[i].is_none_or(|b| (cost.0, cost.1) < (b.0, b.1)) {
+                    best[i] = Some(cost);
+                }
+            }
+        }
+        let (runs, _, _) = best[n]?;
+        if runs < 2 {
+            return None;
+        }
+        let mut out = Vec::with_capacity(runs);
+        let mut i = n;
+        while i > 0 {
+            let (_, _, j) = best[i]?;
+            out.push(&name[words[j].0..words[i - 1].1]);
+            i = j;
+        }
+        out.reverse();
+        Some(out)
     }
 
     fn lookup_word(&self, word: &str) -> Option<(u32, &[u32])> {
@@ -1583,6 +1682,76 @@ fn number_variants(key: &str) -> Vec<String> {
     }
     out
 }
+
+/// The oil named by a seed-oil construction ("olio di semi di girasole", "olio di semi
+/// girasole", "aceite de semillas de girasol", "óleo de sementes de girassol", "huile de
+/// graines de tournesol"): the seeds are where every such oil comes from, so the name
+/// without them ("olio di girasole") is the same oil.
+fn seed_oil(key: &str) -> Option<String> {
+    const SEEDS: &[(&str, &[&str])] = &[
+        ("olio di ", &["semi di ", "semi "]),
+        ("aceite de ", &["semillas de ", "semilla de "]),
+        ("oleo de ", &["sementes de ", "semente de "]),
+        ("huile de ", &["graines de ", "pepins de "]),
+    ];
+    SEEDS.iter().find_map(|(oil, seeds)| {
+        let rest = key.strip_prefix(oil)?;
+        let plant = seeds.iter().find_map(|s| rest.strip_prefix(s))?;
+        (!plant.is_empty()).then(|| format!("{oil}{plant}"))
+    })
+}
+
+/// `key` with each letter o that follows a digit, in a word that starts with a digit, read
+/// as a zero ("peg 9om" → "peg 90m", "peg 4o" → "peg 40"), if there is one.
+fn o_for_zero(key: &str) -> Option<String> {
+    let mut changed = false;
+    let words: Vec<String> = key
+        .split(' ')
+        .map(|w| {
+            if !w.starts_with(|c: char| c.is_ascii_digit()) {
+                return w.to_owned();
+            }
+            let mut out = String::with_capacity(w.len());
+            let mut prev_digit = false;
+            for c in w.chars() {
+                let c = if c == 'o' && prev_digit {
+                    changed = true;
+                    '0'
+                } else {
+                    c
+                };
+                prev_digit = c.is_ascii_digit();
+                out.push(c);
+            }
+            out
+        })
+        .collect();
+    changed.then(|| words.join(" "))
+}
+
+/// "monoglicéridos y diglicéridos", "monoglycerides and diglycerides": the short form the
+/// additive names use ("mono y digliceridos"), for a folded key that spells both out.
+fn mono_and_di(key: &str) -> Option<String> {
+    let tokens: Vec<&str> = key.split(' ').collect();
+    let at = tokens.windows(3).position(|w| {
+        w[0].len() > 4
+            && w[0]
+                .strip_prefix("mono")
+                .is_some_and(|rest| w[2].strip_prefix("di") == Some(rest))
+            && LITTLE_WORDS.contains(&w[1])
+    })?;
+    let mut out = tokens[..at].join(" ");
+    if !out.is_empty() {
+        out.push(' ');
+    }
+    out.push_str("mono ");
+    out.push_str(&tokens[at + 1..].join(" "));
+    Some(out)
+}
+
+/// Most words in a name read as several names run together ([`KnowledgeBase::split_run_together`]):
+/// more is a sentence, not a run of INCI names.
+const MAX_RUN_TOGETHER_WORDS: usize = 12;
 
 /// Qualifiers that do not change what an ingredient is (folded, with the trailing space).
 /// Allergen-wise they never matter: roasted hazelnuts are hazelnuts.
@@ -1982,10 +2151,29 @@ const COMPOUND_MODIFIERS: &[&str] = &[
 ];
 
 /// Korean particles and Japanese/Chinese function characters that join the parts of a name
-/// ("대두를 함유", "大豆由来", "小麦の胚芽").
+/// ("대두를 함유", "大豆由来", "小麦の胚芽"), and the form words that say how the rest is
+/// presented ("たん白加水分解物混合物": a mixture of protein hydrolysates).
 const CJK_PARTICLES: &[&str] = &[
-    "함유", "을", "를", "이", "가", "은", "는", "의", "와", "과", "및", "由来", "の", "入り",
-    "使用", "含有", "的",
+    "함유",
+    "을",
+    "를",
+    "이",
+    "가",
+    "은",
+    "는",
+    "의",
+    "와",
+    "과",
+    "및",
+    "由来",
+    "の",
+    "入り",
+    "使用",
+    "含有",
+    "的",
+    "混合物",
+    "混合",
+    "혼합물",
 ];
 
 /// Articles, prepositions and conjunctions of the label languages (folded): never a head.
@@ -2180,6 +2368,78 @@ mod tests {
         assert_eq!(canonical("pea"), Some("Pea"));
         assert_eq!(canonical("xylophonium"), None);
         assert_eq!(canonical("E108"), None);
+        // Letters of a name with digits, the digits kept: "l" read for "I".
+        assert_eq!(canonical("C13-14 lsoparaffin"), Some("C13-14 Isoparaffin"));
+        // Never across digits.
+        assert_eq!(canonical("C13-15 Isoparaffin"), None);
+        assert_eq!(canonical("Cl 77491"), canonical("CI 77491"));
+    }
+
+    fn runs(name: &str) -> Option<Vec<&str>> {
+        kb().split_run_together(name)
+    }
+
+    #[test]
+    fn names_run_together_split_only_when_every_part_is_known() {
+        assert_eq!(
+            runs("Limonene Linalool"),
+            Some(vec!["Limonene", "Linalool"])
+        );
+        assert_eq!(
+            runs("Tetrasodium EDTA Methylparaben"),
+            Some(vec!["Tetrasodium EDTA", "Methylparaben"])
+        );
+        // The fewest runs: a two-word name stays whole.
+        assert_eq!(
+            runs("C12-15 Alkyl Benzoate Cetearyl Alcohol"),
+            Some(vec!["C12-15 Alkyl Benzoate", "Cetearyl Alcohol"])
+        );
+        // A typo inside a run, as the whole-name step would correct it.
+        assert_eq!(
+            runs("Ethylhexlgylcerin Parfum"),
+            Some(vec!["Ethylhexlgylcerin", "Parfum"])
+        );
+        // A word not known, one name, CJK text, a sentence: not split.
+        assert_eq!(runs("Natural Rose Fragrance"), None);
+        assert_eq!(runs("Glycerin"), None);
+        assert_eq!(runs("砂糖 食塩"), None);
+        assert_eq!(runs(&"salt ".repeat(MAX_RUN_TOGETHER_WORDS + 1)), None);
+    }
+
+    #[test]
+    fn seed_oils_and_zeros_read_as_letters() {
+        assert_eq!(canonical("olio di semi di girasole"), Some("Sunflower Oil"));
+        assert_eq!(canonical("olio di semi girasole"), Some("Sunflower Oil"));
+        assert_eq!(
+            canonical("aceite de semillas de girasol"),
+            Some("Sunflower Oil")
+        );
+        assert_eq!(seed_oil("olio di semi"), None);
+        assert_eq!(canonical("PEG-9OM"), canonical("PEG-90M"));
+        assert!(canonical("PEG-90M").is_some());
+        assert_eq!(o_for_zero("peg 9om").as_deref(), Some("peg 90m"));
+        // Only after a digit, in a word that starts with one.
+        assert_eq!(o_for_zero("polyoxyl 40"), None);
+        assert_eq!(o_for_zero("b2o"), None);
+    }
+
+    #[test]
+    fn mono_and_diglycerides_spelled_out_are_the_additive() {
+        assert!(canonical("monoglycerides and diglycerides of fatty acids").is_some());
+        assert_eq!(mono_and_di("monoglycerides and triglycerides"), None);
+        assert_eq!(
+            mono_and_di("esteres lacticos de monogliceridos y digliceridos de acidos grasos")
+                .as_deref(),
+            Some("esteres lacticos de mono y digliceridos de acidos grasos")
+        );
+        assert!(
+            kb().lookup("esteres lacticos de mono y digliceridos de acidos grasos")
+                .is_some()
+        );
+        assert_eq!(
+            canonical("ésteres lácticos de monoglicéridos y diglicéridos de ácidos grasos"),
+            canonical("ésteres lácticos de mono- y diglicéridos de ácidos grasos")
+        );
     }
 
     #[test]
