@@ -1,6 +1,5 @@
 //! How a translated list is written in English, beside the names the knowledge base holds
-//! (`data/label-english.toml`): the function classes printed before their contents in the
-//! nine languages, the INCI names of entries whose canonical name is a food name, the words
+//! (`data/label-english.toml`): the INCI names of entries whose canonical name is a food name, the words
 //! that qualify a name (`entier` → Whole) or say which English name it is (`pâte` → Mass),
 //! UK/EU label spelling, and the names label English writes in the plural.
 
@@ -9,6 +8,8 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+use crate::grammar::classes::FunctionClasses;
+pub use crate::grammar::classes::{Class, Number};
 use crate::knowledge::fold::fold;
 
 use super::label::Language;
@@ -19,7 +20,6 @@ pub const FILE: &str = include_str!("../../data/label-english.toml");
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
-    class: Vec<ClassFile>,
     inci: BTreeMap<String, String>,
     food_names: BTreeMap<String, String>,
     plural_in_lists: PluralFile,
@@ -30,48 +30,13 @@ struct File {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ClassFile {
-    one: String,
-    many: String,
-    #[serde(default)]
-    one_names: Vec<String>,
-    #[serde(default)]
-    many_names: Vec<String>,
-    #[serde(default)]
-    names: Vec<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct PluralFile {
     names: Vec<String>,
-}
-
-/// Whether a printed class name says one, several, or leaves it to its contents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Number {
-    /// Singular as printed.
-    One,
-    /// Plural as printed.
-    Many,
-    /// Not marked (German `-mittel`, Korean, Japanese, Chinese).
-    Unmarked,
-}
-
-/// A function class's English names.
-#[derive(Debug)]
-pub struct Class {
-    /// Singular ("Raising agent").
-    pub one: String,
-    /// Plural ("Raising agents").
-    pub many: String,
 }
 
 /// The loaded tables, keys folded.
 #[derive(Debug)]
 pub struct LabelEnglish {
-    classes: Vec<Class>,
-    class_names: HashMap<String, (usize, Number)>,
     inci: HashMap<String, String>,
     food_names: HashMap<String, String>,
     plural_in_lists: HashSet<String>,
@@ -90,23 +55,6 @@ impl LabelEnglish {
     /// Parses the file's text.
     pub fn parse(text: &str) -> Result<Self, toml::de::Error> {
         let file: File = toml::from_str(text)?;
-        let mut class_names = HashMap::new();
-        let mut classes = Vec::new();
-        for (i, class) in file.class.into_iter().enumerate() {
-            for (names, number) in [
-                (&class.one_names, Number::One),
-                (&class.many_names, Number::Many),
-                (&class.names, Number::Unmarked),
-            ] {
-                for name in names {
-                    class_names.insert(fold(name), (i, number));
-                }
-            }
-            classes.push(Class {
-                one: class.one,
-                many: class.many,
-            });
-        }
         let by_language = |table: BTreeMap<String, BTreeMap<String, String>>| {
             let mut out: HashMap<&'static str, Vec<(String, String)>> = HashMap::new();
             for (code, entries) in table {
@@ -124,8 +72,6 @@ impl LabelEnglish {
         let mut spelling: Vec<(String, String)> = file.spelling.into_iter().collect();
         spelling.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
         Ok(Self {
-            classes,
-            class_names,
             inci: file.inci.into_iter().collect(),
             food_names: file.food_names.into_iter().collect(),
             plural_in_lists: file.plural_in_lists.names.iter().map(|n| fold(n)).collect(),
@@ -135,10 +81,10 @@ impl LabelEnglish {
         })
     }
 
-    /// The function class a printed name is, with the number it is printed in.
-    pub fn class(&self, name: &str) -> Option<(&Class, Number)> {
-        let (i, number) = self.class_names.get(&fold(name))?;
-        Some((&self.classes[*i], *number))
+    /// The function class a printed name is, with the number it is printed in (the
+    /// grammar's table, [`FunctionClasses`]).
+    pub fn class(&self, name: &str) -> Option<(&'static Class, Number)> {
+        FunctionClasses::get().class(name)
     }
 
     /// The INCI name of an entry whose canonical name is not its INCI name.
