@@ -335,3 +335,33 @@ fn reading_stops_when_the_caller_has_enough() {
     assert_eq!(asked, 2);
     assert!(reading.boxes > 2, "{}", reading.boxes);
 }
+
+/// A page turned a quarter, half or three quarters of a turn without an EXIF orientation is
+/// read upright: the boxes' shapes tell a sideways page, the angle classifier which way up.
+#[tokio::test]
+async fn a_label_turned_each_way_is_read_upright() {
+    use crate::labels::{corpus, score};
+    let service = neural_service().await;
+    let label = corpus()
+        .into_iter()
+        .find(|l| l.name == "en-biscuits")
+        .unwrap();
+    let upright = DynamicImage::ImageRgb8(clean_label("en-biscuits"));
+    for (turn, image) in [
+        ("90", upright.rotate90()),
+        ("180", upright.rotate180()),
+        ("270", upright.rotate270()),
+    ] {
+        let outcome = service
+            .recognise(STANDARD.encode(png(&image)))
+            .await
+            .unwrap_or_else(|e| panic!("turned {turn}: {e}"));
+        let items = domain::ocr::label::split_items(&outcome.original_text);
+        let (matched, expected, _) = score(&label.items, &items);
+        assert!(
+            matched * 10 >= expected * 8,
+            "turned {turn}: {matched}/{expected} by {}: {items:?}",
+            outcome.engine
+        );
+    }
+}
