@@ -75,6 +75,24 @@ struct Finding<'kb> {
     plain: Option<&'kb SharedStr>,
 }
 
+impl Finding<'_> {
+    /// Drops an allergen group the law exempts or a claim clears; with no allergen match
+    /// left, the score is the ingredient's own again. Whether the group was there.
+    fn drop_allergen(&mut self, group: AllergenGroup) -> bool {
+        let before = self.allergy.len();
+        self.allergy.retain(|(g, _)| g != group.label());
+        if self.allergy.len() == before {
+            return false;
+        }
+        if self.allergy.is_empty()
+            && let Some(r) = self.resolved
+        {
+            self.score = r.ingredient.safety_score();
+        }
+        true
+    }
+}
+
 /// What the whole request shares while analysing.
 struct Context<'a> {
     kb: &'a KnowledgeBase,
@@ -654,16 +672,7 @@ fn analyze_item<'kb>(
     if let Some((group, point)) = exempt {
         let mut dropped = false;
         for sub in &mut subs {
-            let before = sub.allergy.len();
-            sub.allergy.retain(|(g, _)| g != group.label());
-            if sub.allergy.len() != before {
-                dropped = true;
-                if sub.allergy.is_empty()
-                    && let Some(r) = sub.resolved
-                {
-                    sub.score = r.ingredient.safety_score();
-                }
-            }
+            dropped |= sub.drop_allergen(group);
         }
         if dropped && let Some(p) = primary.as_mut() {
             p.notes.push(Cow::Owned(format!(
@@ -693,17 +702,8 @@ fn analyze_item<'kb>(
                     .words_in(&fold(f.label))
                     .iter()
                     .any(|w| w.group == gluten);
-                let before = f.allergy.len();
                 if !names_cereal {
-                    f.allergy.retain(|(g, _)| g != gluten.label());
-                }
-                if f.allergy.len() != before {
-                    cleared = true;
-                    if f.allergy.is_empty()
-                        && let Some(r) = f.resolved
-                    {
-                        f.score = r.ingredient.safety_score();
-                    }
+                    cleared |= f.drop_allergen(gluten);
                 }
             }
             if cleared && let Some(p) = primary.as_mut() {
