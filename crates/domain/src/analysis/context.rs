@@ -7,6 +7,7 @@ use super::supplement::Supplement;
 use super::{ProductCategory, SkinType};
 use crate::grammar::is_class_word;
 use crate::knowledge::allergy::DeclaredAllergy;
+use crate::knowledge::family::Family;
 use crate::knowledge::fold::fold;
 use crate::knowledge::{CosmeticText, KnowledgeBase, Prepared, Resolved};
 use crate::shared::SharedStr;
@@ -32,6 +33,8 @@ pub(super) struct Context<'a> {
     pub(super) allergies: Vec<DeclaredAllergy>,
     /// Entries named by allergy words that are no group ("kiwi" → the Kiwi entry).
     pub(super) allergy_entries: Vec<(usize, usize)>,
+    /// Families named by allergy words ("silicones", "huile de palme"), with the allergy.
+    pub(super) families: Vec<(usize, &'static Family)>,
     pub(super) skin: SkinType,
     /// Skin adjustments apply unless the product is clearly a food.
     pub(super) skin_applies: bool,
@@ -51,6 +54,14 @@ pub(super) fn resolve<'a>(
         .or_else(|| kb.resolve_by_head(name))
         .or_else(|| kb.resolve_by_parts(name))
         .or_else(|| after_class_word(kb, name))
+        .or_else(|| before_a_remark(kb, name))
+}
+
+/// "soy lecithin - an emulsifier", "vanillin - an artificial flavor": a name followed by a
+/// spaced dash and a remark on it; the name is what comes before the dash, when known.
+fn before_a_remark<'a>(kb: &'a KnowledgeBase, name: &str) -> Option<Resolved<'a>> {
+    let (first, _) = name.split_once(" - ")?;
+    kb.resolve(first.trim())
 }
 
 /// "Süßstoff Natrium-Saccharin", "antioxydant acide ascorbique": a class word written before
@@ -101,4 +112,41 @@ impl<'a> Context<'a> {
             _ => false,
         }
     }
+}
+
+/// Words that join two ingredients, as a choice ("présure animale ou coagulant microbien",
+/// "sunflower and/or rapeseed oil") or a list whose comma the label left out ("modified corn
+/// starch and citric acid", "shellac and carnauba wax"), with their spaces; choices first.
+const JOINERS: &[&str] = &[
+    " and/or ",
+    " et/ou ",
+    " und/oder ",
+    " y/o ",
+    " e/o ",
+    " ou ",
+    " or ",
+    " oder ",
+    " o ",
+    " and ",
+    " & ",
+    " et ",
+    " und ",
+    " y ",
+    " e ",
+];
+
+/// The two ingredients of a name that joins them, when each is known: both are listed, so
+/// that the allergens and facts of either count.
+pub(super) fn either_of<'n>(
+    kb: &KnowledgeBase,
+    extra: Option<&Supplement>,
+    name: &'n str,
+) -> Option<Vec<&'n str>> {
+    // ASCII lower case keeps every byte offset ("SALT AND SPICES").
+    let lower = name.to_ascii_lowercase();
+    JOINERS.iter().find_map(|word| {
+        let at = lower.find(word)?;
+        let (a, b) = (name[..at].trim(), name[at + word.len()..].trim());
+        (resolve(kb, extra, a).is_some() && resolve(kb, extra, b).is_some()).then(|| vec![a, b])
+    })
 }

@@ -22,6 +22,7 @@ use super::listing::{list_items, product_category, repaired, repairs};
 use super::risk::average_score;
 use super::summary::summarize;
 use super::supplement::Supplement;
+use super::verdicts::verdicts;
 use super::{
     AnalysisResponse, Expertise, FactSource, OFFLINE_ENGINE, OverallRisk, ProductCategory,
 };
@@ -50,7 +51,7 @@ pub fn analyze_with_supplement(
     extra: Option<&Supplement>,
 ) -> AnalysisResponse {
     let started = Instant::now();
-    let (allergies, allergy_entries) = declared_allergies(kb, &input.allergies);
+    let (allergies, allergy_entries, families) = declared_allergies(kb, &input.allergies);
     // Allergen declarations ("Contains: milk") are statements about the list, not items of
     // it; a list of nothing else is read as the ingredients it names.
     let all_declared = input.parsed.iter().all(|p| p.declared);
@@ -63,6 +64,7 @@ pub fn analyze_with_supplement(
         extra,
         allergies,
         allergy_entries,
+        families,
         skin: input.skin_type,
         skin_applies: product_category != ProductCategory::Food,
         product_category,
@@ -108,11 +110,11 @@ pub fn analyze_with_supplement(
     if !declared.is_empty() {
         (overall, rule) = (OverallRisk::High, RiskRule::AllergenMatch);
     }
+    let verdicts = verdicts(&ctx, &details, &items);
     let summary = summarize(
         &ctx,
         input,
-        &details,
-        &items,
+        (&details, &items, &verdicts),
         (overall, rule),
         average,
         &declared,
@@ -132,5 +134,6 @@ pub fn analyze_with_supplement(
         execution_time: (input.parse_time + started.elapsed()).as_secs_f64(),
         error: None,
         engine: Some(engine.to_owned()),
+        verdicts: Some(verdicts),
     }
 }

@@ -4,7 +4,7 @@
 //! kind of product their heads say it is.
 
 use super::ProductCategory;
-use super::context::{plant_source_nouns, resolve};
+use super::context::{either_of, plant_source_nouns, resolve};
 use super::supplement::Supplement;
 use crate::grammar::is_class_word;
 use crate::knowledge::{KnowledgeBase, MatchKind, Resolved};
@@ -88,9 +88,31 @@ pub(super) fn repairs(
     let is_plain_unknown = |i: usize| {
         listing.heads[i].is_none() && listed[i].sub.is_empty() && !is_class_word(&listed[i].name)
     };
+    // Understood only by its head ("monosodium glutamate and spices" read as spices): two
+    // known names joined are both listed.
+    let by_head = |i: usize| {
+        listing.heads[i].is_some_and(|h| h.kind == MatchKind::Head) && listed[i].sub.is_empty()
+    };
     let mut run_together: Vec<Option<Vec<ParsedIngredient>>> = vec![None; listed.len()];
     let mut i = 0;
     while i < listed.len() {
+        if by_head(i) {
+            let item = listed[i];
+            run_together[i] = either_of(kb, extra, &item.name).map(|parts| {
+                parts
+                    .into_iter()
+                    .map(|text| ParsedIngredient {
+                        text: text.to_owned(),
+                        name: text.to_owned(),
+                        sub: Vec::new(),
+                        trace: item.trace,
+                        declared: item.declared,
+                    })
+                    .collect()
+            });
+            i += 1;
+            continue;
+        }
         if !is_plain_unknown(i) {
             i += 1;
             continue;
@@ -165,34 +187,6 @@ pub(super) fn repaired<'a>(
         }
     }
     out
-}
-
-/// Words that offer a choice between two ingredients ("présure animale ou coagulant
-/// microbien", "sunflower and/or rapeseed oil"), with their spaces.
-const ALTERNATIVES: &[&str] = &[
-    " and/or ",
-    " et/ou ",
-    " und/oder ",
-    " y/o ",
-    " e/o ",
-    " ou ",
-    " or ",
-    " oder ",
-    " o ",
-];
-
-/// The two ingredients of a name that offers a choice between them, when each is known: both
-/// are listed, so that the allergens of either count.
-fn either_of<'n>(
-    kb: &KnowledgeBase,
-    extra: Option<&Supplement>,
-    name: &'n str,
-) -> Option<Vec<&'n str>> {
-    ALTERNATIVES.iter().find_map(|word| {
-        let (a, b) = name.split_once(word)?;
-        let (a, b) = (a.trim(), b.trim());
-        (resolve(kb, extra, a).is_some() && resolve(kb, extra, b).is_some()).then(|| vec![a, b])
-    })
 }
 
 /// The kind of product the recognised heads say it is: more Food-only than Cosmetics-only
