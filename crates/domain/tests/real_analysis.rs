@@ -49,6 +49,15 @@ fn half(id: &str) -> usize {
     usize::from((fnv(id) >> 40) & 1 == 1)
 }
 
+/// A text's letters, lower case: a name as printed, whatever amounts, marks and spaces were
+/// cleaned from it ("milk solids 25% minimum" prints "milk solids minimum").
+fn letters(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphabetic())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 fn norm_code(c: &str) -> String {
     let c: String = c
         .to_uppercase()
@@ -135,6 +144,7 @@ fn verdicts_agree_with_open_food_facts_on_both_halves() {
     let verbose = std::env::var_os("REAL_ANALYSIS_VERBOSE").is_some();
     let mut halves = [Tally::default(), Tally::default()];
     let mut notes: Vec<String> = Vec::new();
+    let mut not_printed: Vec<String> = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let case: Value = serde_json::from_str(line).expect("a JSON case per line");
         let id = case["id"].as_str().unwrap_or_default();
@@ -155,6 +165,35 @@ fn verdicts_agree_with_open_food_facts_on_both_halves() {
             .verdicts
             .as_ref()
             .expect("a successful answer has verdicts");
+        // Every name behind an answer is an ingredient of the request as printed.
+        for name in v
+            .diet
+            .because
+            .vegan
+            .iter()
+            .chain(&v.diet.because.vegetarian)
+            .chain(&v.diet.because.contains_palm_oil)
+            .chain(
+                v.processing
+                    .iter()
+                    .flat_map(|p| p.markers.iter().map(|m| &m.ingredient)),
+            )
+            .chain(v.additives.iter().map(|a| &a.ingredient))
+        {
+            if !letters(list).contains(&letters(name)) {
+                not_printed.push(format!("{id}: '{name}'"));
+            }
+        }
+        if !v.coverage.enough_known {
+            let p = v.processing.as_ref();
+            assert!(
+                [v.diet.vegan, v.diet.vegetarian, v.diet.contains_palm_oil]
+                    .iter()
+                    .all(|a| *a == Answer::Unknown)
+                    && p.is_none_or(|p| p.nova_group.is_none()),
+                "{id}: not enough known, yet an answer"
+            );
+        }
         let got = [v.diet.vegan, v.diet.vegetarian, v.diet.contains_palm_oil];
         for f in 0..3 {
             let want = case[FIELDS[f]].as_str().unwrap_or_default();
@@ -236,6 +275,11 @@ fn verdicts_agree_with_open_food_facts_on_both_halves() {
     for n in &notes {
         println!("{n}");
     }
+    assert!(
+        not_printed.is_empty(),
+        "not as printed:\n{}",
+        not_printed.join("\n")
+    );
     for (t, name) in halves.iter().zip(["A", "B"]) {
         for f in 0..3 {
             assert!(

@@ -142,6 +142,10 @@ pub(super) fn either_of<'n>(
     extra: Option<&Supplement>,
     name: &'n str,
 ) -> Option<Vec<&'n str>> {
+    // Every joiner holds a space.
+    if !name.contains(' ') {
+        return None;
+    }
     // ASCII lower case keeps every byte offset ("SALT AND SPICES").
     let lower = name.to_ascii_lowercase();
     JOINERS.iter().find_map(|word| {

@@ -2,13 +2,13 @@
 //! decided each answer (docs/analysis.md, "Product verdicts").
 //!
 //! Each part of an item (its head, its sub-ingredients) answers from its entry's facts
-//! ([`Diet`], [`Palm`]); a name no step knows decides nothing: whether enough of the list is
-//! known to answer at all is the coverage's rule (`verdicts`). A head that answers `maybe`
-//! gives way to its listed
-//! composition when every sub-ingredient is recognised ("lecithin (soy)", "vegetable oil
-//! (sunflower, rapeseed)"), and to a plant named in its own name ("soya lecithin"). The
-//! product's answer is the worst of its items': `no` over `maybe` over `yes` (for palm oil,
-//! `yes` over `maybe` over `no`).
+//! ([`Diet`], [`Palm`]); a name no step knows decides nothing by itself (whether enough of the
+//! list is known to answer at all is the coverage's rule, in `verdicts`), but a word of it that
+//! is an ingredient does. A head that answers `maybe` gives way to its listed composition when
+//! every sub-ingredient is recognised ("lecithin (soy)", "vegetable oil (sunflower,
+//! rapeseed)"), and to a plant named in its own name ("soya lecithin"). The product's answer
+//! is the worst of its parts': `no` over `maybe` over `yes` (for palm oil, `yes` over `maybe`
+//! over `no`). Each part's three answers are worked out once.
 
 use super::context::Context;
 use super::item::{ItemFacts, Part};
@@ -21,13 +21,21 @@ use crate::knowledge::{Ingredient, KnowledgeBase, MatchKind};
 /// The three questions, in the order of [`DietAnswers`].
 #[derive(Clone, Copy)]
 enum Question {
-    Vegan,
-    Vegetarian,
-    Palm,
+    Vegan = 0,
+    Vegetarian = 1,
+    Palm = 2,
 }
 
+const QUESTIONS: [Question; 3] = [Question::Vegan, Question::Vegetarian, Question::Palm];
+
+/// A part's answers to the three questions.
+type Answers = [Answer; 3];
+
+/// The answers that need no ingredient named behind them.
+const CLEAR: Answers = [Answer::Yes, Answer::Yes, Answer::No];
+
 impl Question {
-    /// How bad an answer is for this question: the product takes its items' worst.
+    /// How bad an answer is for this question: the product takes its parts' worst.
     fn rank(self, a: Answer) -> u8 {
         match (self, a) {
             (_, Answer::Unknown) => 0,
@@ -38,26 +46,23 @@ impl Question {
             | (Question::Vegan | Question::Vegetarian, Answer::No) => 3,
         }
     }
+}
 
-    /// The answer that needs no ingredient named behind it.
-    fn clear(self) -> Answer {
-        match self {
-            Question::Palm => Answer::No,
-            _ => Answer::Yes,
-        }
-    }
+/// The worse of two answers to question `q`.
+fn worse(q: Question, a: Answer, b: Answer) -> Answer {
+    if q.rank(b) > q.rank(a) { b } else { a }
+}
 
-    /// What one entry answers.
-    fn of_entry(self, ing: &Ingredient) -> Answer {
-        match self {
-            Question::Vegan => ing.diet.vegan(),
-            Question::Vegetarian => ing.diet.vegetarian(),
-            Question::Palm => match ing.palm {
-                Some(Palm::Yes) => Answer::Yes,
-                Some(Palm::Maybe) => Answer::Maybe,
-                None => Answer::No,
-            },
-        }
+/// What an entry's diet answers to vegan and vegetarian.
+fn of_diet(diet: Diet) -> (Answer, Answer) {
+    (diet.vegan(), diet.vegetarian())
+}
+
+fn of_palm(palm: Option<Palm>) -> Answer {
+    match palm {
+        Some(Palm::Yes) => Answer::Yes,
+        Some(Palm::Maybe) => Answer::Maybe,
+        None => Answer::No,
     }
 }
 
@@ -75,165 +80,169 @@ pub(super) fn diet_answers(
             because: DietBecause::default(),
         };
     }
-    let (vegan, because_vegan) = answer(ctx, items, Question::Vegan);
-    let (vegetarian, because_vegetarian) = answer(ctx, items, Question::Vegetarian);
-    let (palm, because_palm) = answer(ctx, items, Question::Palm);
+    let mut worst = CLEAR;
+    let mut because: [Vec<&str>; 3] = Default::default();
+    let mut answers: Vec<Answers> = Vec::new();
+    for item in items {
+        answers.clear();
+        answers.extend(item.parts.iter().map(|p| part_answers(ctx, p)));
+        let deciding = Deciding::of(&item.parts, &answers);
+        for q in QUESTIONS {
+            let qi = q as usize;
+            for (i, (part, a)) in item.parts[..deciding.end].iter().zip(&answers).enumerate() {
+                let a = a[qi];
+                if i == 0 && deciding.skip_maybe_head && a == Answer::Maybe {
+                    continue;
+                }
+                if q.rank(a) > q.rank(worst[qi]) {
+                    worst[qi] = a;
+                    because[qi].clear();
+                }
+                if a == worst[qi] && a != CLEAR[qi] && !because[qi].contains(&part.printed) {
+                    because[qi].push(part.printed);
+                }
+            }
+        }
+    }
+    let owned = |names: &[&str]| names.iter().map(|n| (*n).to_owned()).collect();
     DietAnswers {
-        vegan,
-        vegetarian,
-        contains_palm_oil: palm,
+        vegan: worst[0],
+        vegetarian: worst[1],
+        contains_palm_oil: worst[2],
         because: DietBecause {
-            vegan: because_vegan,
-            vegetarian: because_vegetarian,
-            contains_palm_oil: because_palm,
+            vegan: owned(&because[0]),
+            vegetarian: owned(&because[1]),
+            contains_palm_oil: owned(&because[2]),
         },
     }
 }
 
-/// The product's answer to one question and the parts, as printed, that decided it.
-fn answer(ctx: &Context<'_>, items: &[&ItemFacts<'_>], q: Question) -> (Answer, Vec<String>) {
-    let mut worst = q.clear();
-    let mut because: Vec<String> = Vec::new();
-    for item in items {
-        for (part, a) in item_answers(ctx, &item.parts, q) {
-            if q.rank(a) > q.rank(worst) {
-                worst = a;
-                because.clear();
-            }
-            if a == worst && a != q.clear() && !because.iter().any(|b| b == part.printed) {
-                because.push(part.printed.to_owned());
-            }
+/// Which parts of one item decide its answers: a recognised head whose brackets hold nothing
+/// else recognised ("Water (Aqua, Eua)", "Butyrospermum Parkii (Shea) Butter") restates its
+/// own name, unless a word there is an ingredient that answers worse (only the head decides);
+/// a head that answers `maybe` stands for its composition when every part of it is recognised
+/// ("lecithin (soy)": the head's `maybe` is skipped).
+struct Deciding {
+    /// The parts `..end` decide.
+    end: usize,
+    skip_maybe_head: bool,
+}
+
+impl Deciding {
+    fn of(parts: &[Part<'_>], answers: &[Answers]) -> Self {
+        let head_known = parts.first().is_some_and(|h| h.head && h.entry.is_some());
+        let subs = parts.get(1..).unwrap_or_default();
+        let restated = head_known
+            && subs
+                .iter()
+                .zip(&answers[1..])
+                .all(|(p, a)| p.entry.is_none() && p.class.is_none() && *a == CLEAR);
+        Self {
+            end: if restated { 1 } else { parts.len() },
+            skip_maybe_head: head_known
+                && !subs.is_empty()
+                && subs.iter().all(|p| p.entry.is_some()),
         }
     }
-    (worst, because)
 }
 
-/// What each deciding part of one item answers: the head (standing for its composition
-/// when that settles a `maybe`), then its sub-ingredients.
-fn item_answers<'p, 'kb>(
-    ctx: &Context<'_>,
-    parts: &'p [Part<'kb>],
-    q: Question,
-) -> Vec<(&'p Part<'kb>, Answer)> {
-    // "Water (Aqua, Eua)", "Butyrospermum Parkii (Shea) Butter": a recognised head whose
-    // brackets hold nothing else recognised restates its own name (translations, spellings).
-    // A restatement hides no ingredient: its words name none that answers worse.
-    let restated = parts.first().is_some_and(|h| h.head && h.entry.is_some())
-        && parts[1..].iter().all(|p| {
-            p.entry.is_none()
-                && p.class.is_none()
-                && words_answer(ctx.kb, p.printed, q) == q.clear()
-        });
-    let parts = if restated { &parts[..1] } else { parts };
-    let mut out: Vec<(&Part<'_>, Answer)> =
-        parts.iter().map(|p| (p, part_answer(ctx, p, q))).collect();
-    let Some((head, head_answer)) = out.first().copied() else {
-        return out;
-    };
-    let subs = &out[1..];
-    let composition_known = !subs.is_empty() && subs.iter().all(|(p, _)| p.entry.is_some());
-    if head.head && head_answer == Answer::Maybe && composition_known {
-        // "lecithin (soy)": the listed composition says what the head is made from.
-        out.remove(0);
-    }
-    out
-}
-
-/// What one part answers: its entry's answer, or worse when a word of a name read only by its
-/// head, or of a name no step knows, is itself an ingredient that answers worse ("shrimp
-/// salt", "… clover honey").
-fn part_answer(ctx: &Context<'_>, part: &Part<'_>, q: Question) -> Answer {
-    let own = entry_answer(ctx, part, q);
-    if matches!(q, Question::Palm) {
-        return own;
-    }
+/// One part's answers: its entry's (or function class's), or worse when a word of a name no
+/// step knows, or the word before a head the name was read by ("shrimp salt"), is itself an
+/// ingredient that answers worse ("… clover honey").
+fn part_answers(ctx: &Context<'_>, part: &Part<'_>) -> Answers {
+    let mut answers = entry_answers(ctx, part);
     let words = if part.entry.is_none() && part.class.is_none() {
         part.printed
-    } else if part.by_head {
-        // The word before an English head ("shrimp salt"); the words after a Romance one are
-        // its forms ("cacao en polvo": polvo is powder here, octopus in Portuguese).
+    } else if part.kind == Some(MatchKind::Head) {
+        // The word before an English head; the words after a Romance one are its forms
+        // ("cacao en polvo": polvo is powder here, octopus in Portuguese).
         part.printed.split(' ').next().unwrap_or_default()
     } else {
-        return own;
+        return answers;
     };
-    let worst = words_answer(ctx.kb, words, q);
-    if q.rank(worst) > q.rank(own) {
-        worst
-    } else {
-        own
+    if let Some(diet) = worst_word(ctx.kb, words) {
+        let (vegan, vegetarian) = of_diet(diet);
+        answers[0] = worse(Question::Vegan, answers[0], vegan);
+        answers[1] = worse(Question::Vegetarian, answers[1], vegetarian);
     }
+    if part.entry.is_none() && part.class.is_none() && names_palm(part.printed) {
+        answers[2] = Answer::Yes;
+    }
+    answers
 }
 
-/// The worst answer of the words of a name that are ingredients of their own.
-fn words_answer(kb: &KnowledgeBase, printed: &str, q: Question) -> Answer {
-    let mut worst = q.clear();
-    // Each word as printed: its accents tell "cacao" (cocoa) from "cação" (dogfish).
-    for word in printed
-        .split(|c: char| !c.is_alphanumeric())
+/// The least vegan diet among the words of a name that are ingredients of their own (each
+/// word as printed: its accents tell "cacao", cocoa, from "cação", dogfish).
+fn worst_word(kb: &KnowledgeBase, name: &str) -> Option<Diet> {
+    let rank = |d: Diet| {
+        let (vegan, vegetarian) = of_diet(d);
+        (
+            Question::Vegetarian.rank(vegetarian),
+            Question::Vegan.rank(vegan),
+        )
+    };
+    name.split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() >= 3)
-    {
-        if let Some(r) = kb.resolve(word)
-            && matches!(r.kind, MatchKind::Exact | MatchKind::Plural)
-        {
-            let a = q.of_entry(r.ingredient);
-            if q.rank(a) > q.rank(worst) {
-                worst = a;
-            }
-        }
-    }
-    worst
+        .filter_map(|w| kb.resolve_exact(w).map(|r| r.ingredient.diet))
+        .filter(|d| *d != Diet::Vegan)
+        .max_by_key(|d| rank(*d))
 }
 
 /// What one part's entry (or function class) answers.
-fn entry_answer(ctx: &Context<'_>, part: &Part<'_>, q: Question) -> Answer {
+fn entry_answers(ctx: &Context<'_>, part: &Part<'_>) -> Answers {
     match (part.entry, part.class) {
         // "香料" in a food: a cosmetic fragrance name that a food's label uses for its
         // flavouring.
         (Some(ing), _) if is_flavouring_in_food(ctx.product_category, ing) => {
-            class_answer(ctx.kb, FLAVOURING_CLASS, q)
+            class_answers(ctx.kb, FLAVOURING_CLASS)
         }
         (Some(ing), _) => {
-            let a = q.of_entry(ing);
-            if a == Answer::Maybe && names_its_plant(ctx.kb, part.printed, ing, q) {
-                q.clear()
-            } else if matches!(q, Question::Palm)
-                && a != Answer::Yes
+            let (mut vegan, mut vegetarian) = of_diet(ing.diet);
+            if matches!(ing.diet, Diet::Maybe | Diet::MaybeVegan)
+                && names_its_plant(ctx.kb, part.printed, ing)
+            {
+                (vegan, vegetarian) = (Answer::Yes, Answer::Yes);
+            }
+            let mut palm = of_palm(ing.palm);
+            // "partially hydrogenated palm and canola oils": a culinary fat read by its last
+            // plant, whose name also says palm (a name of the entry itself does not).
+            if palm != Answer::Yes
                 && ing.nova == Some(2)
+                && !part.is_a_name_of_its_entry()
                 && names_palm(part.printed)
                 && !names_palm(&ing.name)
             {
-                // "partially hydrogenated palm and canola oils": a culinary fat read by its
-                // last plant, whose name also says palm.
-                Answer::Yes
-            } else {
-                a
+                palm = Answer::Yes;
             }
+            [vegan, vegetarian, palm]
         }
-        (None, Some(class)) => class_answer(ctx.kb, class, q),
-        // A name no step knows decides nothing (unless it says palm): how much of the list is
-        // known is what `enough_known` weighs.
-        (None, None) => match q {
-            Question::Palm if names_palm(part.printed) => Answer::Yes,
-            _ => q.clear(),
-        },
+        (None, Some(class)) => class_answers(ctx.kb, class),
+        (None, None) => CLEAR,
     }
 }
 
 /// A function class named alone ("émulsifiant"): `maybe` when some additive of that class is
 /// not vegan (or from palm), since the label does not say which one it is.
-fn class_answer(kb: &KnowledgeBase, class: &str, q: Question) -> Answer {
+fn class_answers(kb: &KnowledgeBase, class: &str) -> Answers {
     let function = function_of_class(class);
     let mut any = false;
+    let mut answers = CLEAR;
     for (_, ing) in kb.with_function(&function) {
         if ing.e_number.is_none() {
             continue;
         }
         any = true;
-        if q.of_entry(ing) != q.clear() {
-            return Answer::Maybe;
+        let (vegan, vegetarian) = of_diet(ing.diet);
+        for (i, a) in [vegan, vegetarian, of_palm(ing.palm)]
+            .into_iter()
+            .enumerate()
+        {
+            if a != CLEAR[i] {
+                answers[i] = Answer::Maybe;
+            }
         }
     }
-    if any { q.clear() } else { Answer::Maybe }
+    if any { answers } else { [Answer::Maybe; 3] }
 }
 
 /// The function id of a class's English name: "Raising agent" → `raising-agent`.
@@ -244,20 +253,14 @@ pub(super) fn function_of_class(class: &str) -> String {
 /// "soya lecithin", "sunflower lecithin": a `maybe` entry whose printed name also names the
 /// plant it is made from (another word of the name is a vegan plant food of the knowledge
 /// base). Palm oil is not settled this way: a plant named does not say it holds no palm.
-fn names_its_plant(kb: &KnowledgeBase, printed: &str, ing: &Ingredient, q: Question) -> bool {
-    if matches!(q, Question::Palm) || !matches!(ing.diet, Diet::Maybe | Diet::MaybeVegan) {
-        return false;
-    }
-    let folded = fold(printed);
+fn names_its_plant(kb: &KnowledgeBase, printed: &str, ing: &Ingredient) -> bool {
     let own = fold(&ing.name);
-    folded
-        .split(' ')
-        .filter(|w| w.len() >= 3 && !own.contains(*w))
+    printed
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 3 && !own.contains(&fold(w)))
         .any(|word| {
-            kb.resolve(word).is_some_and(|r| {
-                matches!(r.kind, MatchKind::Exact | MatchKind::Plural)
-                    && r.ingredient.diet == Diet::Vegan
-                    && r.ingredient.function == "food"
+            kb.resolve_exact(word).is_some_and(|r| {
+                r.ingredient.diet == Diet::Vegan && r.ingredient.function == "food"
             })
         })
 }

@@ -74,14 +74,24 @@ pub fn analyze_with_supplement(
     let mut details = Vec::with_capacity(listing.items.len());
     let mut warnings = Vec::new();
     let mut items = Vec::with_capacity(listing.items.len());
-    for ((parsed, head), function) in listing
+    for (((parsed, head), function), root) in listing
         .items
         .iter()
         .copied()
         .zip(&listing.heads)
         .zip(&listing.functions)
+        .zip(&listing.roots)
     {
-        let (mut detail, item) = analyze_item(&ctx, parsed, *head);
+        let (mut detail, mut item) = analyze_item(&ctx, parsed, *head);
+        // A name the grammar rebuilt ("gomme de xanthane" of "épaississants : gomme de guar
+        // et de xanthane") is shown as the label printed its item.
+        if !std::ptr::eq(*root, parsed) {
+            for part in &mut item.parts {
+                if !root.text.contains(part.printed) {
+                    part.printed = &root.text;
+                }
+            }
+        }
         if let Some(function) = function {
             detail.purpose = format!("{} (listed as '{function}')", detail.purpose).into();
         }
@@ -110,7 +120,7 @@ pub fn analyze_with_supplement(
     if !declared.is_empty() {
         (overall, rule) = (OverallRisk::High, RiskRule::AllergenMatch);
     }
-    let verdicts = verdicts(&ctx, &details, &items);
+    let verdicts = verdicts(&ctx, &items);
     let summary = summarize(
         &ctx,
         input,

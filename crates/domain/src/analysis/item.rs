@@ -84,8 +84,19 @@ pub(super) struct Part<'kb> {
     pub(super) class: Option<&'static str>,
     /// Whether it is the item's head, which its sub-ingredients (the parts after it) make up.
     pub(super) head: bool,
-    /// Whether the entry was found by the name's head only ("shrimp salt" read as salt).
-    pub(super) by_head: bool,
+    /// How the entry was found ("shrimp salt" read as salt by its head only).
+    pub(super) kind: Option<MatchKind>,
+}
+
+impl Part<'_> {
+    /// Whether it is printed as a name of its entry (in any language, singular or plural, or
+    /// one part of an INCI slash form), not read by a rule.
+    pub(super) fn is_a_name_of_its_entry(&self) -> bool {
+        matches!(
+            self.kind,
+            Some(MatchKind::Exact | MatchKind::SlashPart | MatchKind::Plural)
+        )
+    }
 }
 
 /// What an item says of itself before its sub-ingredients weigh on it: from its primary
@@ -143,9 +154,11 @@ pub(super) fn analyze_item<'kb>(
     let (mut primary, mut subs) = match head {
         Some(h) => {
             let mut f = finding(ctx, &parsed.name, Some(h));
-            if parsed.sub.is_empty() {
-                f.printed = &parsed.text;
-            }
+            // As printed: the whole item, or what comes before its brackets.
+            f.printed = match parsed.text.find(['(', '[', '{', '（', ':']) {
+                Some(at) if at > 0 && !parsed.sub.is_empty() => parsed.text[..at].trim(),
+                _ => &parsed.text,
+            };
             (Some(f), subs)
         }
         None if subs.len() == 1 && subs[0].resolved.is_some() => {
@@ -190,14 +203,23 @@ fn parts_of<'kb>(
     subs: &[Finding<'kb>],
     primary_index: Option<usize>,
 ) -> Vec<Part<'kb>> {
+    // A name the grammar rebuilt ("gomme de xanthane" of "gomme de guar et de xanthane") is
+    // not printed as such: the item as given stands for it.
+    let as_printed = |name: &'kb str| -> &'kb str {
+        if std::ptr::eq(name, parsed.text.as_str()) || parsed.text.contains(name) {
+            name
+        } else {
+            &parsed.text
+        }
+    };
     let mut parts = Vec::with_capacity(1 + subs.len());
     match primary {
         Some(p) => parts.push(Part {
-            printed: p.printed,
+            printed: as_printed(p.printed),
             entry: p.resolved.map(|r| r.ingredient),
             class: None,
             head: true,
-            by_head: p.resolved.is_some_and(|r| r.kind == MatchKind::Head),
+            kind: p.resolved.map(|r| r.kind),
         }),
         None if subs.is_empty() => {
             let name = if parsed.name.is_empty() {
@@ -210,17 +232,17 @@ fn parts_of<'kb>(
                 entry: None,
                 class: class_of(name),
                 head: true,
-                by_head: false,
+                kind: None,
             });
         }
         // "sweetened by a blend of … clover honey (very mild)": a compound's own name, not
         // known as a whole, may still name an ingredient (counted by its parts, not itself).
         None if !parsed.name.is_empty() && !is_class_word(&parsed.name) => parts.push(Part {
-            printed: &parsed.name,
+            printed: as_printed(&parsed.name),
             entry: None,
             class: None,
             head: true,
-            by_head: false,
+            kind: None,
         }),
         None => {}
     }
@@ -234,11 +256,11 @@ fn parts_of<'kb>(
             continue;
         }
         parts.push(Part {
-            printed: s.printed,
+            printed: as_printed(s.printed),
             entry: s.resolved.map(|r| r.ingredient),
             class: None,
             head: false,
-            by_head: s.resolved.is_some_and(|r| r.kind == MatchKind::Head),
+            kind: s.resolved.map(|r| r.kind),
         });
     }
     parts

@@ -18,6 +18,9 @@ pub(super) struct Listing<'a> {
     pub(super) functions: Vec<Option<&'a str>>,
     /// The entry the item's head names, if known.
     pub(super) heads: Vec<Option<Resolved<'a>>>,
+    /// The item of the list as given that each item comes from (the class word's item for
+    /// its members): what the label printed when the grammar rebuilt a name.
+    pub(super) roots: Vec<&'a ParsedIngredient>,
 }
 
 /// The items of `parsed` to analyse (declarations only when `all_declared`), with their heads.
@@ -31,13 +34,16 @@ pub(super) fn list_items<'a>(
     // of each: they are listed one by one, each with the class word kept as its function.
     let mut items: Vec<&ParsedIngredient> = Vec::with_capacity(parsed.len());
     let mut functions: Vec<Option<&str>> = Vec::with_capacity(parsed.len());
+    let mut roots: Vec<&ParsedIngredient> = Vec::with_capacity(parsed.len());
     for p in parsed.iter().filter(|p| all_declared || !p.declared) {
         if is_function_list(kb, p) {
             items.extend(&p.sub);
             functions.extend(p.sub.iter().map(|_| Some(p.name.as_str())));
+            roots.extend(p.sub.iter().map(|_| p));
         } else {
             items.push(p);
             functions.push(None);
+            roots.push(p);
         }
     }
     // First pass: resolve heads only, to tell a food from a cosmetic product.
@@ -46,6 +52,7 @@ pub(super) fn list_items<'a>(
         items,
         functions,
         heads,
+        roots,
     }
 }
 
@@ -163,12 +170,14 @@ pub(super) fn repaired<'a>(
         items: Vec::new(),
         functions: Vec::new(),
         heads: Vec::new(),
+        roots: Vec::new(),
     };
-    for (((item, function), head), runs) in listing
+    for ((((item, function), head), root), runs) in listing
         .items
         .into_iter()
         .zip(listing.functions)
         .zip(listing.heads)
+        .zip(listing.roots)
         .zip(repairs)
     {
         match runs {
@@ -177,12 +186,14 @@ pub(super) fn repaired<'a>(
                     out.items.push(run);
                     out.functions.push(function);
                     out.heads.push(head_of(kb, extra, run));
+                    out.roots.push(root);
                 }
             }
             None => {
                 out.items.push(item);
                 out.functions.push(function);
                 out.heads.push(head);
+                out.roots.push(root);
             }
         }
     }

@@ -9,25 +9,17 @@ use super::context::Context;
 use super::diet::diet_answers;
 use super::item::{ItemFacts, Part};
 use super::processing::processing;
-use super::{Coverage, IngredientDetail, ProductCategory, Verdicts};
+use super::{Coverage, ProductCategory, Verdicts};
 
 /// Enough is known to answer when at least this share of the ingredients is recognised
 /// (numerator, denominator): two in three (docs/decisions.md, "Product verdicts").
 pub const ENOUGH_KNOWN: (usize, usize) = (2, 3);
 
 /// The verdicts of the analysed items.
-pub(super) fn verdicts(
-    ctx: &Context<'_>,
-    details: &[IngredientDetail],
-    items: &[ItemFacts<'_>],
-) -> Verdicts {
-    let main: Vec<(&IngredientDetail, &ItemFacts<'_>)> = details
-        .iter()
-        .zip(items)
-        .filter(|(_, f)| !f.trace)
-        .collect();
+pub(super) fn verdicts(ctx: &Context<'_>, items: &[ItemFacts<'_>]) -> Verdicts {
+    let facts: Vec<&ItemFacts<'_>> = items.iter().filter(|f| !f.trace).collect();
     let (mut named, mut recognised) = (0, 0);
-    for (_, f) in &main {
+    for f in &facts {
         let (n, r) = counted(f);
         named += n;
         recognised += r;
@@ -37,7 +29,6 @@ pub(super) fn verdicts(
         recognised,
         enough_known: named > 0 && recognised * ENOUGH_KNOWN.1 >= named * ENOUGH_KNOWN.0,
     };
-    let facts: Vec<&ItemFacts<'_>> = main.iter().map(|(_, f)| *f).collect();
     let cosmetic = ctx.product_category == ProductCategory::Cosmetics;
     Verdicts {
         diet: diet_answers(ctx, &facts, coverage.enough_known),
@@ -63,14 +54,11 @@ fn counted(item: &ItemFacts<'_>) -> (usize, usize) {
         return (1, 0);
     };
     let subs = &parts[1..];
-    let restated = head.head && known(head) && subs.iter().all(|p| !known(p));
-    let counted: Vec<&Part<'_>> = if restated {
-        vec![head]
-    } else {
-        parts
-            .iter()
-            .filter(|p| !p.head || known(p) || subs.is_empty())
-            .collect()
-    };
-    (counted.len(), counted.iter().filter(|p| known(p)).count())
+    if head.head && known(head) && subs.iter().all(|p| !known(p)) {
+        return (1, 1);
+    }
+    let counted = parts
+        .iter()
+        .filter(|p| !p.head || known(p) || subs.is_empty());
+    counted.fold((0, 0), |(n, r), p| (n + 1, r + usize::from(known(p))))
 }

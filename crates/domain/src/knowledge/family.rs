@@ -37,6 +37,44 @@ pub struct Family {
     pub stems: Vec<String>,
     /// A source id.
     pub source: String,
+    /// `names`, folded, as whole words (filled at load): single words, phrases that hold none
+    /// of the single words, and CJK names.
+    #[serde(skip)]
+    folded: FoldedNames,
+}
+
+/// A family's names folded for [`Family::named_in`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct FoldedNames {
+    words: Vec<String>,
+    phrases: Vec<String>,
+    cjk: Vec<String>,
+}
+
+impl FoldedNames {
+    fn of(names: &[String]) -> Self {
+        let mut out = Self::default();
+        let all: Vec<String> = names.iter().map(|n| fold(n)).collect();
+        for n in &all {
+            if n.chars().any(is_cjk) {
+                out.cjk.push(n.clone());
+            } else if !n.contains(' ') {
+                out.words.push(n.clone());
+            }
+        }
+        for n in all
+            .iter()
+            .filter(|n| n.contains(' ') && !n.chars().any(is_cjk))
+        {
+            // "palm oil" is found by "palm" already.
+            if !n.split(' ').any(|w| out.words.iter().any(|x| x == w)) {
+                out.phrases.push(n.clone());
+            }
+        }
+        out.words.sort();
+        out.words.dedup();
+        out
+    }
 }
 
 impl Family {
@@ -52,15 +90,19 @@ impl Family {
     /// Whether a folded text names the family ("partially hydrogenated palm and canola oils"
     /// names palm oil): one of its names as whole words, or inside CJK text.
     pub fn named_in(&self, folded: &str) -> bool {
-        self.names.iter().any(|n| {
-            let n = fold(n);
-            if n.chars().any(is_cjk) {
-                folded.contains(&n)
-            } else {
-                folded.split(' ').any(|w| w == n)
-                    || (n.contains(' ') && format!(" {folded} ").contains(&format!(" {n} ")))
-            }
-        })
+        let names = &self.folded;
+        folded
+            .split(' ')
+            .any(|w| names.words.iter().any(|n| n == w))
+            || names.phrases.iter().any(|n| {
+                // As whole words: at the start or after a space, and at the end or before one.
+                folded.match_indices(n.as_str()).any(|(at, _)| {
+                    let end = at + n.len();
+                    (at == 0 || folded.as_bytes()[at - 1] == b' ')
+                        && (end == folded.len() || folded.as_bytes()[end] == b' ')
+                })
+            })
+            || (!folded.is_ascii() && names.cjk.iter().any(|n| folded.contains(n.as_str())))
     }
 
     /// Whether a folded name has a word that starts with one of the family's stems.
@@ -109,7 +151,10 @@ impl Families {
 
     /// Parses a families file; a name of two families is refused.
     pub fn parse(text: &str) -> Result<Self, FamiliesError> {
-        let file: FamiliesFile = toml::from_str(text)?;
+        let mut file: FamiliesFile = toml::from_str(text)?;
+        for family in &mut file.family {
+            family.folded = FoldedNames::of(&family.names);
+        }
         let mut by_name = BTreeMap::new();
         for (i, family) in file.family.iter().enumerate() {
             for name in &family.names {
