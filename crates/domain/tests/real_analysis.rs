@@ -6,7 +6,8 @@
 //! half A is the one the rules were tuned on, half B is held out; both are printed and both
 //! must reach the floors. And on every product: nothing called vegan or vegetarian names an
 //! animal ingredient. Prints "skipped" when the data is not beside the checkout.
-//! `REAL_ANALYSIS_VERBOSE=1` lists every disagreement, to read them by class.
+//! `REAL_ANALYSIS_VERBOSE=1` lists every disagreement of half A, the half to read and tune on
+//! (`REAL_ANALYSIS_VERBOSE=B` those of the held-out half, to read only after tuning).
 // The table is this test's output (shown with --no-capture).
 #![allow(clippy::print_stdout)]
 
@@ -27,8 +28,10 @@ const FLOOR_NOVA: f64 = 85.0;
 const FLOOR_RECALL: f64 = 95.0;
 /// Lowest accepted additive E-number precision on foods (%): the target is 95 %; the extra
 /// codes are, class by class, additives the list names that Open Food Facts does not tag
-/// (calcium chloride, magnesium stearate's E 470b, alum, sodium bicarbonate, …).
-const FLOOR_PRECISION: f64 = 76.0;
+/// (lists it does not parse: "lecithin as emulsifier (soy)", "sodium bicarbonate and
+/// ammonium bicarbonate as leavening agents"; alum, confectioner's glaze, cellulose gel;
+/// calcium chloride even with its function named; docs/analysis.md).
+const FLOOR_PRECISION: f64 = 81.0;
 
 const FIELDS: [&str; 3] = ["vegan", "vegetarian", "contains_palm_oil"];
 
@@ -141,7 +144,11 @@ fn verdicts_agree_with_open_food_facts_on_both_halves() {
         println!("skipped: ../shared/data not found");
         return;
     };
-    let verbose = std::env::var_os("REAL_ANALYSIS_VERBOSE").is_some();
+    let verbose_half = match std::env::var("REAL_ANALYSIS_VERBOSE").as_deref() {
+        Ok("B") => Some(1),
+        Ok(_) => Some(0),
+        Err(_) => None,
+    };
     let mut halves = [Tally::default(), Tally::default()];
     let mut notes: Vec<String> = Vec::new();
     let mut not_printed: Vec<String> = Vec::new();
@@ -150,6 +157,7 @@ fn verdicts_agree_with_open_food_facts_on_both_halves() {
         let id = case["id"].as_str().unwrap_or_default();
         let kind = case["kind"].as_str().unwrap_or_default();
         let list = case["text"].as_str().unwrap_or_default();
+        let verbose = verbose_half == Some(half(id));
         let t = &mut halves[half(id)];
         t.cases += 1;
         let Some(r) = analyse(list) else {

@@ -172,6 +172,29 @@ fn additives_are_found_by_name_number_and_class_in_the_order_printed_each_once()
         codes(&verdicts("Apple juice, antioxidant: ascorbic acid")),
         ["E300"]
     );
+    // A substance that is as often a nutrient is an additive where the label names its
+    // function or its number, not by its name alone.
+    assert!(codes(&verdicts("Cucumbers, water, salt, calcium chloride")).is_empty());
+    for list in [
+        "Cucumbers, water, salt, calcium chloride (firming agent)",
+        "Cucumbers, water, salt, firming agent: calcium chloride",
+        "Cucumbers, water, salt, calcium chloride as firming agent",
+        "Cucumbers, water, salt, calcium chloride (E509)",
+        "Cucumbers, water, salt, E509",
+    ] {
+        assert_eq!(codes(&verdicts(list)), ["E509"], "{list}");
+    }
+    assert_eq!(
+        codes(&verdicts(
+            "Cookies (flour, sugar, antioxidant: ascorbic acid), salt"
+        )),
+        ["E300"]
+    );
+    // Magnesium stearate under its own INS number, not the Union list's group of salts.
+    assert_eq!(
+        codes(&verdicts("Dextrose, magnesium stearate, citric acid")),
+        ["E572", "E330"]
+    );
     // An additive with a documented concern says it, with who said so.
     let v = verdicts("Water, sugar, sodium benzoate");
     assert!(v.additives[0].concern.contains("EFSA"), "{:?}", v.additives);

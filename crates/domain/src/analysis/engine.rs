@@ -92,6 +92,7 @@ pub fn analyze_with_supplement(
                 }
             }
         }
+        item.listed_function |= function.is_some();
         if let Some(function) = function {
             detail.purpose = format!("{} (listed as '{function}')", detail.purpose).into();
         }

@@ -46,6 +46,11 @@ pub(super) struct ItemFacts<'kb> {
     pub(super) headline: Option<Cow<'kb, str>>,
     /// Its head and sub-ingredients, for the product verdicts.
     pub(super) parts: Vec<Part<'kb>>,
+    /// The item as parsed, for what the label says around a part (its function class).
+    pub(super) parsed: &'kb ParsedIngredient,
+    /// Listed under a function class that heads a run of items ("Raising agents: E450,
+    /// sodium bicarbonate").
+    pub(super) listed_function: bool,
 }
 
 /// Whether part `j` of item `i` is added as a nutrient, not for what an additive does:
@@ -142,8 +147,9 @@ pub(super) fn analyze_item<'kb>(
         && !inner.sub.is_empty()
         && let Some(inner_head) = ctx.resolve(&inner.name)
     {
-        let (mut detail, facts) = analyze_item(ctx, inner, Some(inner_head));
+        let (mut detail, mut facts) = analyze_item(ctx, inner, Some(inner_head));
         if is_class_word(&parsed.name) {
+            facts.listed_function = true;
             detail.purpose = format!("{} (listed as '{}')", detail.purpose, parsed.name).into();
         }
         detail.name.clone_from(&parsed.text);
@@ -710,6 +716,8 @@ fn finish<'kb>(
         regulatory,
         headline,
         parts: Vec::new(),
+        parsed,
+        listed_function: false,
     };
     (detail, facts)
 }

@@ -129,6 +129,9 @@ pub struct AdditiveGroups {
     #[serde(default)]
     sources: BTreeMap<String, Source>,
     group: Vec<AdditiveGroup>,
+    /// Additives that are as often a nutrient: listed only with their function or number.
+    #[serde(default)]
+    named_with_function: Vec<AdditiveGroup>,
 }
 
 /// One additive group.
@@ -158,6 +161,19 @@ impl AdditiveGroups {
             .iter()
             .find(|g| g.code.eq_ignore_ascii_case(code))
             .map(|g| g.name.as_str())
+    }
+
+    /// Whether the additive `code` (`E509`, case-insensitive) is also a vitamin or mineral
+    /// form, an additive only where the label names its function or its number.
+    pub fn needs_function(&self, code: &str) -> bool {
+        self.named_with_function
+            .iter()
+            .any(|g| g.code.eq_ignore_ascii_case(code))
+    }
+
+    /// Every additive that needs its function named (see [`Self::needs_function`]).
+    pub fn named_with_function(&self) -> &[AdditiveGroup] {
+        &self.named_with_function
     }
 
     /// Every group.
