@@ -4,7 +4,6 @@
 
 pub mod cjk_spelling;
 pub mod label;
-pub mod label_english;
 pub mod translate;
 
 use serde::{Deserialize, Serialize};

@@ -28,8 +28,12 @@
 
 use std::borrow::Cow;
 
-use crate::grammar::{ABBREVIATIONS, HEADERS, is_class_word, starts_with_class_word};
-use crate::knowledge::fold::{ci_number, clean_invisible, e_number, fold, is_cjk, is_invisible};
+use std::sync::OnceLock;
+
+use crate::grammar::{is_class_word, starts_with_class_word, words};
+use crate::knowledge::codes::{ci_number, e_number};
+use crate::text::fold::{clean_invisible, fold, is_invisible};
+use crate::text::script::is_cjk;
 
 /// One ingredient of a list.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -58,191 +62,10 @@ enum Role {
     Declared,
 }
 
-/// Phrases that introduce possible traces, lowercase, grouped by their first byte (checked
-/// when compiling [`MARKERS_BY_FIRST_BYTE`]). Longer phrases first.
-const TRACE_MARKERS: &[&str] = &[
-    "may contain traces of",
-    "may contain traces",
-    "may also contain",
-    "may contain",
-    "made in a factory that also handles",
-    "made on equipment that also processes",
-    "manufactured in a facility that also processes",
-    "manufactured on equipment that also processes",
-    "contains traces of",
-    "contiene trazas de",
-    "contains",
-    "contient",
-    "contiene",
-    "contém",
-    "contem",
-    "produced in a factory that also handles",
-    "produced in a facility that also processes",
-    "produit élaboré dans un atelier qui utilise également",
-    "produit élaboré dans un atelier qui utilise aussi",
-    "produit élaboré dans un atelier qui utilise",
-    "produit fabriqué dans un atelier qui utilise également",
-    "produit fabriqué dans un atelier qui utilise",
-    "prodotto in uno stabilimento che utilizza anche",
-    "prodotto in uno stabilimento che utilizza",
-    "peut contenir des traces de",
-    "peut contenir des traces d'",
-    "peut contenir des traces",
-    "peut contenir",
-    "puede contener trazas de",
-    "puede contener",
-    "può contenere tracce di",
-    "può contenere",
-    "pode conter traços de",
-    "pode conter vestígios de",
-    "pode conter",
-    "traces éventuelles de",
-    "traces possibles de",
-    "kann spuren von",
-    "kann spuren",
-    "kann enthalten",
-    "spuren von",
-    "可能含有",
-    "可能含",
-    "含む可能性があります",
-    "含有",
-    "enthält",
-    "enthaelt",
-    "elaborado en una fábrica que utiliza",
-    "fabriqué dans un atelier qui utilise également",
-    "fabriqué dans un atelier qui utilise",
-    "élaboré dans un atelier qui utilise également",
-    "élaboré dans un atelier qui utilise",
-    "hergestellt in einem betrieb, der auch",
-];
-
-/// Notes on a label that are neither ingredients nor allergen statements (lowercase
-/// prefixes): the organic footnote, origin notes, the phenylalanine statement after aspartame
-/// (Regulation (EU) 1169/2011 Annex III), net weight, claims, storage advice, the bold-type
-/// notice. Grouped by their first byte (checked when compiling [`NOTICES_BY_FIRST_BYTE`]).
-const NOTICES: &[&str] = &[
-    "aus kontrolliert biologischem anbau",
-    "aus biologischem anbau",
-    "a conserver",
-    "all ingredients are",
-    "alle zutaten",
-    "best before",
-    "certified organic ingredients",
-    "conservar en",
-    "conservare in",
-    "contains a source of phenylalanine",
-    "contient une source de phénylalanine",
-    "contiene una fuente de fenilalanina",
-    "contiene una fonte di fenilalanina",
-    "contém uma fonte de fenilalanina",
-    "da agricoltura biologica",
-    "enthält eine phenylalaninquelle",
-    "from organic farming",
-    "füllmenge",
-    "gluten free",
-    "gluten-free",
-    "glutenfrei",
-    "ingrédients issus de l'agriculture biologique",
-    "ingrédients issus de",
-    "ingredients issus de",
-    "ingrédient issu de",
-    "issus de l'agriculture biologique",
-    "ingrédients biologiques",
-    "ingredientes procedentes de",
-    "ingredientes de agricultura ecológica",
-    "ingredienti biologici",
-    "ingredientes de agricultura biológica",
-    "keep refrigerated",
-    "les informations en gras",
-    "matières premières surgelées",
-    "net weight",
-    "net wt",
-    "nettogewicht",
-    "ne pas congeler",
-    "organically grown ingredients",
-    "organic ingredients",
-    "procedente de agricultura ecológica",
-    "poids net",
-    "peso neto",
-    "peso netto",
-    "peso líquido",
-    "produit à ne pas congeler",
-    "procedente ",
-    "procedentes ",
-    "sans gluten",
-    "sin gluten",
-    "senza glutine",
-    "sem glúten",
-    "store in a cool",
-    "tous ces ingrédients",
-    "tous nos ingrédients",
-    "tous les ingrédients",
-    "todos los ingredientes",
-    "tutti gli ingredienti",
-    "à conserver",
-    "à consommer",
-];
-
-/// The markers of [`TRACE_MARKERS`] that declare allergens rather than traces ("Contains:
-/// milk", "Enthält: Milch"). They count only at the start of a sentence or item: "farine de
-/// blé contient gluten" is a name, "Contains 2% or less of" introduces more ingredients.
-const DECLARATION_MARKERS: &[&str] = &[
-    "contains", "contient", "contiene", "contém", "contem", "含有", "enthält", "enthaelt",
-];
-
-/// For each byte, the range of [`TRACE_MARKERS`] that start with it: a position is compared
-/// with a few markers only. Two markers that start with different bytes never match at the
-/// same position, so grouping them keeps which marker is found.
-static MARKERS_BY_FIRST_BYTE: [(usize, usize); 256] = group_by_first_byte(TRACE_MARKERS);
-
-/// For each byte, the range of [`NOTICES`] that start with it: an item is compared with the
-/// few notices that start with its first letter.
-static NOTICES_BY_FIRST_BYTE: [(usize, usize); 256] = group_by_first_byte(NOTICES);
-
-const fn group_by_first_byte(markers: &[&str]) -> [(usize, usize); 256] {
-    let mut ranges = [(0, 0); 256];
-    let mut i = 0;
-    while i < markers.len() {
-        let first = markers[i].as_bytes()[0] as usize;
-        let (start, end) = ranges[first];
-        assert!(
-            start == end || end == i,
-            "the phrases must be grouped by first byte"
-        );
-        ranges[first] = if start == end {
-            (i, i + 1)
-        } else {
-            (start, i + 1)
-        };
-        i += 1;
-    }
-    ranges
-}
-
 /// A dash between spaces: some labels separate items with it instead of commas (read so only
 /// when the list has more than twice as many of these as items split by the other
 /// separators).
 const DASH_SEPARATOR: &str = " - ";
-
-/// The Japanese allergen declaration "(一部に卵・乳成分を含む)": what stands between these
-/// two is the list of declared allergens.
-const JA_DECLARATION: (&str, &str) = ("一部に", "を含む");
-
-/// Words trimmed from the end of a trace list ("kann Spuren von Milch enthalten").
-const TRACE_TAILS: &[&str] = &[
-    "enthalten",
-    "enthalten sein",
-    "verarbeitet",
-    "包含",
-    "を含む",
-    "포함",
-];
-
-/// Words that join the items of a trace list ("nuts and milk"), in the order they are split.
-const CONJUNCTIONS: &[&str] = &[
-    " and ", " or ", " & ", " et ", " ou ", " y ", " o ", " und ", " oder ", " e ", " ou ", "和",
-    "及",
-];
 
 /// How deep brackets are split into sub-ingredients; deeper text stays one name.
 const MAX_DEPTH: usize = 4;
@@ -296,7 +119,10 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
             .filter_map(|item| parse_item(item, 0, Role::Listed))
             .collect();
     }
-    if out.iter().any(|i| i.text.contains(JA_DECLARATION.1)) {
+    if out
+        .iter()
+        .any(|i| i.text.contains(words().japanese_declaration.1.as_str()))
+    {
         out = japanese_declarations(out);
     }
     // A formula or batch code printed after the list is no ingredient.
@@ -340,8 +166,8 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
     out
 }
 
-/// Whether an item is one of the label's [`NOTICES`] (its text starts with one, after an
-/// organic footnote mark).
+/// Whether an item is one of the label's notices (its text starts with one, after an organic
+/// footnote mark).
 fn is_notice(item: &ParsedIngredient) -> bool {
     let text = item.text.trim_start_matches(['*', ' ', '(']);
     let Some(first) = text.chars().next() else {
@@ -350,18 +176,19 @@ fn is_notice(item: &ParsedIngredient) -> bool {
     let first = lower_first(first);
     let mut buf = [0; 4];
     let byte = first.encode_utf8(&mut buf).as_bytes()[0];
-    let (start, end) = NOTICES_BY_FIRST_BYTE[usize::from(byte)];
-    NOTICES[start..end]
+    words()
+        .notices
+        .starting_with(byte)
         .iter()
         .any(|n| marker_len(text, n).is_some())
         // "Ingredients list (English):" between two versions of the list.
         || (first == 'i' && is_header(&item.name))
 }
 
-/// Whether `name` is one of the list [`HEADERS`] and nothing else.
+/// Whether `name` is one of the list's headers and nothing else.
 fn is_header(name: &str) -> bool {
     let folded = fold(name);
-    HEADERS.iter().any(|(h, _)| fold(h) == folded)
+    words().headers.iter().any(|h| fold(&h.phrase) == folded)
 }
 
 /// Whether `text` is a formula or batch code printed after a cosmetic list ("(F.I.L.
@@ -394,7 +221,8 @@ fn is_formula_code(text: &str) -> bool {
 /// Moves "(一部に卵・乳成分を含む)" statements (a top-level item, or the last bracket of one)
 /// out of the ingredients: each allergen they name becomes a declared item.
 fn japanese_declarations(items: Vec<ParsedIngredient>) -> Vec<ParsedIngredient> {
-    let (open, close) = JA_DECLARATION;
+    let (open, close) = &words().japanese_declaration;
+    let (open, close) = (open.as_str(), close.as_str());
     let mut out = Vec::with_capacity(items.len());
     let mut declared = Vec::new();
     let declare = |text: &str, declared: &mut Vec<ParsedIngredient>| -> bool {
@@ -528,7 +356,8 @@ fn strip_header(text: &str) -> &str {
 
 /// The byte offset after "Header:" when `s` starts with a header and a colon.
 fn header_end(s: &str) -> Option<usize> {
-    for (header, _) in HEADERS {
+    for header in &words().headers {
+        let header = header.phrase.as_str();
         let n = header.chars().count();
         let mut end = 0;
         let mut count = 0;
@@ -674,14 +503,41 @@ static ITEM_ENDS: CharSet = CharSet::new(
 );
 
 /// Where a trace marker or a bracketed part may start: the characters whose lower case
-/// ([`lower_first`]) starts a marker, among them the Kelvin sign, which lower-cases to "k".
-static MARKER_STARTS: CharSet = CharSet::new(
-    &[
-        '(', '[', '{', '（', '【', '〈', '「', 'm', 'M', 'c', 'C', 'p', 'P', 't', 'T', 'k', 'K',
-        's', 'S', 'e', 'E', 'f', 'F', 'é', 'É', 'h', 'H', '可', '含', '\u{212A}',
-    ],
-    |c| is_opener(c) || may_start_marker(c),
-);
+/// ([`lower_first`]) starts a marker (among them the Kelvin sign, which lower-cases to "k"),
+/// and the opening brackets.
+fn marker_starts() -> &'static CharSet {
+    static SET: OnceLock<CharSet> = OnceLock::new();
+    SET.get_or_init(|| {
+        let mut chars: Vec<char> = OPENERS.to_vec();
+        for first in marker_first_chars() {
+            chars.extend(lowering_to(*first));
+        }
+        CharSet::new(&chars, |c| is_opener(c) || may_start_marker(c))
+    })
+}
+
+/// Characters whose lower case starts with `lower` ([`lower_first`]): `lower`, its upper
+/// case, and the few letters whose lower case is not undone by upper-casing (the Kelvin sign
+/// for "k", the Ångström sign for "å", "İ" for "i", "ẞ" for "ß", ...).
+fn lowering_to(lower: char) -> Vec<char> {
+    const NOT_ROUND_TRIP: [char; 10] = [
+        '\u{130}', '\u{1C5}', '\u{1C8}', '\u{1CB}', '\u{1F2}', '\u{3F4}', '\u{1E9E}', '\u{2126}',
+        '\u{212A}', '\u{212B}',
+    ];
+    let mut out = vec![lower];
+    out.extend(lower.to_uppercase().filter(|u| lower_first(*u) == lower));
+    out.extend(NOT_ROUND_TRIP.iter().filter(|c| lower_first(**c) == lower));
+    out
+}
+
+/// The first characters of the trace and declaration markers.
+fn marker_first_chars() -> &'static [char] {
+    static FIRSTS: OnceLock<Vec<char>> = OnceLock::new();
+    FIRSTS.get_or_init(|| words().markers.first_chars())
+}
+
+/// The opening brackets.
+const OPENERS: [char; 7] = ['(', '[', '{', '（', '【', '〈', '「'];
 
 /// Where a trace list may end or a bracketed part start.
 static TRACE_ENDS: CharSet = CharSet::new(
@@ -781,7 +637,7 @@ fn is_separator(text: &str, at: usize, c: char) -> bool {
     }
 }
 
-/// Whether the word (run of letters) at the end of `before` is one of [`ABBREVIATIONS`].
+/// Whether the word (run of letters) at the end of `before` is one of the abbreviations.
 fn ends_with_abbreviation(before: &str) -> bool {
     let start = before
         .char_indices()
@@ -790,12 +646,13 @@ fn ends_with_abbreviation(before: &str) -> bool {
         .last()
         .map_or(before.len(), |(i, _)| i);
     let word = &before[start..];
+    let abbreviations = &words().abbreviations;
     // The usual case without allocating: every abbreviation is lower-case ASCII.
     if word.is_ascii() {
-        return ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word));
+        return abbreviations.iter().any(|a| a.eq_ignore_ascii_case(word));
     }
     let lower: String = word.chars().flat_map(char::to_lowercase).collect();
-    ABBREVIATIONS.contains(&lower.as_str())
+    abbreviations.contains(&lower)
 }
 
 /// The top-level items of a list: the text between separators outside matched brackets. A
@@ -896,13 +753,9 @@ fn marker_len(text: &str, marker: &str) -> Option<usize> {
     Some(text.len() - chars.as_str().len())
 }
 
-/// Whether a trace marker may start with `c`: every marker starts with one of these
-/// characters in lower case.
+/// Whether a trace marker may start with `c`: whether a marker starts with `c` in lower case.
 fn may_start_marker(c: char) -> bool {
-    matches!(
-        lower_first(c),
-        'm' | 'c' | 'p' | 't' | 'k' | 's' | 'e' | 'f' | 'é' | 'h' | '可' | '含'
-    )
+    marker_first_chars().contains(&lower_first(c))
 }
 
 /// The trace marker starting at byte `at` of `body`, with its length in `body`.
@@ -927,11 +780,13 @@ fn trace_marker_at(body: &str, at: usize) -> Option<(usize, Role)> {
     }
     let mut buf = [0; 4];
     let first = c.encode_utf8(&mut buf).as_bytes()[0];
-    let (start, end) = MARKERS_BY_FIRST_BYTE[usize::from(first)];
-    let (marker, len) = TRACE_MARKERS[start..end]
+    let words = words();
+    let (marker, len) = words
+        .markers
+        .starting_with(first)
         .iter()
-        .find_map(|m| marker_len(rest, m).map(|len| (*m, len)))?;
-    if !DECLARATION_MARKERS.contains(&marker) {
+        .find_map(|m| marker_len(rest, m).map(|len| (m, len)))?;
+    if !words.declarations.contains(marker) {
         return Some((len, Role::Trace));
     }
     // A declaration opens a sentence or an item, and names allergens, not an amount.
@@ -939,17 +794,7 @@ fn trace_marker_at(body: &str, at: usize) -> Option<(usize, Role)> {
     let opens = before.is_empty() || before.ends_with(['.', '。', '\n', ',', ';', '、', ')', '）']);
     let after = rest[len..].trim_start_matches([':', '：', ' ']);
     let amount = after.starts_with(|c: char| c.is_ascii_digit())
-        || [
-            "less",
-            "moins",
-            "menos",
-            "meno",
-            "weniger",
-            "one or more",
-            "2%",
-        ]
-        .iter()
-        .any(|w| marker_len(after, w).is_some());
+        || words.amounts.iter().any(|w| marker_len(after, w).is_some());
     let word_ends = rest[len..]
         .chars()
         .next()
@@ -979,7 +824,8 @@ fn split_traces(body: &str) -> Split<'_> {
     let mut traces = Vec::new();
     let mut pos = 0;
     // A marker starts a word, or with a CJK character.
-    while let Some((at, c)) = MARKER_STARTS.find_word_start(body, pos) {
+    let marker_starts = marker_starts();
+    while let Some((at, c)) = marker_starts.find_word_start(body, pos) {
         pos = at;
         if let Some(closer) = closer_of(c)
             && let Some(close) = brackets.close(pos)
@@ -1068,7 +914,7 @@ fn trace_end(body: &str, start: usize, brackets: &mut Brackets<'_>) -> usize {
 /// A trace list without its closing full stop and a closing word such as "enthalten".
 fn trim_tail(trace: &str) -> &str {
     let trace = trace.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '.' | '。'));
-    for tail in TRACE_TAILS {
+    for tail in &words().trace_tails {
         if let Some(len) = lower_suffix_len(trace, tail) {
             return &trace[..trace.len() - len];
         }
@@ -1092,12 +938,12 @@ fn lower_suffix_len(text: &str, suffix: &str) -> Option<usize> {
 /// Splits a trace item on "and"/"or" in the label languages ("nuts and milk").
 fn split_conjunctions(item: &str) -> Vec<&str> {
     let mut out = Vec::new();
-    split_on_conjunctions(item, CONJUNCTIONS, &mut out);
+    split_on_conjunctions(item, &words().conjunctions, &mut out);
     out
 }
 
 /// Splits `part` on the first of `conjunctions`, then each piece on the others, in order.
-fn split_on_conjunctions<'a>(part: &'a str, conjunctions: &[&str], out: &mut Vec<&'a str>) {
+fn split_on_conjunctions<'a>(part: &'a str, conjunctions: &[String], out: &mut Vec<&'a str>) {
     let ascii = part.is_ascii();
     // Every conjunction that can occur in ASCII text has spaces.
     if ascii && !part.contains(' ') {
@@ -1274,7 +1120,10 @@ fn parse_item(item: Item<'_>, depth: usize, role: Role) -> Option<ParsedIngredie
     let joined = sub.is_empty()
         && depth + 1 < MAX_DEPTH
         && starts_with_class_word(&name)
-        && CONJUNCTIONS.iter().any(|c| name.contains(c));
+        && words()
+            .conjunctions
+            .iter()
+            .any(|c| name.contains(c.as_str()));
     let (name, mut sub) = match joined.then(|| leading_class_word(&name)).flatten() {
         Some(at) => {
             let pieces = split_conjunctions(&name[at..]);
@@ -1310,14 +1159,6 @@ fn parse_item(item: Item<'_>, depth: usize, role: Role) -> Option<ParsedIngredie
     })
 }
 
-/// Words of a weight band before a detergent's item ("Unter 5%:", "less than 5 %:", "30 %
-/// und mehr:"), folded.
-const BAND_WORDS: &[&str] = &[
-    "unter", "weniger", "als", "uber", "mehr", "und", "oder", "less", "more", "than", "or", "and",
-    "under", "over", "moins", "plus", "de", "et", "ou", "menos", "mas", "meno", "piu", "di", "min",
-    "max",
-];
-
 /// Whether `head` is only a weight band: a percentage, with band words ("Unter 5%",
 /// "15-30%", "5 % oder mehr, jedoch weniger als 15 %" without its comma).
 fn is_amount_band(head: &str) -> bool {
@@ -1325,7 +1166,7 @@ fn is_amount_band(head: &str) -> bool {
         && fold(head)
             .split(' ')
             .filter(|w| !w.is_empty())
-            .all(|w| w.bytes().all(|b| b.is_ascii_digit()) || BAND_WORDS.contains(&w))
+            .all(|w| w.bytes().all(|b| b.is_ascii_digit()) || words().bands.iter().any(|b| b == w))
 }
 
 /// Where the items start after a leading class word of one to three words ("Süßungsmittel
@@ -1358,20 +1199,16 @@ fn top_level_colon(text: &str) -> Option<(usize, usize)> {
     None
 }
 
-/// Words for "and" that may start an item when a list joins its last item with both a
-/// comma and a conjunction ("salt, and turmeric"), lower case with the space after them.
-const LEADING_CONJUNCTIONS: &[&str] = &["and ", "et ", "und ", "y ", "e ", "and/or ", "og "];
-
 /// `name` without a leading "and"/"et"/"und"/"y"/"e", when a name follows it. "E 330" is
 /// an E-number, not "and 330": a digit after the word keeps it.
 fn strip_leading_conjunction(name: &str) -> Option<&str> {
-    let conj = LEADING_CONJUNCTIONS.iter().find(|c| {
+    let conj = words().leading_conjunctions.iter().find(|c| {
         name.len() > c.len()
             && name.is_char_boundary(c.len())
             && name[..c.len()].eq_ignore_ascii_case(c)
     })?;
     // "E 330" / "e 1442": the E-number's capital or a digit after it.
-    if *conj == "e "
+    if conj == "e "
         && (name.starts_with('E') || name[2..].starts_with(|c: char| c.is_ascii_digit()))
     {
         return None;
@@ -1976,7 +1813,7 @@ mod tests {
             .rev()
             .flat_map(|c| c.to_lowercase())
             .collect();
-        ABBREVIATIONS.contains(&word.as_str())
+        words().abbreviations.contains(&word)
     }
 
     #[test]
@@ -2000,7 +1837,7 @@ mod tests {
         for (name, set) in [
             ("BRACKETS", &BRACKETS),
             ("ITEM_ENDS", &ITEM_ENDS),
-            ("MARKER_STARTS", &MARKER_STARTS),
+            ("MARKER_STARTS", marker_starts()),
             ("TRACE_ENDS", &TRACE_ENDS),
             ("HEAD_MARKS", &HEAD_MARKS),
         ] {

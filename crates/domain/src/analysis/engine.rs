@@ -18,7 +18,6 @@ use super::{
 };
 use crate::grammar::{class_of, component_of, is_class_word};
 use crate::knowledge::allergy::{AllergyAliases, DeclaredAllergy};
-use crate::knowledge::fold::{fold, is_cjk};
 use crate::knowledge::inci_family;
 use crate::knowledge::skin::skin_penalty;
 use crate::knowledge::{
@@ -27,6 +26,8 @@ use crate::knowledge::{
 };
 use crate::parse::{ParsedIngredient, flatten_subs};
 use crate::shared::SharedStr;
+use crate::text::fold::fold;
+use crate::text::script::is_cjk;
 
 /// The score of an ingredient that is not in the knowledge base: the middle of the scale,
 /// CAUTION, never guessed either way.

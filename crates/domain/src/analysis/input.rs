@@ -2,8 +2,8 @@
 
 use super::{Expertise, SkinType, UNKNOWN_PRODUCT};
 use crate::knowledge::KnowledgeBase;
-use crate::knowledge::fold::clean_invisible;
 use crate::parse::{ParsedIngredient, has_invisible, split_ingredients_with};
+use crate::text::fold::clean_invisible;
 
 /// Most characters accepted in `ingredients`.
 pub const MAX_CHARS: usize = 20_000;

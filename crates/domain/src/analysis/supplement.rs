@@ -8,10 +8,10 @@
 //! and recommendation, and alternatives are taken only from the knowledge base. Each detail
 //! built from one says so in its `source` field ([`FactSource::Llm`]).
 
-use crate::knowledge::fold::fold;
 use crate::knowledge::{
     AllergenGroup, Ingredient, KnowledgeBase, MatchKind, Prepared, Resolved, SkinFlag,
 };
+use crate::text::fold::fold;
 
 use super::input::AnalysisInput;
 use super::{Origin, ProductCategory};

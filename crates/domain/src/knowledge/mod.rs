@@ -3,7 +3,7 @@
 //!
 //! [`KnowledgeBase::embedded`] is the process-wide instance. [`KnowledgeBase::lookup`] finds an
 //! [`Ingredient`] by any name it is known by (canonical, synonym, INCI, E/INS number, CI number,
-//! or a translated name), after [`fold`](fold::fold)ing case, accents, width, whitespace and
+//! or a translated name), after [`fold`](crate::text::fold::fold)ing case, accents, width, whitespace and
 //! hyphens. [`KnowledgeBase::resolve`] adds the tolerant steps the analysis uses (INCI slash
 //! forms, plurals, INCI families by the shape of the name ([`inci_family`]), conservative OCR
 //! typo correction) and says how it matched; [`KnowledgeBase::resolve_by_head`] and
@@ -13,7 +13,7 @@
 //! The file format is documented in `crates/domain/data/SCHEMA.md`.
 
 pub mod allergy;
-pub mod fold;
+pub mod codes;
 pub mod inci_family;
 pub mod skin;
 
@@ -23,12 +23,13 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
+use crate::language::{Language, Lexicon, NameWords};
 use crate::shared::SharedStr;
+use crate::text::distance::{bounded_distance, byte_histogram, byte_mask, histogram_distance};
+use crate::text::fold::{fold, fold_keep_accents};
+use crate::text::script::is_cjk;
 use crate::vocabulary::{Origin, ProductCategory, SkinType};
-use fold::{
-    bounded_distance, byte_histogram, byte_mask, ci_number, e_number, fold, fold_keep_accents,
-    histogram_distance, is_cjk,
-};
+use codes::{ci_number, e_number};
 use skin::skin_penalty;
 
 /// The data files, embedded so that the binary needs nothing at run time.
@@ -64,9 +65,6 @@ pub const DATA_FILES: &[(&str, &str)] = &[
         include_str!("../../data/cosmetics-botanicals.toml"),
     ),
 ];
-
-/// The label languages a name may be translated into.
-pub const LANGUAGES: [&str; 8] = ["fr", "es", "de", "it", "pt", "ko", "ja", "zh"];
 
 /// An allergen group: the 14 of Regulation (EU) No 1169/2011 Annex II, plus four cosmetic
 /// sensitivity groups.
@@ -397,9 +395,9 @@ impl Ingredient {
 
     /// Whether the entry carries names in all eight label languages.
     pub fn has_all_languages(&self) -> bool {
-        LANGUAGES.iter().all(|l| {
+        Language::translations().all(|l| {
             self.names
-                .get(*l)
+                .get(l.code())
                 .is_some_and(|n| n.iter().any(|s| !s.trim().is_empty()))
         })
     }
@@ -813,7 +811,9 @@ impl KnowledgeBase {
                 }
             }
             for (lang, names) in &ing.names {
-                let lang_key = LANGUAGES.iter().find(|l| **l == lang.as_str()).copied();
+                let lang_key = Language::translations()
+                    .map(Language::code)
+                    .find(|l| *l == lang.as_str());
                 for name in names.iter() {
                     folded.push((fold(name), 1, i, name));
                     if let Some(l) = lang_key {
@@ -1193,14 +1193,14 @@ impl KnowledgeBase {
         if tokens.len() < 2 || tokens.len() > 12 || key.chars().any(is_cjk) {
             return None;
         }
-        let is_modifier =
-            |t: &str| MODIFIER_WORDS.contains(&t) || QUALIFIERS.iter().any(|q| q.trim_end() == t);
-        let is_little = |t: &str| LITTLE_WORDS.contains(&t);
+        let words = words();
+        let is_modifier = |t: &str| words.modifiers.contains(t);
+        let is_little = |t: &str| words.little.contains(t);
         // A claim ("sans gluten", "gluten-free") names what the product lacks.
-        if tokens.iter().any(|t| NEGATION_WORDS.contains(t)) {
+        if tokens.iter().any(|t| words.claims.contains(*t)) {
             return None;
         }
-        let romance = tokens.iter().any(|t| PREPOSITIONS.contains(t));
+        let romance = tokens.iter().any(|t| words.prepositions.contains(*t));
         // Known runs: (start, end, entry), longest first at each start.
         let mut runs: Vec<Run<'_>> = Vec::new();
         for start in 0..tokens.len() {
@@ -1224,7 +1224,7 @@ impl KnowledgeBase {
             }
         }
         let form =
-            |r: &(usize, usize, (u32, &[u32]))| r.1 - r.0 == 1 && FORM_WORDS.contains(&tokens[r.0]);
+            |r: &(usize, usize, (u32, &[u32]))| r.1 - r.0 == 1 && words.forms.contains(tokens[r.0]);
         // Left to right, each word in one run: "coconut milk powder" is coconut milk and a
         // form, not "milk powder".
         let mut outer: Vec<&Run<'_>> = Vec::new();
@@ -1250,7 +1250,7 @@ impl KnowledgeBase {
                 !outer.iter().any(|r| (r.0..r.1).contains(i))
                     && !is_little(t)
                     && !is_modifier(t)
-                    && !FORM_WORDS.contains(*t)
+                    && !words.forms.contains(**t)
                     // A percentage or weight left in the name ("0.05%").
                     && !t.bytes().all(|b| b.is_ascii_digit())
             })
@@ -1395,22 +1395,24 @@ impl KnowledgeBase {
         if chars.len() < 7 || !word.chars().all(char::is_alphabetic) {
             return None;
         }
+        let words = words();
         let known_modifier = |left: &str| {
-            COMPOUND_LINKS.iter().any(|link| {
-                left.strip_suffix(link).is_some_and(|m| {
+            words.compound_links.iter().any(|link| {
+                left.strip_suffix(link.as_str()).is_some_and(|m| {
                     m.chars().count() >= 3
-                        && (self.lookup_word(m).is_some() || COMPOUND_MODIFIERS.contains(&m))
+                        && (self.lookup_word(m).is_some() || words.compound_modifiers.contains(m))
                 })
             })
         };
         // Longest head first: split after at least three letters, keep three or more.
         for &(at, _) in chars.iter().skip(3).take(chars.len().saturating_sub(6)) {
             let (left, right) = word.split_at(at);
-            if COMPOUND_FORMS.contains(&right) {
+            if words.compound_forms.contains(right) {
                 // "Haselnuss|masse": the form says how the head is presented.
-                if let Some(hit) = COMPOUND_LINKS
+                if let Some(hit) = words
+                    .compound_links
                     .iter()
-                    .filter_map(|link| left.strip_suffix(link))
+                    .filter_map(|link| left.strip_suffix(link.as_str()))
                     .find_map(|m| self.lookup_word(m))
                 {
                     return Some(hit);
@@ -1429,6 +1431,7 @@ impl KnowledgeBase {
     /// The head of a CJK name segmented by the longest known names (see
     /// [`KnowledgeBase::resolve_by_parts`]).
     fn segment_cjk(&self, key: &str) -> Option<(u32, &[u32])> {
+        let particles = &words().cjk_particles;
         let chars: Vec<char> = key.chars().filter(|c| *c != ' ').collect();
         if chars.len() < 2 || chars.len() > 24 {
             return None;
@@ -1447,7 +1450,7 @@ impl KnowledgeBase {
                         break;
                     }
                 } else if let Some(hit) = self.lookup_folded(&buf)
-                    && !CJK_PARTICLES.contains(&buf.as_str())
+                    && !particles.contains(&buf)
                 {
                     found = Some((end, hit));
                     break;
@@ -1459,7 +1462,7 @@ impl KnowledgeBase {
                     at = end;
                 }
                 None => {
-                    let particle = CJK_PARTICLES.iter().find(|p| {
+                    let particle = particles.iter().find(|p| {
                         let p: Vec<char> = p.chars().collect();
                         chars[at..].starts_with(&p)
                     })?;
@@ -1688,15 +1691,9 @@ fn number_variants(key: &str) -> Vec<String> {
 /// graines de tournesol"): the seeds are where every such oil comes from, so the name
 /// without them ("olio di girasole") is the same oil.
 fn seed_oil(key: &str) -> Option<String> {
-    const SEEDS: &[(&str, &[&str])] = &[
-        ("olio di ", &["semi di ", "semi "]),
-        ("aceite de ", &["semillas de ", "semilla de "]),
-        ("oleo de ", &["sementes de ", "semente de "]),
-        ("huile de ", &["graines de ", "pepins de "]),
-    ];
-    SEEDS.iter().find_map(|(oil, seeds)| {
-        let rest = key.strip_prefix(oil)?;
-        let plant = seeds.iter().find_map(|s| rest.strip_prefix(s))?;
+    words().seed_oils.iter().find_map(|(oil, seeds)| {
+        let rest = key.strip_prefix(oil.as_str())?;
+        let plant = seeds.iter().find_map(|s| rest.strip_prefix(s.as_str()))?;
         (!plant.is_empty()).then(|| format!("{oil}{plant}"))
     })
 }
@@ -1738,7 +1735,7 @@ fn mono_and_di(key: &str) -> Option<String> {
             && w[0]
                 .strip_prefix("mono")
                 .is_some_and(|rest| w[2].strip_prefix("di") == Some(rest))
-            && LITTLE_WORDS.contains(&w[1])
+            && words().little.contains(w[1])
     })?;
     let mut out = tokens[..at].join(" ");
     if !out.is_empty() {
@@ -1753,459 +1750,24 @@ fn mono_and_di(key: &str) -> Option<String> {
 /// more is a sentence, not a run of INCI names.
 const MAX_RUN_TOGETHER_WORDS: usize = 12;
 
-/// Qualifiers that do not change what an ingredient is (folded, with the trailing space).
-/// Allergen-wise they never matter: roasted hazelnuts are hazelnuts.
-const QUALIFIERS: &[&str] = &[
-    "organic ",
-    "bio ",
-    "biologique ",
-    "ecologico ",
-    "biologico ",
-    "fresh ",
-    "frais ",
-    "fresco ",
-    "frisch ",
-    "100 ",
-    "pure ",
-    "natural ",
-    "naturel ",
-    "cultured ",
-    "other ",
-    "autres ",
-    "otros ",
-    "andere ",
-    "altri ",
-    "outros ",
-    "dried ",
-    "dry ",
-    "roasted ",
-    "toasted ",
-    "chopped ",
-    "ground ",
-    "sliced ",
-    "flaked ",
-    "diced ",
-    "whole ",
-    "raw ",
-    "fat reduced ",
-    "reduced fat ",
-    "low fat ",
-    "defatted ",
-    "powdered ",
-    "caramelised ",
-    "caramelized ",
-    "candied ",
-    "salted ",
-    "unsalted ",
-    "sweetened ",
-    "unsweetened ",
-    "frozen ",
-    "free range ",
-    "pasteurised ",
-    "pasteurized ",
-    "extra virgin ",
-    "virgin ",
-    "cold pressed ",
-    "concentrated ",
-    "dehydrated ",
-    "crushed ",
-    "peeled ",
-    "blanched ",
-    "grilled ",
-    "smoked ",
-    "cooked ",
-    "hydrolysed ",
-    "hydrolyzed ",
-    "gerostete ",
-    "geroestete ",
-    "gehackte ",
-    "getrocknete ",
-    "torrefie ",
-    "torrefiees ",
-    "grille ",
-    "grillees ",
-    "seche ",
-    "sechees ",
-    "tostado ",
-    "tostada ",
-    "tostadas ",
-    "tostados ",
-    "tostate ",
-    "tostato ",
-    "torrado ",
-    "torradas ",
-];
-
-/// Words that say how an ingredient is processed, cut, kept or graded, in the label
-/// languages (folded): set aside when a name is read by its head.
-const MODIFIER_WORDS: &[&str] = &[
-    // en
-    "grated",
-    "shredded",
-    "minced",
-    "pitted",
-    "unpitted",
-    "peeled",
-    "skimmed",
-    "skim",
-    "nonfat",
-    "semi",
-    "full",
-    "partially",
-    "hydrogenated",
-    "refined",
-    "unrefined",
-    "fractionated",
-    "soluble",
-    "instant",
-    "modified",
-    "enriched",
-    "bleached",
-    "unbleached",
-    "fortified",
-    "sun",
-    "extra",
-    "virgin",
-    "cold",
-    "pressed",
-    "fine",
-    "coarse",
-    "red",
-    "green",
-    "yellow",
-    "white",
-    "black",
-    "brown",
-    "sweet",
-    "hot",
-    "mild",
-    "light",
-    "dark",
-    "concentrate",
-    "reconstituted",
-    "evaporated",
-    "condensed",
-    "sprouted",
-    "fermented",
-    "aged",
-    "matured",
-    "marinated",
-    "pickled",
-    "infused",
-    "crystallised",
-    "crystallized",
-    "glazed",
-    "coated",
-    "puffed",
-    "rolled",
-    "cracked",
-    "split",
-    "baked",
-    "fried",
-    "steamed",
-    "boiled",
-    "milled",
-    "stoneground",
-    "wholegrain",
-    "wholemeal",
-    // fr
-    "rape",
-    "rapee",
-    "rapes",
-    "rapees",
-    "moulu",
-    "moulue",
-    "moulus",
-    "moulues",
-    "denoyaute",
-    "denoyautee",
-    "denoyautes",
-    "denoyautees",
-    "non",
-    "complet",
-    "complete",
-    "complets",
-    "completes",
-    "entier",
-    "entiere",
-    "entiers",
-    "entieres",
-    "ecreme",
-    "ecremee",
-    "demi",
-    "vierge",
-    "confit",
-    "confite",
-    "confits",
-    "confites",
-    "cristallise",
-    "cristallisee",
-    "seches",
-    "sechee",
-    "marine",
-    "marinee",
-    "marines",
-    "marinees",
-    "decortique",
-    "decortiquee",
-    "decortiques",
-    "decortiquees",
-    "toaste",
-    "toastee",
-    "toastes",
-    "toastees",
-    "pele",
-    "pelee",
-    "peles",
-    "pelees",
-    "concentre",
-    "deshydrate",
-    "deshydratee",
-    "deshydrates",
-    "deshydratees",
-    "reconstitue",
-    "pasteurise",
-    "pasteurisee",
-    "hache",
-    "hachee",
-    "haches",
-    "hachees",
-    "emince",
-    "eminces",
-    "surgele",
-    "surgelee",
-    "surgeles",
-    "surgelees",
-    "cuit",
-    "cuite",
-    "cuits",
-    "cuites",
-    "fume",
-    "fumee",
-    "rouge",
-    "rouges",
-    "vert",
-    "verte",
-    "verts",
-    "vertes",
-    "blanc",
-    "blanche",
-    "blancs",
-    "blanches",
-    "noir",
-    "noire",
-    "noirs",
-    "noires",
-    "doux",
-    "douce",
-    "grossierement",
-    "finement",
-    "partiellement",
-    "hydrogene",
-    "hydrogenee",
-    "raffine",
-    "raffinee",
-    "infuse",
-    "infusee",
-    // es / it / pt
-    "rallado",
-    "rallada",
-    "molido",
-    "molida",
-    "deshidratado",
-    "deshidratada",
-    "pasteurizado",
-    "pasteurizada",
-    "desnatado",
-    "desnatada",
-    "entero",
-    "entera",
-    "integral",
-    "virgen",
-    "rojo",
-    "roja",
-    "verde",
-    "blanco",
-    "blanca",
-    "negro",
-    "negra",
-    "grattugiato",
-    "grattugiata",
-    "macinato",
-    "macinata",
-    "intero",
-    "intera",
-    "scremato",
-    "scremata",
-    "vergine",
-    "rosso",
-    "rossa",
-    "bianco",
-    "bianca",
-    "nero",
-    "nera",
-    "ralado",
-    "ralada",
-    "moido",
-    "moida",
-    "inteiro",
-    "inteira",
-    "desnatado",
-    "magro",
-    "magra",
-    "pasteurizado",
-    "vermelho",
-    "vermelha",
-    "branco",
-    "branca",
-    "preto",
-    "preta",
-    // de
-    "gerieben",
-    "geriebener",
-    "gemahlen",
-    "gemahlene",
-    "entsteint",
-    "entsteinte",
-    "getrocknet",
-    "vollkorn",
-    "natives",
-    "nativ",
-    "raffiniert",
-    "raffiniertes",
-    "gehartet",
-    "rot",
-    "rote",
-    "roter",
-    "grun",
-    "grune",
-    "gruner",
-    "weiss",
-    "weisse",
-    "schwarz",
-    "schwarzer",
-];
-
-/// Words that name a form rather than an ingredient ("powder", "flakes"): a head only when
-/// nothing else in the name is known.
-const FORM_WORDS: &[&str] = &[
-    // A flour of something is that thing, ground: "farine de lentilles" is no wheat flour.
-    "farine", "harina", "farinha", "farina", "powder", "flakes", "flake", "granules", "pieces",
-    "bits", "chunks", "extract", "poudre", "flocons", "morceaux", "eclats", "extrait", "polvo",
-    "copos", "trozos", "extracto", "polvere", "fiocchi", "pezzi", "estratto", "po", "flocos",
-    "pedacos", "extrato", "pulver", "flocken", "stucke", "extrakt", "fiber", "fibre", "fibra",
-    "faser",
-];
-
-/// Linking elements between the parts of a German compound ("Haselnuss-", "Hühner-ei",
-/// "Zitrone-n-saft"), the empty one first.
-const COMPOUND_LINKS: &[&str] = &["", "s", "n", "en", "es", "e", "er"];
-
-/// German compound parts that say how the head is presented, not what it is (folded).
-const COMPOUND_FORMS: &[&str] = &[
-    "masse",
-    "pulver",
-    "mark",
-    "flocken",
-    "stucke",
-    "stuckchen",
-    "extrakt",
-    "paste",
-    "creme",
-    "grieß",
-    "griess",
-    "splitter",
-    "raspeln",
-    "granulat",
-    "konzentrat",
-    "saftkonzentrat",
-];
-
-/// German compound modifiers that are no entry themselves (folded).
-const COMPOUND_MODIFIERS: &[&str] = &[
-    "voll",
-    "mager",
-    "halbfett",
-    "vollkorn",
-    "ganz",
-    "roh",
-    "fein",
-    "grob",
-    "sus",
-    "suss",
-    "sauer",
-    "bio",
-    "frisch",
-    "jung",
-    "alt",
-    "weiss",
-    "braun",
-    "rot",
-    "gelb",
-    "grun",
-    "schwarz",
-    "natrium",
-    "kalium",
-    "calcium",
-    "magnesium",
-];
-
-/// Korean particles and Japanese/Chinese function characters that join the parts of a name
-/// ("대두를 함유", "大豆由来", "小麦の胚芽"), and the form words that say how the rest is
-/// presented ("たん白加水分解物混合物": a mixture of protein hydrolysates).
-const CJK_PARTICLES: &[&str] = &[
-    "함유",
-    "을",
-    "를",
-    "이",
-    "가",
-    "은",
-    "는",
-    "의",
-    "와",
-    "과",
-    "및",
-    "由来",
-    "の",
-    "入り",
-    "使用",
-    "含有",
-    "的",
-    "混合物",
-    "混合",
-    "혼합물",
-];
-
-/// Articles, prepositions and conjunctions of the label languages (folded): never a head.
-const LITTLE_WORDS: &[&str] = &[
-    "of", "the", "and", "with", "for", "from", "in", "a", "an", "or", "de", "d", "du", "des", "la",
-    "le", "les", "l", "et", "avec", "au", "aux", "en", "a", "di", "del", "della", "dei", "delle",
-    "il", "lo", "e", "con", "da", "do", "dos", "das", "o", "os", "com", "el", "los", "las", "y",
-    "und", "mit", "aus", "von", "vom", "der", "die", "das", "dem", "den", "for", "dont",
-    "contient", "contains",
-];
-
 /// A known run of a name's words: start, end, and its entry (see
 /// [`KnowledgeBase::resolve_by_head`]).
 type Run<'a> = (usize, usize, (u32, &'a [u32]));
 
-/// Words of a claim that an ingredient is absent (folded).
-const NEGATION_WORDS: &[&str] = &[
-    "sans", "without", "free", "sin", "ohne", "frei", "senza", "sem", "libre", "livre",
-];
-
-/// Prepositions that put the head first ("farine de riz", "olio di oliva", "farinha do
-/// trigo", "huile d'olive"): a name with one reads left to right.
-const PREPOSITIONS: &[&str] = &[
-    "de", "d", "du", "des", "di", "del", "della", "dei", "delle", "do", "da", "dos", "das", "au",
-    "aux", "a",
-];
+/// The words of names ([`crate::language`]).
+fn words() -> &'static NameWords {
+    &Lexicon::get().names
+}
 
 /// `key` without up to three leading qualifiers ("roasted chopped hazelnuts" → "hazelnuts").
 fn strip_qualifier(key: &str) -> Option<&str> {
+    let qualifiers = &words().qualifiers;
     let mut rest = key;
     for _ in 0..3 {
-        match QUALIFIERS.iter().find_map(|q| rest.strip_prefix(q)) {
+        match qualifiers
+            .iter()
+            .find_map(|q| rest.strip_prefix(q.as_str()))
+        {
             Some(r) if !r.is_empty() => rest = r,
             _ => break,
         }

@@ -29,7 +29,7 @@
 use std::collections::BTreeSet;
 
 use crate::knowledge::KnowledgeBase;
-use crate::knowledge::fold::is_cjk;
+use crate::text::script::is_cjk;
 
 use super::label::Language;
 

@@ -16,12 +16,14 @@
 //! nearest name of that entry (`Alcool cétéarylique`). Korean, Japanese and Chinese items go
 //! through [`super::cjk_spelling::mend`] instead (one misread character, `棕桐油` → `棕榈油`).
 
-use crate::knowledge::fold::fold;
 use crate::knowledge::{Ingredient, KnowledgeBase, MatchKind, Resolved};
+use crate::language::Lexicon;
+use crate::language::english::{LabelEnglish, Number};
+use crate::text::fold::fold;
+use crate::text::match_case;
 use crate::vocabulary::ProductCategory;
 
 use super::label::{Language, split_items};
-use super::label_english::{LabelEnglish, Number};
 
 /// The items in English; English labels and unknown names are left as printed.
 pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Language>) -> Vec<String> {
@@ -84,19 +86,6 @@ fn ocr_class(c: char) -> char {
         'u' | 'v' => 'u',
         '5' | 's' => 's',
         _ => c,
-    }
-}
-
-/// `name` with the capitalisation style of `printed` (all caps, or a capital first letter).
-fn match_case(printed: &str, name: &str) -> String {
-    let letters = printed.chars().filter(|c| c.is_alphabetic());
-    if letters.clone().count() > 1 && letters.clone().all(char::is_uppercase) {
-        return name.to_uppercase();
-    }
-    let mut chars = name.chars();
-    match (printed.chars().next(), chars.next()) {
-        (Some(p), Some(first)) if p.is_uppercase() => first.to_uppercase().chain(chars).collect(),
-        _ => name.to_owned(),
     }
 }
 
@@ -500,7 +489,7 @@ impl<'kb> Translator<'kb> {
         match language {
             Language::French | Language::Spanish | Language::Portuguese => {
                 let plural = (first.ends_with('s') || first.ends_with('x'))
-                    && !SINGULAR_IN_S.contains(&first);
+                    && !Lexicon::get().names.singular_in_s.contains(first);
                 // A plural is made ("Fraises" → Strawberries), a singular only chosen: an
                 // English mass noun stays as it is ("Avoine" → Oats).
                 (Some(plural), plural)
@@ -516,12 +505,6 @@ impl<'kb> Translator<'kb> {
         }
     }
 }
-
-/// French, Spanish and Portuguese words (folded) that end in `s` or `x` in the singular.
-const SINGULAR_IN_S: &[&str] = &[
-    "mais", "jus", "pois", "anis", "cassis", "ananas", "radis", "noix", "houx", "gras", "riz",
-    "gas", "pais", "arroz", "nuez", "cuscus", "couscous", "lapis",
-];
 
 /// `key` (folded) without the qualifier `phrase`: a whole-word phrase in Latin-script
 /// languages; at the start of the name in Korean, Japanese and Chinese and of a word in

@@ -12,9 +12,10 @@
 //! engine confuses; this module replaces it for the neural engine, whose mistakes are not
 //! those (it drops or merges letters rather than swapping `l`/`1`).
 
-use domain::knowledge::fold::{bounded_distance, fold};
 use domain::knowledge::{KnowledgeBase, MatchKind};
 use domain::ocr::label::Language;
+use domain::text::distance::bounded_distance;
+use domain::text::fold::fold;
 
 use super::ppocr::TextLine;
 
