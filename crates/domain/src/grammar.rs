@@ -5,6 +5,8 @@
 //! neither an item nor the list, statements, conjunctions), with the words that name a
 //! function class or a component rather than an ingredient.
 
+pub(crate) mod split;
+
 pub use crate::language::Language;
 use crate::language::classes::FunctionClasses;
 use crate::language::{Lexicon, ListWords};

@@ -5,9 +5,10 @@
 //!
 //! - a leading header in any of the nine label languages ("Ingredients:", "Zutaten:", "성분:",
 //!   "配料:", ...) is dropped, with anything before it on earlier lines;
-//! - the list splits on top-level `,` `;` newlines, `、` `，` `；` and sentence-ending full
-//!   stops, never inside `()` `[]` `{}` `（）` `【】` `〈〉` (unbalanced brackets are ordinary
-//!   characters); a comma between two digits is part of the name ("1,2-hexanediol", "13,5 %");
+//! - the list splits with the grammar's one splitter ([`crate::grammar::split`], which `/ocr`
+//!   uses too): at top-level `,` `;` newlines, `、` `，` `；` bullets and sentence-ending full
+//!   stops, never inside brackets (as printed: unbalanced brackets are ordinary characters); a
+//!   comma between two digits is part of the name ("1,2-hexanediol", "13,5 %");
 //! - a bracketed part becomes sub-ingredients ("chocolate (sugar, cocoa butter, milk powder)"),
 //!   and so does what follows a colon inside an ingredient ("emulsifier: soy lecithin"); with
 //!   no bracket before the colon, each item after it keeps its own brackets ("filling: ricotta
@@ -21,6 +22,9 @@
 //!
 //! Invisible characters (zero-width, bidirectional marks, controls, NUL) are removed first.
 //!
+//! The words of these passes (headers, markers, notices, conjunctions) are the list grammar's
+//! ([`crate::grammar::words`], from `data/language/list.toml`).
+//!
 //! Every list passes through here once per `/analyze` request, so the parser works on `&str`
 //! slices with byte offsets (every separator, bracket and marker is a known character, found
 //! through a table of the bytes that start it) and allocates little besides the `text` and
@@ -30,6 +34,10 @@ use std::borrow::Cow;
 
 use std::sync::OnceLock;
 
+use crate::grammar::split::{
+    Brackets, CharSet, Item, OPENERS, TopLevel, closer_of, ends_with_abbreviation, is_opener,
+    is_separator,
+};
 use crate::grammar::{is_class_word, starts_with_class_word, words};
 use crate::knowledge::codes::{ci_number, e_number};
 use crate::text::fold::{clean_invisible, fold, is_invisible};
@@ -101,14 +109,11 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
     // line breaks that stand for "may contain" statements always end an item.)
     let collapsed = printable && !has_double_space(body.as_bytes());
     let mut out = Vec::new();
-    let items = TopLevel {
-        brackets: Brackets {
-            text: &main,
-            pairs: main_pairs,
-        },
-        collapsed,
-        ..TopLevel::new(&main)
-    };
+    let items = TopLevel::with(Brackets {
+        text: &main,
+        pairs: main_pairs,
+    })
+    .collapsed(collapsed);
     out.extend(items.filter_map(|item| parse_item(item, 0, Role::Listed)));
     // "Sucre - Beurre (lait) - Sel": a list separated by spaced dashes far more than by
     // anything else ("vitamins: niacin - B6 - B12" is one item's own list).
@@ -385,123 +390,6 @@ fn header_end(s: &str) -> Option<usize> {
     None
 }
 
-/// The closing bracket of `c` when `c` opens a bracket.
-fn closer_of(c: char) -> Option<char> {
-    match c {
-        '(' => Some(')'),
-        '[' => Some(']'),
-        '{' => Some('}'),
-        '（' => Some('）'),
-        '【' => Some('】'),
-        '〈' => Some('〉'),
-        '「' => Some('」'),
-        _ => None,
-    }
-}
-
-fn is_opener(c: char) -> bool {
-    closer_of(c).is_some()
-}
-
-fn is_closer(c: char) -> bool {
-    matches!(c, ')' | ']' | '}' | '）' | '】' | '〉' | '」')
-}
-
-/// A set of characters the parser looks for, with a table of the bytes that start them in
-/// UTF-8: scanning reads bytes and decodes a character only where one may start. The table
-/// holds the first byte of every character of the set (see the test
-/// `char_sets_know_the_first_byte_of_their_characters`).
-struct CharSet {
-    first_bytes: [bool; 256],
-    contains: fn(char) -> bool,
-}
-
-impl CharSet {
-    const fn new(chars: &[char], contains: fn(char) -> bool) -> Self {
-        let mut first_bytes = [false; 256];
-        let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i] as u32;
-            let first = match c {
-                0..0x80 => c,
-                0x80..0x800 => 0xC0 | (c >> 6),
-                0x800..0x1_0000 => 0xE0 | (c >> 12),
-                _ => 0xF0 | (c >> 18),
-            };
-            first_bytes[first as usize] = true;
-            i += 1;
-        }
-        Self {
-            first_bytes,
-            contains,
-        }
-    }
-
-    /// The first character of the set in `text` at or after byte `from` that does not continue
-    /// an ASCII word (an ASCII letter after an ASCII letter or digit), with its offset.
-    fn find_word_start(&self, text: &str, from: usize) -> Option<(usize, char)> {
-        let bytes = text.as_bytes();
-        let mut after_word = from > 0 && ASCII_WORD[usize::from(bytes[from - 1])];
-        for (at, &b) in bytes.iter().enumerate().skip(from) {
-            if self.first_bytes[usize::from(b)] && !(after_word && b.is_ascii_alphabetic()) {
-                // A byte of the table starts a character: continuation bytes are never in it.
-                let c = text[at..].chars().next()?;
-                if (self.contains)(c) {
-                    return Some((at, c));
-                }
-            }
-            after_word = ASCII_WORD[usize::from(b)];
-        }
-        None
-    }
-
-    /// The first character of the set in `text` at or after byte `from`, with its offset.
-    fn find(&self, text: &str, from: usize) -> Option<(usize, char)> {
-        let mut at = from;
-        while let Some(skip) = text.as_bytes()[at..]
-            .iter()
-            .position(|b| self.first_bytes[usize::from(*b)])
-        {
-            at += skip;
-            // A byte of the table starts a character: continuation bytes are never in it.
-            let c = text[at..].chars().next()?;
-            if (self.contains)(c) {
-                return Some((at, c));
-            }
-            at += c.len_utf8();
-        }
-        None
-    }
-}
-
-/// The ASCII letters and digits, as a table: one load per byte in the scan for word starts.
-static ASCII_WORD: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 128 {
-        table[b] = (b as u8).is_ascii_alphanumeric();
-        b += 1;
-    }
-    table
-};
-
-/// Opening and closing brackets, for matching them.
-static BRACKETS: CharSet = CharSet::new(
-    &[
-        '(', '[', '{', '（', '【', '〈', '「', ')', ']', '}', '）', '】', '〉', '」',
-    ],
-    |c| is_opener(c) || is_closer(c),
-);
-
-/// Where an item may end, or a bracketed part or sub-ingredients after a colon start.
-static ITEM_ENDS: CharSet = CharSet::new(
-    &[
-        '(', '[', '{', '（', '【', '〈', '「', ';', '\n', '、', '，', '；', '•', '·', ',', '.',
-        '。', ':', '：', '／',
-    ],
-    |c| is_opener(c) || may_separate(c) || matches!(c, ':' | '：'),
-);
-
 /// Where a trace marker or a bracketed part may start: the characters whose lower case
 /// ([`lower_first`]) starts a marker (among them the Kelvin sign, which lower-cases to "k"),
 /// and the opening brackets.
@@ -536,200 +424,17 @@ fn marker_first_chars() -> &'static [char] {
     FIRSTS.get_or_init(|| words().markers.first_chars())
 }
 
-/// The opening brackets.
-const OPENERS: [char; 7] = ['(', '[', '{', '（', '【', '〈', '「'];
-
 /// Where a trace list may end or a bracketed part start.
 static TRACE_ENDS: CharSet = CharSet::new(
-    &['(', '[', '{', '（', '【', '〈', '「', '\n', '.', '。'],
+    &['(', '[', '{', '（', '【', '〈', '「', '《', '\n', '.', '。'],
     |c| is_opener(c) || matches!(c, '\n' | '.' | '。'),
 );
 
 /// Where a bracketed part or sub-ingredients after a colon may start.
 static HEAD_MARKS: CharSet = CharSet::new(
-    &['(', '[', '{', '（', '【', '〈', '「', ':', '：'],
+    &['(', '[', '{', '（', '【', '〈', '「', '《', ':', '：'],
     |c| is_opener(c) || matches!(c, ':' | '：'),
 );
-
-/// The matched bracket pairs of one text, as byte offsets of the opening and closing bracket,
-/// found on first use: most items have no brackets, and then cost no matching at all.
-///
-/// Every user scans its text from the start and asks about each opening bracket it meets, so
-/// the first question is about the first opening bracket, and matching starts there: the
-/// closing brackets before it close nothing.
-struct Brackets<'a> {
-    text: &'a str,
-    pairs: Option<Vec<(usize, usize)>>,
-}
-
-impl<'a> Brackets<'a> {
-    fn new(text: &'a str) -> Self {
-        Self { text, pairs: None }
-    }
-
-    /// The offset of the bracket closing the one that opens at `open`, if it is matched.
-    fn close(&mut self, open: usize) -> Option<usize> {
-        let pairs = self.pairs.get_or_insert_with(|| {
-            debug_assert!(
-                !self.text[..open].contains(is_opener),
-                "asked after the first"
-            );
-            match_brackets(self.text, open)
-        });
-        let i = pairs.binary_search_by_key(&open, |p| p.0).ok()?;
-        Some(pairs[i].1)
-    }
-}
-
-/// The matching close of each opening bracket from byte `from` on (where the first opening
-/// bracket is), ordered by the opening bracket. Unmatched
-/// brackets are ordinary characters. Matching a part of a text that cuts no pair gives the
-/// same pairs as matching the whole text, so sub-lists are matched on their own.
-fn match_brackets(text: &str, from: usize) -> Vec<(usize, usize)> {
-    let mut pairs = Vec::new();
-    let mut stack: Vec<(usize, char)> = Vec::new();
-    let mut from = from;
-    while let Some((i, c)) = BRACKETS.find(text, from) {
-        from = i + c.len_utf8();
-        if let Some(close) = closer_of(c) {
-            stack.push((i, close));
-        } else if let Some(pos) = stack.iter().rposition(|(_, close)| *close == c) {
-            // Closes the nearest matching opener; openers above it stay unmatched.
-            pairs.push((stack[pos].0, i));
-            stack.truncate(pos);
-        }
-    }
-    pairs.sort_unstable();
-    pairs
-}
-
-/// Whether `c` may end an item: the characters [`is_separator`] can accept.
-fn may_separate(c: char) -> bool {
-    matches!(
-        c,
-        ';' | '\n' | '、' | '，' | '；' | '•' | '·' | ',' | '.' | '。' | '／'
-    )
-}
-
-/// Whether the character `c` at byte `at` of `text` ends an item of `text`.
-fn is_separator(text: &str, at: usize, c: char) -> bool {
-    // Digits are ASCII, and no byte of another character is an ASCII digit: the bytes next
-    // to `c` tell whether the characters next to it are digits.
-    let bytes = text.as_bytes();
-    let after = at + c.len_utf8();
-    let digit_before = at > 0 && bytes[at - 1].is_ascii_digit();
-    match c {
-        // The full-width slash: Japanese labels separate the additives from the other
-        // ingredients with it (食品表示基準); INCI slash forms use the ASCII one.
-        ';' | '\n' | '、' | '，' | '；' | '•' | '·' | '／' => true,
-        ',' => !(digit_before && bytes.get(after).is_some_and(u8::is_ascii_digit)),
-        '.' | '。' => {
-            if c == '.' && !text[after..].chars().next().is_none_or(char::is_whitespace) {
-                return false;
-            }
-            // "1. Water": list numbering, not the end of a sentence.
-            if c == '.' && digit_before {
-                return false;
-            }
-            !ends_with_abbreviation(&text[..at])
-        }
-        _ => false,
-    }
-}
-
-/// Whether the word (run of letters) at the end of `before` is one of the abbreviations.
-fn ends_with_abbreviation(before: &str) -> bool {
-    let start = before
-        .char_indices()
-        .rev()
-        .take_while(|(_, c)| c.is_alphabetic())
-        .last()
-        .map_or(before.len(), |(i, _)| i);
-    let word = &before[start..];
-    let abbreviations = &words().abbreviations;
-    // The usual case without allocating: every abbreviation is lower-case ASCII.
-    if word.is_ascii() {
-        return abbreviations.iter().any(|a| a.eq_ignore_ascii_case(word));
-    }
-    let lower: String = word.chars().flat_map(char::to_lowercase).collect();
-    abbreviations.contains(&lower)
-}
-
-/// The top-level items of a list: the text between separators outside matched brackets. A
-/// list of n separators has n + 1 items, empty ones included.
-struct TopLevel<'a> {
-    text: &'a str,
-    brackets: Brackets<'a>,
-    /// Where the current item starts; `None` once the last item is returned.
-    start: Option<usize>,
-    /// Where scanning goes on.
-    pos: usize,
-    /// `text` has only single spaces as whitespace (see [`Item::collapsed`]).
-    collapsed: bool,
-}
-
-impl<'a> TopLevel<'a> {
-    fn new(text: &'a str) -> Self {
-        Self {
-            text,
-            brackets: Brackets::new(text),
-            start: Some(0),
-            pos: 0,
-            collapsed: false,
-        }
-    }
-
-    /// Marks `text` as having only single spaces as whitespace.
-    fn collapsed(self, collapsed: bool) -> Self {
-        Self { collapsed, ..self }
-    }
-}
-
-/// One item of a list, as [`TopLevel`] found it.
-#[derive(Clone, Copy)]
-struct Item<'a> {
-    text: &'a str,
-    /// No bracket and no colon in `text`: nothing to cut off its name.
-    plain: bool,
-    /// Only single spaces as whitespace in `text` (a part of collapsed text or of a printable
-    /// ASCII list without double spaces): once its ends are trimmed, nothing to collapse.
-    collapsed: bool,
-}
-
-impl<'a> Iterator for TopLevel<'a> {
-    type Item = Item<'a>;
-
-    fn next(&mut self) -> Option<Item<'a>> {
-        let start = self.start?;
-        let text = self.text;
-        let mut plain = true;
-        while let Some((at, c)) = ITEM_ENDS.find(text, self.pos) {
-            if let Some(closer) = closer_of(c) {
-                plain = false;
-                if let Some(close) = self.brackets.close(at) {
-                    self.pos = close + closer.len_utf8();
-                    continue;
-                }
-            }
-            plain &= !matches!(c, ':' | '：');
-            self.pos = at + c.len_utf8();
-            if is_separator(text, at, c) {
-                self.start = Some(self.pos);
-                return Some(Item {
-                    text: &text[start..at],
-                    plain,
-                    collapsed: self.collapsed,
-                });
-            }
-        }
-        self.start = None;
-        Some(Item {
-            text: &text[start..],
-            plain,
-            collapsed: self.collapsed,
-        })
-    }
-}
 
 /// The first character of `c` in lower case: one character for one, so that positions in a
 /// text and in its lower-cased reading agree.
@@ -1473,6 +1178,7 @@ pub(crate) fn flatten_subs(parsed: &ParsedIngredient) -> Vec<&ParsedIngredient> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grammar::split::{BRACKETS, ITEM_ENDS};
     use proptest::prelude::*;
 
     fn names(text: &str) -> Vec<String> {
@@ -1802,36 +1508,6 @@ mod tests {
         assert_eq!(names("Wa\u{200B}ter,\u{202E} Salt\u{0}"), ["Water", "Salt"]);
     }
 
-    /// The allocating definition that `ends_with_abbreviation` must keep agreeing with.
-    fn ends_with_abbreviation_reference(before: &[char]) -> bool {
-        let word: String = before
-            .iter()
-            .rev()
-            .take_while(|c| c.is_alphabetic())
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .flat_map(|c| c.to_lowercase())
-            .collect();
-        words().abbreviations.contains(&word)
-    }
-
-    #[test]
-    fn abbreviations_end_words_in_any_case() {
-        for (text, expected) in [
-            ("Alcohol Denat", true),
-            ("alcohol DENAT", true),
-            ("Vit", true),
-            ("Lavandula sp", true),
-            ("Water", false),
-            ("xdenat", false),
-            ("Denat1", false),
-            ("", false),
-        ] {
-            assert_eq!(ends_with_abbreviation(text), expected, "{text}");
-        }
-    }
-
     #[test]
     fn char_sets_know_the_first_byte_of_their_characters() {
         for (name, set) in [
@@ -2036,13 +1712,6 @@ mod tests {
     }
 
     #[test]
-    fn the_word_table_holds_the_ascii_letters_and_digits() {
-        for b in 0..=u8::MAX {
-            assert_eq!(ASCII_WORD[usize::from(b)], b.is_ascii_alphanumeric(), "{b}");
-        }
-    }
-
-    #[test]
     fn invisible_ascii_is_found_without_decoding() {
         for c in (0..128u8).map(char::from) {
             assert_eq!(has_invisible(&format!("a{c}b")), is_invisible(c), "{c:?}");
@@ -2214,17 +1883,6 @@ mod tests {
             prop_assert_eq!(
                 collapse_whitespace(&s),
                 s.split_whitespace().collect::<Vec<_>>().join(" ")
-            );
-        }
-
-        #[test]
-        fn abbreviation_test_matches_its_definition(
-            s in "[a-zA-Z ]{0,3}(denat|DeNaT|spp|approx|hydrogx|[a-zA-ZİKıß\u{212a}é]{0,8})"
-        ) {
-            let chars: Vec<char> = s.chars().collect();
-            prop_assert_eq!(
-                ends_with_abbreviation(&s),
-                ends_with_abbreviation_reference(&chars)
             );
         }
 

@@ -13,15 +13,17 @@
 //! 3. The section: text after the header until a line starts another section (nutrition,
 //!    best before, storage, …, in the nine languages), a blank line or a full stop ends it;
 //!    never while a bracket is open or the previous line ends with a comma.
-//! 4. Lines are joined (a hyphenated break is mended), the list is split at top-level
-//!    separators (`,` `、` `，` `;`) but not inside brackets nor in decimal commas (`13,5 %`,
-//!    `1,2-hexanediol`), and joined again with `", "`.
+//! 4. Lines are joined (a hyphenated break is mended), the list is split by the list
+//!    grammar's one splitter ([`split_items`], [`crate::grammar::split`]: `/analyze` splits a
+//!    list the same way) with the brackets as an OCR engine reads them, and joined again with
+//!    `", "`.
 //!
 //! Without any header, the most ingredient-like block (the one with most separators) is used.
 
 use unicode_normalization::UnicodeNormalization;
 
 pub use crate::grammar::Language;
+use crate::grammar::split::{Brackets, TopLevel, is_closer, is_opener};
 use crate::grammar::words;
 use crate::language::Lexicon;
 use crate::text::distance::bounded_distance;
@@ -602,46 +604,73 @@ fn is_cjk_char(c: char) -> bool {
     is_cjk_text(c)
 }
 
-/// Splits a list at top-level separators; commas inside brackets and between digits stay.
+/// Splits a list found on a label into its items with the list grammar's one splitter
+/// ([`crate::grammar::split`]), the passes of text an OCR engine read around it: the text in
+/// compatibility form (NFKC: `（` is `(`), a colon between two CJK names read as the `、` it
+/// is, brackets as read (any closing bracket closes, one left open runs to the end), then
+/// each item's commas inside brackets written `", "` and the item cleaned of specks.
 pub fn split_items(list: &str) -> Vec<String> {
     let list: String = list.nfkc().collect();
-    let chars: Vec<char> = list.chars().collect();
+    let list = cjk_colons_as_separators(&list);
     let mut items = Vec::new();
-    let mut current = String::new();
+    for item in TopLevel::with(Brackets::as_read(&list)) {
+        push_item(&mut items, &commas_inside_brackets(item.text));
+    }
+    items
+}
+
+/// `、` read as a colon between two CJK names (`食用盐 : 食用香精`) outside brackets: the
+/// colon becomes the `、` it is.
+fn cjk_colons_as_separators(list: &str) -> std::borrow::Cow<'_, str> {
+    if !list.contains(':') {
+        return std::borrow::Cow::Borrowed(list);
+    }
+    let chars: Vec<char> = list.chars().collect();
+    let mut depth = 0i32;
+    let mut out = String::with_capacity(list.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if is_opener(c) {
+            depth += 1;
+        } else if is_closer(c) {
+            depth = (depth - 1).max(0);
+        }
+        if c == ':' && depth == 0 && cjk_on_both_sides(&chars, i) {
+            out.push('、');
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// An item with each separator inside its brackets (`,` not between digits, `、`, `，`)
+/// written `", "`, as the list is.
+fn commas_inside_brackets(item: &str) -> String {
+    let chars: Vec<char> = item.chars().collect();
+    let mut out = String::with_capacity(item.len());
     let mut depth = 0i32;
     for (i, &c) in chars.iter().enumerate() {
-        let prev = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
-        let next = chars.get(i + 1).copied();
-        match c {
-            '(' | '[' | '{' | '〈' | '【' | '《' | '「' => depth += 1,
-            ')' | ']' | '}' | '〉' | '】' | '》' | '」' => depth = (depth - 1).max(0),
-            _ => {}
+        if is_opener(c) {
+            depth += 1;
+        } else if is_closer(c) {
+            depth = (depth - 1).max(0);
         }
-        let separator = match c {
+        let comma = match c {
             '、' | '，' => true,
-            ';' => depth == 0,
-            // `、` read as a colon between two CJK names (`食用盐 : 食用香精`).
-            ':' => depth == 0 && cjk_on_both_sides(&chars, i),
             ',' => {
-                let decimal = prev.is_some_and(|p| p.is_ascii_digit())
-                    && next.is_some_and(|n| n.is_ascii_digit());
-                !decimal
+                let digit = |c: Option<&char>| c.is_some_and(char::is_ascii_digit);
+                !(digit(i.checked_sub(1).and_then(|j| chars.get(j))) && digit(chars.get(i + 1)))
             }
             _ => false,
         };
-        if separator && depth == 0 {
-            push_item(&mut items, &current);
-            current.clear();
-        } else if separator {
-            // Inside brackets: keep the comma, normalised.
-            current.truncate(current.trim_end().len());
-            current.push_str(", ");
-        } else if !(c.is_whitespace() && current.ends_with(", ")) {
-            current.push(c);
+        if comma && depth > 0 {
+            out.truncate(out.trim_end().len());
+            out.push_str(", ");
+        } else if !(c.is_whitespace() && out.ends_with(", ")) {
+            out.push(c);
         }
     }
-    push_item(&mut items, &current);
-    items
+    out
 }
 
 /// Whether the nearest non-space characters before and after `chars[i]` are CJK letters.
