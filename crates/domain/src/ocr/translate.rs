@@ -668,7 +668,8 @@ mod tests {
     fn cjk_names_are_translated() {
         let kb = KnowledgeBase::embedded();
         let expected = kb
-            .english_name("小麦粉")
+            .lookup("小麦粉")
+            .map(|i| i.name.as_str())
             .expect("the knowledge base knows 小麦粉");
         assert_eq!(english(&["小麦粉"], Language::Chinese), [expected]);
     }
