@@ -46,26 +46,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "plural endings of the label languages (a rule of morphology, not words)",
     ),
     (
-        "analysis/listing.rs",
-        "ALTERNATIVES",
-        "in the analysis engine, which is being split by concern: moves to data/language/ then",
-    ),
-    (
-        "analysis/allergy.rs",
-        "ROMANCE_FLOURS",
-        "in the analysis engine, which is being split by concern: moves to data/language/ then",
-    ),
-    (
-        "analysis/context.rs",
-        "fat",
-        "in the analysis engine, which is being split by concern: moves to data/language/ then",
-    ),
-    (
-        "analysis/allergy.rs",
-        "de",
-        "in the analysis engine, which is being split by concern: moves to data/language/ then",
-    ),
-    (
         "ocr/cjk_spelling.rs",
         "CLASS_NAMES",
         "repairs of one OCR engine's misreads, moving to the service's OCR code",

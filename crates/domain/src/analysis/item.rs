@@ -18,11 +18,11 @@ use super::{
 };
 use crate::grammar::{class_of, component_of, is_class_word};
 use crate::knowledge::allergy::AllergyAliases;
-use crate::text::fold::fold;
 use crate::knowledge::inci_family;
 use crate::knowledge::{AllergenGroup, MatchKind, Resolved};
 use crate::parse::{ParsedIngredient, flatten_subs};
 use crate::shared::SharedStr;
+use crate::text::fold::fold;
 
 /// What the product-level rules need to know about one top-level ingredient besides its
 /// IngredientDetail.

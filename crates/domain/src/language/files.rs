@@ -64,6 +64,7 @@ pub(super) struct NamesFile {
     pub cjk_particles: Vec<String>,
     pub seed_oils: Vec<SeedOil>,
     pub singular_in_s: Vec<String>,
+    pub plant_sources: BTreeMap<String, Vec<String>>,
 }
 
 /// A modifier as /ocr writes it in English: its English, and what else it is.
@@ -105,6 +106,7 @@ pub(super) enum Also {
 #[serde(deny_unknown_fields)]
 pub(super) struct FormsEntry {
     pub flours: Vec<String>,
+    pub flour_of: Vec<String>,
     pub other: Vec<String>,
 }
 

@@ -322,6 +322,8 @@ pub struct NameWords {
     pub forms: HashSet<String>,
     /// The Romance words for flour, folded.
     pub flours: Vec<String>,
+    /// The prepositions after a flour word that name what it is ground from, folded.
+    pub flour_of: Vec<String>,
     /// Little words (prepositions included), folded.
     pub little: HashSet<String>,
     /// Prepositions that put the head first, folded.
@@ -340,6 +342,9 @@ pub struct NameWords {
     pub seed_oils: Vec<(String, Vec<String>)>,
     /// French, Spanish and Portuguese words in -s or -x that are singular, folded.
     pub singular_in_s: HashSet<String>,
+    /// The last word of a vegetable oil's or fat's name → the nouns a plant named alone in it
+    /// stands with, in the order tried.
+    pub plant_sources: HashMap<String, Vec<String>>,
 }
 
 /// The words around allergen words (`allergy.toml`, and the negations of `names.toml`).
@@ -721,6 +726,10 @@ fn check_names(check: &mut Checker, names: &NamesFile) -> Result<(), LexiconErro
     )?;
     check.class(None, "cjk_particles", Form::Folded, &names.cjk_particles)?;
     check.class(None, "singular_in_s", Form::Folded, &names.singular_in_s)?;
+    check.class(None, "forms.flour_of", Form::Folded, &names.forms.flour_of)?;
+    for (last, nouns) in &names.plant_sources {
+        check.class(None, &format!("plant_sources.{last}"), Form::Folded, nouns)?;
+    }
     let oils: Vec<String> = names.seed_oils.iter().map(|s| s.oil.clone()).collect();
     check.class(None, "seed_oils", Form::Folded, &oils)?;
     for oil in &names.seed_oils {
@@ -891,6 +900,7 @@ fn name_words(names: NamesFile) -> NameWords {
         modifiers,
         forms,
         flours: names.forms.flours,
+        flour_of: names.forms.flour_of,
         little,
         prepositions,
         claims: names
@@ -913,6 +923,7 @@ fn name_words(names: NamesFile) -> NameWords {
             })
             .collect(),
         singular_in_s: names.singular_in_s.into_iter().collect(),
+        plant_sources: names.plant_sources.into_iter().collect(),
     }
 }
 
