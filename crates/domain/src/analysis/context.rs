@@ -7,7 +7,7 @@ use super::supplement::Supplement;
 use super::{ProductCategory, SkinType};
 use crate::grammar::is_class_word;
 use crate::knowledge::allergy::DeclaredAllergy;
-use crate::knowledge::{CosmeticText, KnowledgeBase, Prepared, Resolved};
+use crate::knowledge::{CosmeticText, EntryText, KnowledgeBase, Resolved};
 use crate::language::Lexicon;
 use crate::shared::SharedStr;
 use crate::text::fold::fold;
@@ -74,7 +74,7 @@ impl<'a> Context<'a> {
         resolve(self.kb, self.extra, name)
     }
 
-    pub(super) fn prepared(&self, index: usize) -> Option<&'a Prepared> {
+    pub(super) fn prepared(&self, index: usize) -> Option<&'a EntryText> {
         self.kb
             .prepared(index)
             .or_else(|| self.extra.and_then(|e| e.prepared(index)))

@@ -107,7 +107,7 @@ pub(super) fn analyze_item<'kb>(
     drop_exempt_source(&mut primary, &mut subs);
     apply_gluten_free_claim(parsed, &mut primary, &mut subs);
     let mut own = describe(ctx, parsed, primary.as_mut(), &subs, is_class);
-    // The primary finding's own sentences; [`Prepared::plain`] stands for them while no more
+    // The primary finding's own sentences; [`EntryText::plain`] stands for them while no more
     // are added.
     let own_notes = own.notes.len();
     let worst_sub = weigh_subs(&mut own, &subs, primary_index);

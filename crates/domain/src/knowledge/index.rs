@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use super::codes::{ci_number, e_number};
-use super::sentences::Prepared;
+use super::sentences::EntryText;
 use super::{Ingredient, Names, Source, inci_family};
 use crate::language::Language;
 use crate::shared::SharedStr;
@@ -66,7 +66,7 @@ pub struct KnowledgeBase {
     /// a space: a neighbour of two words or more must begin with one of these.
     pub(super) comma_name_heads: HashSet<Vec<u8>, Fnv>,
     /// Sentences prepared once per entry (same order as `ingredients`).
-    pub(super) prepared: Vec<Prepared>,
+    pub(super) prepared: Vec<EntryText>,
     /// Source id → "Title (url)".
     pub(super) references: HashMap<String, SharedStr, Fnv>,
     /// Each entry's `alternatives` resolved to entry indices (names no entry has are left out).
@@ -118,7 +118,7 @@ impl KnowledgeBase {
         self.index_names();
         self.index_typos();
         self.index_functions_and_purposes();
-        self.prepared = self.ingredients.iter().map(Prepared::of).collect();
+        self.prepared = self.ingredients.iter().map(EntryText::of).collect();
         self.index_comma_names();
         self.references = self
             .sources
@@ -403,7 +403,7 @@ impl KnowledgeBase {
     }
 
     /// The prepared sentences of the entry at `index`.
-    pub fn prepared(&self, index: usize) -> Option<&Prepared> {
+    pub fn prepared(&self, index: usize) -> Option<&EntryText> {
         self.prepared.get(index)
     }
 

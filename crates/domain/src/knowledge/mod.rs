@@ -19,7 +19,7 @@
 //!   ([`KnowledgeBase::split_run_together`]); the words it sets aside are the label language's
 //!   ([`crate::language::NameWords`]);
 //! - `sentences`: the sentences the analysis shows for each entry, rendered once
-//!   ([`Prepared`]).
+//!   ([`EntryText`]).
 //!
 //! The file format is documented in `crates/domain/data/SCHEMA.md`.
 
@@ -41,4 +41,4 @@ pub use model::{
     AllergenGroup, Concern, CosmeticUse, DIETARY_ADVICE_SOURCES, EuCosmetics, EuFood, Iarc,
     Ingredient, Names, STAPLE_SCORE, SkinFlag, Source,
 };
-pub use sentences::{CosmeticText, Prepared, SkinNote};
+pub use sentences::{CosmeticText, EntryText, SkinNote};

@@ -1,4 +1,4 @@
-//! The sentences the analysis shows for each entry, rendered once at start-up ([`Prepared`]):
+//! The sentences the analysis shows for each entry, rendered once at start-up ([`EntryText`]):
 //! its concerns, the score's reason, the regulatory and IARC notes, how each skin type lowers
 //! it, and its texts as a cosmetic ingredient.
 
@@ -9,7 +9,7 @@ use crate::vocabulary::SkinType;
 
 /// The sentences the analysis shows for one entry, rendered once at start-up.
 #[derive(Debug, Clone, Default)]
-pub struct Prepared {
+pub struct EntryText {
     /// The entry's name, shared by every response that names it.
     pub name: SharedStr,
     /// The entry's purpose, shared likewise.
@@ -57,12 +57,12 @@ pub struct SkinNote {
     pub penalty: u8,
     /// "For sensitive skin: <reasons> (score lowered by 2)."
     pub note: String,
-    /// [`Prepared::plain`] with `note` before the score's reason.
+    /// [`EntryText::plain`] with `note` before the score's reason.
     pub plain: SharedStr,
 }
 
-impl Prepared {
-    /// Assembles the sentences of `ing` and joins them into [`Prepared::plain`].
+impl EntryText {
+    /// Assembles the sentences of `ing` and joins them into [`EntryText::plain`].
     pub(crate) fn new(
         ing: &Ingredient,
         annex_ii: Option<String>,
