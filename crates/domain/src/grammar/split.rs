@@ -46,7 +46,9 @@ pub(crate) fn is_closer(c: char) -> bool {
 /// A set of characters the parser looks for, with a table of the bytes that start them in
 /// UTF-8: scanning reads bytes and decodes a character only where one may start. The table
 /// holds the first byte of every character of the set (see the test
-/// `char_sets_know_the_first_byte_of_their_characters`).
+/// `char_sets_know_the_first_byte_of_their_characters`); for an ASCII character, which is its
+/// own first byte, the table is the set (the same test), so that `contains` is
+/// asked about other characters only.
 pub(crate) struct CharSet {
     /// Whether a byte starts a character of the set.
     pub(crate) first_bytes: [bool; 256],
@@ -83,6 +85,9 @@ impl CharSet {
         let mut after_word = from > 0 && ASCII_WORD[usize::from(bytes[from - 1])];
         for (at, &b) in bytes.iter().enumerate().skip(from) {
             if self.first_bytes[usize::from(b)] && !(after_word && b.is_ascii_alphabetic()) {
+                if b.is_ascii() {
+                    return Some((at, char::from(b)));
+                }
                 // A byte of the table starts a character: continuation bytes are never in it.
                 let c = text[at..].chars().next()?;
                 if (self.contains)(c) {
@@ -102,6 +107,10 @@ impl CharSet {
             .position(|b| self.first_bytes[usize::from(*b)])
         {
             at += skip;
+            let b = text.as_bytes()[at];
+            if b.is_ascii() {
+                return Some((at, char::from(b)));
+            }
             // A byte of the table starts a character: continuation bytes are never in it.
             let c = text[at..].chars().next()?;
             if (self.contains)(c) {

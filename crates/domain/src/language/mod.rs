@@ -213,6 +213,13 @@ pub enum LexiconError {
     },
 }
 
+/// FNV-1a: the words are short and trusted (our own files); a lookup hashes a word of a
+/// label, where a collision only costs time.
+type Fnv = fnv::FnvBuildHasher;
+
+/// A set of words of one or more classes.
+pub type WordSet = HashSet<String, Fnv>;
+
 /// A header that opens an ingredient list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
@@ -308,7 +315,7 @@ pub struct ListWords {
     /// Component words, folded, with their English name.
     pub components: Vec<(String, String)>,
     /// Words of statements after a list, lower case.
-    pub statement_words: HashSet<String>,
+    pub statement_words: WordSet,
 }
 
 /// The words that say what a name is made of (`names.toml`).
@@ -317,49 +324,49 @@ pub struct NameWords {
     /// Qualifiers dropped from the start of a name, folded, with the space after them.
     pub qualifiers: Vec<String>,
     /// Words set aside when a name is read by its head: modifiers and qualifiers, folded.
-    pub modifiers: HashSet<String>,
+    pub modifiers: WordSet,
     /// Words that name a form, folded (flours included).
-    pub forms: HashSet<String>,
+    pub forms: WordSet,
     /// The Romance words for flour, folded.
     pub flours: Vec<String>,
     /// The prepositions after a flour word that name what it is ground from, folded.
     pub flour_of: Vec<String>,
     /// Little words (prepositions included), folded.
-    pub little: HashSet<String>,
+    pub little: WordSet,
     /// Prepositions that put the head first, folded.
-    pub prepositions: HashSet<String>,
+    pub prepositions: WordSet,
     /// Negations that make a name a claim, folded.
-    pub claims: HashSet<String>,
+    pub claims: WordSet,
     /// Linking elements of German compounds, in the order tried.
     pub compound_links: Vec<String>,
     /// German compound parts that say how the head is presented.
-    pub compound_forms: HashSet<String>,
+    pub compound_forms: WordSet,
     /// German compound modifiers that are no entry themselves.
-    pub compound_modifiers: HashSet<String>,
+    pub compound_modifiers: WordSet,
     /// CJK particles, in the order tried.
     pub cjk_particles: Vec<String>,
     /// Seed-oil names: the oil with its space, and its seeds phrases with theirs.
     pub seed_oils: Vec<(String, Vec<String>)>,
     /// French, Spanish and Portuguese words in -s or -x that are singular, folded.
-    pub singular_in_s: HashSet<String>,
+    pub singular_in_s: WordSet,
     /// The last word of a vegetable oil's or fat's name → the nouns a plant named alone in it
     /// stands with, in the order tried.
-    pub plant_sources: HashMap<String, Vec<String>>,
+    pub plant_sources: HashMap<String, Vec<String>, Fnv>,
 }
 
 /// The words around allergen words (`allergy.toml`, and the negations of `names.toml`).
 #[derive(Debug)]
 pub struct AllergyWords {
     /// Allergy words that describe the user, never looked for in names.
-    pub not_ingredient: HashSet<String>,
+    pub not_ingredient: WordSet,
     /// Words that make "milk" or "nut" a plant's.
     pub plant: Vec<String>,
     /// Compound starts of plant drinks.
     pub plant_milk: Vec<String>,
     /// Allergen words read only as whole words.
-    pub whole_word_only: HashSet<String>,
+    pub whole_word_only: WordSet,
     /// Negations before an allergen word (one or two words).
-    pub negations_before: HashSet<String>,
+    pub negations_before: WordSet,
     /// Negations after an allergen word, or written at its end.
     pub negations_after: Vec<String>,
     /// What a user writes before an allergen, with the space after it, in the order tried.
@@ -380,7 +387,7 @@ pub struct Cue {
     /// Phrases worth 3 points once.
     pub phrases: Vec<String>,
     /// Words worth 1 point each, lower case.
-    pub words: HashSet<String>,
+    pub words: WordSet,
 }
 
 /// What tells the Latin-script languages apart, in the order of [`Language::ALL`].
@@ -887,13 +894,13 @@ fn name_words(names: NamesFile) -> NameWords {
     };
     let mut qualifiers = names.qualifiers.clone();
     qualifiers.extend(marked(Also::Qualifier));
-    let mut modifiers: HashSet<String> = names.modifiers.values().flatten().cloned().collect();
+    let mut modifiers: WordSet = names.modifiers.values().flatten().cloned().collect();
     modifiers.extend(marked(Also::Modifier));
     modifiers.extend(qualifiers.iter().cloned());
-    let mut forms: HashSet<String> = names.forms.other.into_iter().collect();
+    let mut forms: WordSet = names.forms.other.into_iter().collect();
     forms.extend(names.forms.flours.iter().cloned());
-    let prepositions: HashSet<String> = names.little.prepositions.into_iter().collect();
-    let mut little: HashSet<String> = names.little.other.into_iter().collect();
+    let prepositions: WordSet = names.little.prepositions.into_iter().collect();
+    let mut little: WordSet = names.little.other.into_iter().collect();
     little.extend(prepositions.iter().cloned());
     NameWords {
         qualifiers: qualifiers.into_iter().map(|q| format!("{q} ")).collect(),
