@@ -122,6 +122,11 @@ async fn real_photos_are_read_above_the_floor() {
     for line in truth.lines().filter(|l| !l.trim().is_empty()) {
         let entry: serde_json::Value = serde_json::from_str(line).unwrap();
         let file = entry["file"].as_str().unwrap();
+        // The three Open Food Facts photos the floor was measured on; the whole set, in its
+        // two halves, is `make ocr-real` (a benchmark, too slow for the tests).
+        if !file.contains("_off_") {
+            continue;
+        }
         let items: Vec<String> = entry["ingredients"]
             .as_array()
             .unwrap()
