@@ -69,21 +69,6 @@ impl Language {
             .find(|l| l.code().eq_ignore_ascii_case(code))
     }
 
-    /// The Tesseract language pack.
-    pub fn tesseract_pack(self) -> &'static str {
-        match self {
-            Language::English => "eng",
-            Language::French => "fra",
-            Language::Spanish => "spa",
-            Language::German => "deu",
-            Language::Italian => "ita",
-            Language::Portuguese => "por",
-            Language::Korean => "kor",
-            Language::Japanese => "jpn",
-            Language::Chinese => "chi_sim",
-        }
-    }
-
     /// Korean, Japanese and Chinese: no spaces between words, `、` separators.
     pub fn is_cjk(self) -> bool {
         matches!(
