@@ -17,23 +17,6 @@ pub fn words() -> &'static ListWords {
     &Lexicon::get().list
 }
 
-impl Language {
-    /// The Tesseract language pack.
-    pub fn tesseract_pack(self) -> &'static str {
-        match self {
-            Language::English => "eng",
-            Language::French => "fra",
-            Language::Spanish => "spa",
-            Language::German => "deu",
-            Language::Italian => "ita",
-            Language::Portuguese => "por",
-            Language::Korean => "kor",
-            Language::Japanese => "jpn",
-            Language::Chinese => "chi_sim",
-        }
-    }
-}
-
 /// Whether `name` names a function class rather than an ingredient ("Preservative (E211)",
 /// "Emulsifier: lecithin").
 pub(crate) fn is_class_word(name: &str) -> bool {

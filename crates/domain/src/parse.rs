@@ -1520,7 +1520,11 @@ mod tests {
         ] {
             for b in 0..0x80u8 {
                 let c = char::from(b);
-                assert_eq!(set.first_bytes[usize::from(b)], (set.contains)(c), "{name} {c:?}");
+                assert_eq!(
+                    set.first_bytes[usize::from(b)],
+                    (set.contains)(c),
+                    "{name} {c:?}"
+                );
             }
         }
         for (name, set) in [

@@ -132,6 +132,11 @@ impl FunctionClasses {
         Some((&self.classes[*i], *number))
     }
 
+    /// Every printed class name, folded (`膨松剂`, `poudres a lever`).
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.names.keys().map(String::as_str)
+    }
+
     /// Whether the first word of `name` is the first word of a class name ("Süßungsmittel
     /// Aspartam …", "raising agent …"): without allocating for short ASCII words.
     pub fn starts_a_class_name(&self, name: &str) -> bool {

@@ -86,7 +86,7 @@ pub fn extract(text: &str) -> Extraction {
     }
 }
 
-/// Trims a line and collapses runs of whitespace. Tesseract puts a space between CJK
+/// Trims a line and collapses runs of whitespace. OCR engines put a space between CJK
 /// characters (`코 코 아 버 터`): a space is dropped when a one-character CJK word touches
 /// another CJK word.
 fn clean_line(line: &str) -> String {
@@ -172,7 +172,7 @@ const MISREAD_HEADER_SEPARATORS: usize = 2;
 
 /// When no header was found: a line that starts with a Korean, Japanese or Chinese word
 /// one character off a header of the table, directly followed by a colon, with a list after
-/// it on the same line (at least two separators). Tesseract misreads one character of a
+/// it on the same line (at least two separators). OCR misreads one character of a
 /// CJK header on noisy photos (`配料` read as `配对` or `无料`, docs/ocr.md); a word before a
 /// colon that opens a list is a header whatever it says (`原料：` is one too).
 fn find_misread_header(lines: &[String]) -> Option<HeaderMatch> {
@@ -681,7 +681,7 @@ fn cjk_on_both_sides(chars: &[char], i: usize) -> bool {
 }
 
 fn push_item(items: &mut Vec<String>, raw: &str) {
-    let item = clean_line(&exclamation_as_l(raw));
+    let item = clean_line(raw);
     let item = item
         .trim_matches(|c: char| {
             c.is_whitespace()
@@ -708,25 +708,6 @@ fn push_item(items: &mut Vec<String>, raw: &str) {
         }
         items.push(item);
     }
-}
-
-/// `!` between letters or ending a word is a misread `l` (`Ceteary! Alcohol`); ingredient
-/// names never hold one.
-fn exclamation_as_l(item: &str) -> String {
-    let chars: Vec<char> = item.chars().collect();
-    chars
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &c)| {
-            let after_letter = i > 0 && chars[i - 1].is_alphabetic();
-            match c {
-                // "Cetearyl!": the l was read twice.
-                '!' if after_letter && chars[i - 1] == 'l' => None,
-                '!' if after_letter => Some('l'),
-                _ => Some(c),
-            }
-        })
-        .collect()
 }
 
 /// `|` right after a figure inside an open bracket is its closing bracket (`(12.596|,` on
@@ -782,7 +763,7 @@ fn round_mismatched_brackets(item: &str) -> String {
     chars.into_iter().collect()
 }
 
-/// `《` and `》` (book-title marks, never part of an ingredient list) are Tesseract's reading
+/// `《` and `》` (book-title marks, never part of an ingredient list) are an OCR reading
 /// of the full-width brackets `（` `）`: they become `(` `)`, or vanish beside a bracket read
 /// as well (`(《45%)`), so a stray one cannot leave a bracket open to the end of the label.
 fn double_angle_as_bracket(line: &str) -> String {

@@ -11,16 +11,13 @@
 //! names printed as one of the entry's own English or INCI names (`Aqua`, `Parfum`: INCI is
 //! the same in every language). Brackets are translated part by part.
 //!
-//! [`correct_spelling`] runs first: an item the knowledge base does not know but reaches
-//! through its conservative OCR-typo match (`Aicool cétéaryiique`) takes the spelling of the
-//! nearest name of that entry (`Alcool cétéarylique`). Korean, Japanese and Chinese items go
-//! through [`super::cjk_spelling::mend`] instead (one misread character, `棕桐油` → `棕榈油`).
+//! Misreads are mended before, by the service that read the label (names known only as a
+//! typo stay as printed here).
 
 use crate::knowledge::{Ingredient, KnowledgeBase, MatchKind, Resolved};
 use crate::language::Lexicon;
 use crate::language::english::{LabelEnglish, Number};
 use crate::text::fold::fold;
-use crate::text::match_case;
 use crate::vocabulary::ProductCategory;
 
 use super::label::{Language, split_items};
@@ -32,76 +29,6 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
     }
     let translator = Translator::new(kb, language, product_kind(kb, items));
     items.iter().map(|item| translator.item(item)).collect()
-}
-
-/// Each item with OCR typos mended where the knowledge base recognises the name.
-pub fn correct_spelling(
-    kb: &KnowledgeBase,
-    items: &[String],
-    language: Option<Language>,
-) -> Vec<String> {
-    items
-        .iter()
-        .map(|item| correct_item(kb, item, language).unwrap_or_else(|| item.clone()))
-        .collect()
-}
-
-fn correct_item(kb: &KnowledgeBase, item: &str, language: Option<Language>) -> Option<String> {
-    if let Some(cjk) = language.filter(|l| l.is_cjk()) {
-        return super::cjk_spelling::mend(kb, item, cjk);
-    }
-    if item.contains(['(', ')']) || item.chars().any(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    if kb.lookup(item).is_some() {
-        return None;
-    }
-    let resolved = kb.resolve(item)?;
-    if resolved.kind != MatchKind::Typo {
-        return None;
-    }
-    let ingredient = resolved.ingredient;
-    let key: Vec<char> = fold(item).chars().collect();
-    let translated = language
-        .and_then(|l| ingredient.names.get(l.code()))
-        .into_iter()
-        .flat_map(|names| names.iter());
-    let best = ingredient
-        .primary_names()
-        .chain(translated)
-        .min_by_key(|name| distance(&key, &fold(name).chars().collect::<Vec<_>>()))?;
-    // Only letters OCR confuses may differ: a correctly printed spelling variant
-    // ("Zitronensäure" for "Citronensäure") stays as printed.
-    let confusable = |s: &str| fold(s).chars().map(ocr_class).collect::<String>();
-    (confusable(item) == confusable(best)).then(|| match_case(item, best))
-}
-
-/// Letters Tesseract mixes up, mapped to one representative.
-fn ocr_class(c: char) -> char {
-    match c {
-        'i' | 'l' | '1' | 'j' | '!' | '|' | 't' | 'f' => 'l',
-        'o' | '0' => 'o',
-        'c' | 'e' => 'e',
-        'n' | 'h' | 'r' => 'n',
-        'u' | 'v' => 'u',
-        '5' | 's' => 's',
-        _ => c,
-    }
-}
-
-/// Levenshtein distance.
-fn distance(a: &[char], b: &[char]) -> usize {
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            current[j + 1] = (previous[j] + usize::from(ca != cb))
-                .min(previous[j + 1] + 1)
-                .min(current[j] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 /// What a list is made for: a cosmetic list is written with INCI names in English.
@@ -248,8 +175,8 @@ impl<'kb> Translator<'kb> {
     /// meaning (its own name, an INCI slash part, its plural or singular, an INCI family
     /// member), directly or once the qualifiers the label language adds are set aside
     /// (`flocons d'avoine complète` is `flocons d'avoine`, complète). A name known only by
-    /// its head or as a typo stays as printed (typos are mended before, by
-    /// [`correct_spelling`]).
+    /// its head or as a typo stays as printed (typos are mended before, by the service that
+    /// read the label).
     fn resolve(&self, name: &str) -> Option<Found<'kb>> {
         let accept = |r: Option<Resolved<'kb>>| {
             r.filter(|r| {
@@ -759,22 +686,6 @@ mod tests {
         );
         assert_eq!(with_number("Strawberry", true), "Strawberries");
         assert_eq!(with_number("Flavourings", false), "Flavouring");
-    }
-
-    #[test]
-    fn ocr_typos_take_the_spelling_of_the_nearest_known_name() {
-        let kb = KnowledgeBase::embedded();
-        let items = vec!["Aicool cétéaryiique".to_owned(), "Zauberpulver".to_owned()];
-        let fixed = correct_spelling(kb, &items, Some(Language::French));
-        assert_eq!(fixed, ["Alcool cétéarylique", "Zauberpulver"]);
-        // A spelling variant that is no OCR confusion stays as printed.
-        let variant = vec!["Zitronensäure".to_owned()];
-        assert_eq!(
-            correct_spelling(kb, &variant, Some(Language::German)),
-            variant
-        );
-        assert_eq!(distance(&['a', 'b'], &['b']), 1);
-        assert_eq!(match_case("GLYCERIN", "Glycerin"), "GLYCERIN");
     }
 
     #[test]
