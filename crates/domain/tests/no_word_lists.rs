@@ -45,11 +45,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "es",
         "plural endings of the label languages (a rule of morphology, not words)",
     ),
-    (
-        "ocr/cjk_spelling.rs",
-        "CLASS_NAMES",
-        "repairs of one OCR engine's misreads, moving to the service's OCR code",
-    ),
 ];
 
 /// The files of `src/` to read: every `.rs` file but the loader's and test files.
