@@ -1,6 +1,6 @@
 //! Mending single-character misreads in Korean, Japanese and Chinese items through the
 //! knowledge base's names of that language and the function classes (`乳化剂`, `膨張剤`,
-//! `팽창제`: `domain::grammar::classes`).
+//! `팽창제`: `domain::language::classes`).
 //!
 //! OCR engines misread one character of a CJK name now and then (`棕榈油` → `棕桐油`, `팜유` →
 //! `팡유`). The knowledge base's fuzzy matching refuses CJK names (one character is a whole
@@ -31,10 +31,10 @@
 
 use std::collections::BTreeSet;
 
-use domain::grammar::classes::FunctionClasses;
 use domain::knowledge::KnowledgeBase;
-use domain::knowledge::fold::is_cjk;
+use domain::language::classes::FunctionClasses;
 use domain::ocr::label::Language;
+use domain::text::script::is_cjk;
 
 /// Shortest run from which one stray character is dropped.
 const MIN_EXTRA_LENGTH: usize = 6;
