@@ -14,9 +14,9 @@ use super::item::{ItemFacts, added_as_nutrient};
 use crate::grammar::is_class_word;
 use crate::knowledge::Ingredient;
 use crate::knowledge::facts::{AdditiveGroups, compact_code, group_of};
-use crate::knowledge::fold::fold;
 use crate::parse::ParsedIngredient;
 use crate::shared::SharedStr;
+use crate::text::fold::fold;
 
 /// The additives of the non-trace items.
 pub(super) fn additives(ctx: &Context<'_>, items: &[&ItemFacts<'_>]) -> Vec<Additive> {

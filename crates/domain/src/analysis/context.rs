@@ -8,21 +8,22 @@ use super::{ProductCategory, SkinType};
 use crate::grammar::is_class_word;
 use crate::knowledge::allergy::DeclaredAllergy;
 use crate::knowledge::family::Family;
-use crate::knowledge::fold::fold;
-use crate::knowledge::{CosmeticText, KnowledgeBase, Prepared, Resolved};
+use crate::knowledge::{CosmeticText, EntryText, KnowledgeBase, Resolved};
+use crate::language::Lexicon;
 use crate::shared::SharedStr;
+use crate::text::fold::fold;
 
 /// What a plant named alone inside `parent` stands for: "Vegetable oils (palm, rapeseed)"
 /// lists palm oil and rapeseed oil; "Vegetable fat (shea, coconut)" shea butter and coconut
 /// fat. English labels only (other languages build these names differently).
-pub(super) fn plant_source_nouns(parent: &str) -> &'static [&'static str] {
+pub(super) fn plant_source_nouns(parent: &str) -> &'static [String] {
     let folded = fold(parent);
     let last = folded.rsplit(' ').next().unwrap_or_default();
-    match last {
-        "oil" | "oils" => &["oil"],
-        "fat" | "fats" => &["fat", "butter", "oil"],
-        _ => &[],
-    }
+    Lexicon::get()
+        .names
+        .plant_sources
+        .get(last)
+        .map_or(&[], Vec::as_slice)
 }
 
 /// What the whole request shares while analysing.
@@ -84,7 +85,7 @@ impl<'a> Context<'a> {
         resolve(self.kb, self.extra, name)
     }
 
-    pub(super) fn prepared(&self, index: usize) -> Option<&'a Prepared> {
+    pub(super) fn prepared(&self, index: usize) -> Option<&'a EntryText> {
         self.kb
             .prepared(index)
             .or_else(|| self.extra.and_then(|e| e.prepared(index)))
@@ -114,27 +115,6 @@ impl<'a> Context<'a> {
     }
 }
 
-/// Words that join two ingredients, as a choice ("présure animale ou coagulant microbien",
-/// "sunflower and/or rapeseed oil") or a list whose comma the label left out ("modified corn
-/// starch and citric acid", "shellac and carnauba wax"), with their spaces; choices first.
-const JOINERS: &[&str] = &[
-    " and/or ",
-    " et/ou ",
-    " und/oder ",
-    " y/o ",
-    " e/o ",
-    " ou ",
-    " or ",
-    " oder ",
-    " o ",
-    " and ",
-    " & ",
-    " et ",
-    " und ",
-    " y ",
-    " e ",
-];
-
 /// The two ingredients of a name that joins them, when each is known: both are listed, so
 /// that the allergens and facts of either count.
 pub(super) fn either_of<'n>(
@@ -142,13 +122,18 @@ pub(super) fn either_of<'n>(
     extra: Option<&Supplement>,
     name: &'n str,
 ) -> Option<Vec<&'n str>> {
-    // Every joiner holds a space.
+    // Every joiner tried holds a space.
     if !name.contains(' ') {
         return None;
     }
     // ASCII lower case keeps every byte offset ("SALT AND SPICES").
     let lower = name.to_ascii_lowercase();
-    JOINERS.iter().find_map(|word| {
+    // The words that offer a choice ("présure animale ou coagulant microbien", "sunflower
+    // and/or rapeseed oil"), then those that join a list whose comma the label left out
+    // ("modified corn starch and citric acid", "shellac and carnauba wax").
+    let words = crate::grammar::words();
+    let joiners = words.conjunctions.iter().filter(|w| w.starts_with(' '));
+    words.choices.iter().chain(joiners).find_map(|word| {
         let at = lower.find(word)?;
         let (a, b) = (name[..at].trim(), name[at + word.len()..].trim());
         (resolve(kb, extra, a).is_some() && resolve(kb, extra, b).is_some()).then(|| vec![a, b])

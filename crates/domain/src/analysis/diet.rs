@@ -15,8 +15,8 @@ use super::item::{ItemFacts, Part};
 use super::{Answer, DietAnswers, DietBecause, ProductCategory};
 use crate::knowledge::facts::{Diet, Palm};
 use crate::knowledge::family::Families;
-use crate::knowledge::fold::fold;
 use crate::knowledge::{Ingredient, KnowledgeBase, MatchKind};
+use crate::text::fold::fold;
 
 /// The three questions, in the order of [`DietAnswers`].
 #[derive(Clone, Copy)]

@@ -8,8 +8,9 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use super::fold::{fold, is_cjk};
 use super::{Ingredient, SkinFlag};
+use crate::text::fold::fold;
+use crate::text::script::is_cjk;
 
 /// The families file, embedded.
 pub const FAMILIES_FILE: &str = include_str!("../../data/avoid-families.toml");
@@ -247,7 +248,7 @@ mod tests {
         let aliases = crate::knowledge::allergy::AllergyAliases::embedded();
         for f in Families::embedded().all() {
             for e in &f.entries {
-                assert!(kb.by_name(e).is_some(), "{}: no entry '{e}'", f.label);
+                assert!(kb.lookup(e).is_some(), "{}: no entry '{e}'", f.label);
             }
             for n in &f.names {
                 assert!(
