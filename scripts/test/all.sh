@@ -95,8 +95,8 @@ release_pid=$! release_t0=$(($(date +%s) - started))
 pids+=("$release_pid")
 
 # clippy-driver as the workspace's compiler, as `cargo clippy` sets it up (its CLIPPY_ARGS are
-# the arguments after `--`, joined by __CLIPPY_HACKERY__). Every later debug build of this run
-# uses the same setting, so none of them compiles the workspace again.
+# the arguments after `--`, joined by __CLIPPY_HACKERY__). nextest's own build step uses the
+# same setting, so it finds everything built.
 clippy_env=(
   RUSTC_WORKSPACE_WRAPPER="$(rustc --print sysroot)/bin/clippy-driver"
   CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
@@ -114,10 +114,11 @@ wait_bg prepare "$prepare_pid" "$prepare_t0"
 
 run_stage rust env "${clippy_env[@]}" scripts/test/rust.sh
 
+# The services' binaries of the test build (cargo test puts them in target/debug/).
 api() {
-  env "${clippy_env[@]}" scripts/test/api-llm.sh >"$logs/api-llm.log" 2>&1 &
+  SERVICE_BIN_DIR="${CARGO_TARGET_DIR:-target}/debug" scripts/test/api-llm.sh >"$logs/api-llm.log" 2>&1 &
   local llm=$! rc=0
-  env "${clippy_env[@]}" scripts/test/api.sh || rc=1
+  SERVICE_BIN_DIR="${CARGO_TARGET_DIR:-target}/debug" scripts/test/api.sh || rc=1
   wait "$llm" || { echo "ci: test-api-llm failed:" >&2; rc=1; }
   cat "$logs/api-llm.log"
   return "$rc"
