@@ -28,36 +28,60 @@ declare -a table=()
 # A CI machine builds once and throws the build away: incremental caches would only cost time.
 [ "${CI:-}" != true ] || export CARGO_INCREMENTAL=0
 
+# CPU seconds (user + system) of the children this shell has waited for: a stage's CPU time
+# says what it costs whatever else the machine runs, where its wall time does not.
+# cpu sets cpu_s; `times` must run in this shell, not in a $(...) subshell.
+cpu() {
+  local file="$logs/.times-$BASHPID"
+  times >"$file"
+  cpu_s=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } }
+    END { printf "%d", s }' "$file")
+}
+row() { # NAME WALL CPU FROM TO [NOTE]
+  table+=("$(printf '%-20s %5s s %6s s  %5s s to %5s s  %s' "$@")")
+}
+
 # run_stage NAME COMMAND...: runs COMMAND in the foreground and notes its time.
 run_stage() {
-  local name=$1 t0=$(date +%s)
+  local name=$1 t0 c0
+  cpu
+  t0=$(date +%s) c0=$cpu_s
   shift
   printf '\nci: %s (%s s in)\n' "$name" "$((t0 - started))"
   "$@"
-  note "$name" "$t0"
+  note "$name" "$t0" "$c0"
 }
-note() {
-  local now=$(date +%s)
-  table+=("$(printf '%-9s %5s s  (from %5s s to %5s s)' "$1" "$(($now - $2))" "$(($2 - started))" "$((now - started))")")
-  printf 'ci: %s took %s s\n' "$1" "$((now - $2))"
+note() { # NAME T0 CPU0
+  local now c
+  cpu
+  now=$(date +%s) c=$((cpu_s - $3))
+  row "$1" "$((now - $2))" "$c" "$(($2 - started))" "$((now - started))"
+  printf 'ci: %s took %s s (%s s of CPU)\n' "$1" "$((now - $2))" "$c"
+}
+# background NAME COMMAND...: runs COMMAND in the background; its wall and CPU seconds go to
+# .tmp/ci/NAME.end.
+background() {
+  local name=$1
+  shift
+  (
+    t0=$(date +%s)
+    "$@"
+    cpu
+    echo "$(($(date +%s) - t0)) $cpu_s" >"$logs/$name.end"
+  ) >"$logs/$name.log" 2>&1 &
 }
 # wait_bg NAME PID T0: waits for a background stage; on failure prints its log and stops.
 wait_bg() {
+  local wall c pid kept=()
   if ! wait "$2"; then
     echo "ci: $1 failed; its log ($logs/$1.log):" >&2
     tail -n 40 "$logs/$1.log" >&2
     exit 1
   fi
-  local pid kept=()
   for pid in "${pids[@]}"; do [ "$pid" = "$2" ] || kept+=("$pid"); done
   pids=("${kept[@]}")
-  table+=("$(printf '%-9s %5s s  (from %5s s to %5s s, background)' "$1" "$(cat "$logs/$1.end")" "$3" "$(($(cat "$logs/$1.end") + $3))")")
-}
-# background NAME COMMAND...: runs COMMAND in the background, its time in .tmp/ci/NAME.end.
-background() {
-  local name=$1
-  shift
-  ( t0=$(date +%s); "$@"; echo "$(($(date +%s) - t0))" >"$logs/$name.end" ) >"$logs/$name.log" 2>&1 &
+  read -r wall c <"$logs/$1.end"
+  row "$1" "$wall" "$c" "$3" "$(($3 + wall))" "(background)"
 }
 
 prepare() {
@@ -110,7 +134,8 @@ run_stage build env "${clippy_env[@]}" cargo test --workspace --all-targets --no
 
 t0=$(date +%s)
 wait_bg prepare "$prepare_pid" "$prepare_t0"
-[ "$(($(date +%s) - t0))" -lt 2 ] || note "(wait for prepare)" "$t0"
+waited=$(($(date +%s) - t0))
+[ "$waited" -lt 2 ] || row "(waiting for prepare)" "$waited" - "$((t0 - started))" "$((t0 + waited - started))"
 
 run_stage rust env "${clippy_env[@]}" scripts/test/rust.sh
 
@@ -127,12 +152,16 @@ run_stage api api
 
 t0=$(date +%s)
 wait_bg release "$release_pid" "$release_t0"
-[ "$(($(date +%s) - t0))" -lt 2 ] || note "(wait for release)" "$t0"
+waited=$(($(date +%s) - t0))
+[ "$waited" -lt 2 ] || row "(waiting for release)" "$waited" - "$((t0 - started))" "$((t0 + waited - started))"
 run_stage deploy-check scripts/deploy/check.sh --live-only
 run_stage deploy-live scripts/deploy/live.sh
 
 total=$(($(date +%s) - started))
+cpu
+row total "$total" "$cpu_s" 0 "$total"
 printf '\nci: every stage passed in %s s (%d min %02d s); load average now %s\n' \
   "$total" "$((total / 60))" "$((total % 60))" "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%s\n' "${table[@]}" "total     $total s"
-if [ -n "${STAGE_TIMES:-}" ]; then printf '%s\n' "${table[@]}" "total     $total s" >"$STAGE_TIMES"; fi
+header=$(printf '%-20s %7s %8s  %s' stage wall CPU "from start")
+printf '%s\n' "$header" "${table[@]}"
+if [ -n "${STAGE_TIMES:-}" ]; then printf '%s\n' "$header" "${table[@]}" >"$STAGE_TIMES"; fi
