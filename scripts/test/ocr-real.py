@@ -4,7 +4,7 @@ halves by the CRC-32 of the file name: "tune" (CRC-32 even, the half fixes were 
 "check" (odd, never looked at while tuning). Prints every photo (half, F1, items, seconds) and each
 half's fuzzy F1, median and slowest seconds, photos over the 8 s budget, empty answers.
 
-Usage: ocr-real.py URL [--save FILE] [--only REGEX]   (URL of a running ingredient-api)
+Usage: ocr-real.py URL [--save FILE] [--only REGEX] [--timeout S]   (URL of a running ingredient-api)
 Scoring is the set's own score.py (fuzzy item match, similarity >= 0.85, the printed list).
 """
 import argparse, json, os, statistics, subprocess, sys, tempfile, zlib
@@ -38,6 +38,8 @@ def main():
     ap.add_argument("url")
     ap.add_argument("--save", help="write the per-photo results (jsonl) here")
     ap.add_argument("--only", help="a regex on file names")
+    ap.add_argument("--timeout", type=int, default=120,
+                    help="seconds the client waits for one answer (default 120; more on a busy machine)")
     args = ap.parse_args()
     if not os.path.isdir(PHOTOS):
         print("skipped: ../shared/data not found")
@@ -45,7 +47,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         saved = args.save or os.path.join(tmp, "results.jsonl")
         cmd = [sys.executable, os.path.join(PHOTOS, "score.py"), "--dir", PHOTOS, "--jobs", "1",
-               "--timeout", "120", "--json-key", "original_text", "--save", saved,
+               "--timeout", str(args.timeout), "--json-key", "original_text", "--save", saved,
                "--cmd", f"curl -s -X POST {args.url}/ocr -H 'Content-Type: application/json' "
                         "--data-binary @{json}"]
         if args.only:
