@@ -17,7 +17,7 @@ use std::time::Instant;
 use super::allergy::{declared_allergies, declared_matches};
 use super::context::Context;
 use super::input::AnalysisInput;
-use super::item::analyze_item;
+use super::item::{analyze_item, lies_within};
 use super::listing::{list_items, product_category, repaired, repairs};
 use super::risk::average_score;
 use super::summary::summarize;
@@ -87,7 +87,7 @@ pub fn analyze_with_supplement(
         // et de xanthane") is shown as the label printed its item.
         if !std::ptr::eq(*root, parsed) {
             for part in &mut item.parts {
-                if !root.text.contains(part.printed) {
+                if !lies_within(&root.text, part.printed) && !root.text.contains(part.printed) {
                     part.printed = &root.text;
                 }
             }

@@ -212,7 +212,7 @@ fn parts_of<'kb>(
     // A name the grammar rebuilt ("gomme de xanthane" of "gomme de guar et de xanthane") is
     // not printed as such: the item as given stands for it.
     let as_printed = |name: &'kb str| -> &'kb str {
-        if std::ptr::eq(name, parsed.text.as_str()) || parsed.text.contains(name) {
+        if lies_within(&parsed.text, name) || parsed.text.contains(name) {
             name
         } else {
             &parsed.text
@@ -270,6 +270,17 @@ fn parts_of<'kb>(
         });
     }
     parts
+}
+
+/// Whether `inner` is a slice of `outer`'s bytes (most printed names are): then `outer`
+/// contains it, without searching.
+pub(super) fn lies_within(outer: &str, inner: &str) -> bool {
+    let (start, end) = (
+        outer.as_ptr() as usize,
+        outer.as_ptr() as usize + outer.len(),
+    );
+    let at = inner.as_ptr() as usize;
+    at >= start && at + inner.len() <= end
 }
 
 /// The sub-ingredients of `parsed`, flattened, each read as a finding.
