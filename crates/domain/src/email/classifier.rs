@@ -28,6 +28,7 @@ use super::lexicon::lexicon;
 use super::message::{Message, domain_group};
 use super::model::{self, Linear};
 use super::model_file;
+use super::owners::Owners;
 use super::readable::{self, Unreadable};
 
 /// The category of one message, how sure we are, and why.
@@ -140,6 +141,8 @@ impl Rules {
 pub struct Classifier {
     model: Arc<Linear>,
     rules: Rules,
+    /// The mailbox owner's configured addresses (each message adds those it was delivered to).
+    owners: Owners,
     /// Per sender group, what corrections taught ([`Classifier::learning_from`]).
     priors: Arc<BTreeMap<String, [f32; model::K]>>,
 }
@@ -162,6 +165,7 @@ impl Classifier {
         Self {
             model: Arc::new(model),
             rules: Rules::default(),
+            owners: Owners::default(),
             priors: Arc::default(),
         }
     }
@@ -171,7 +175,17 @@ impl Classifier {
         Self {
             model: Arc::clone(&self.model),
             rules,
+            owners: self.owners.clone(),
             priors: Arc::clone(&self.priors),
+        }
+    }
+
+    /// This classifier with the mailbox owner's addresses (mail addressed to them is told from
+    /// mail to a list or to many; see [`Owners`]).
+    pub fn with_owners(&self, owners: Owners) -> Self {
+        Self {
+            owners,
+            ..self.clone()
         }
     }
 
@@ -199,6 +213,7 @@ impl Classifier {
         Self {
             model: Arc::new(model),
             rules: self.rules.clone(),
+            owners: self.owners.clone(),
             priors: Arc::new(priors),
         }
     }
@@ -255,9 +270,9 @@ impl Classifier {
         let mut features = if problem == Some(Unreadable::BadHeaders) {
             let mut clean = email.clone();
             clean.subject.clear();
-            features::extract(&clean, readable_body, true)
+            features::extract(&clean, &self.owners, readable_body, true)
         } else {
-            features::extract(email, readable_body, true)
+            features::extract(email, &self.owners, readable_body, true)
         };
         let probabilities = match prior {
             Some(prior) => self.model.probabilities_with(&features, prior),
@@ -272,7 +287,7 @@ impl Classifier {
         if let Some(p) = problem {
             reasons.push(p.describe().to_owned());
         }
-        let signals = evidence::signals(email);
+        let signals = evidence::signals(email, &self.owners);
         let subject = if problem == Some(Unreadable::BadHeaders) {
             ""
         } else {
@@ -306,8 +321,32 @@ impl Classifier {
             }
             category = ruled;
             reasons.push(why.to_owned());
+        } else if category == Category::NeedAction
+            && prior.is_none()
+            && let Some(why) = not_to_you(&signals, email)
+        {
+            // Asked of a list or of many, not of the reader: list discussion is FYI, anything
+            // else the next most likely category.
+            let next = if signals.contains(&Signal::DiscussionList) {
+                model::class(Category::Fyi)
+            } else {
+                (0..model::K)
+                    .filter(|&k| k != model::class(Category::NeedAction))
+                    .max_by(|&a, &b| probabilities[a].total_cmp(&probabilities[b]))
+                    .unwrap_or(1)
+            };
+            category = Category::ALL[next];
+            confidence = f64::from(
+                probabilities[next]
+                    / (1.0 - probabilities[model::class(Category::NeedAction)]).max(1e-6),
+            );
+            reasons.push(why.to_owned());
         }
-        reasons.extend(explain(&self.model, &mut features, category));
+        for reason in explain(&self.model, &mut features, category, subject, body) {
+            if !reasons.contains(&reason) {
+                reasons.push(reason);
+            }
+        }
         reasons.truncate(MAX_REASONS);
         Classification {
             features: features.values,
@@ -354,9 +393,15 @@ fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static 
             "mailing-list discussion (members post to the list)",
         ));
     }
-    // Subscribed editorial mail: an unsubscribe header and a newsletter tag, selling nothing.
-    if has(Signal::ListUnsubscribe)
-        && cue(Cue::NewsletterTag)
+    // Subscribed editorial mail: an unsubscribe header and a newsletter tag, or a periodical's
+    // name as the sender, selling nothing.
+    let subscribed = has(Signal::ListUnsubscribe)
+        || has(Signal::PeriodicSender)
+        || has(Signal::TaggedAddress)
+        || has(Signal::TrackingSender);
+    if subscribed
+        && (cue(Cue::NewsletterTag) || has(Signal::PeriodicSender))
+        && !has(Signal::DiscussionList)
         && !cue(Cue::Offer)
         && !cue(Cue::Price)
         && !cue(Cue::Approval)
@@ -364,12 +409,24 @@ fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static 
     {
         return Some((
             Category::Newsletter,
-            "List-Unsubscribe and a newsletter tag in the subject",
+            "subscribed mail (unsubscribe header, a periodical's name or a tagged address) with a newsletter title, selling nothing",
         ));
     }
     // Marketing from before one-click unsubscribe: no bulk headers, but offers and prices to a
     // crowd (or "reply REMOVE").
     let bulk_headers = has(Signal::Esp) || has(Signal::ListUnsubscribe) || has(Signal::ListId);
+    // Removal instructions and something on offer: 2000s mass mailing, whatever dates or
+    // "please" it also writes.
+    if !bulk_headers
+        && !has(Signal::Reply)
+        && cue(Cue::RemoveMe)
+        && (cue(Cue::Offer) || cue(Cue::Marketing) || cue(Cue::Price))
+    {
+        return Some((
+            Category::Promotional,
+            "removal instructions and an offer, without bulk-mail headers (old-style promotion)",
+        ));
+    }
     let to_a_crowd =
         has(Signal::ToUndisclosed) || has(Signal::OldClient) || has(Signal::HighPriority);
     if !bulk_headers
@@ -401,25 +458,76 @@ fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static 
     None
 }
 
+/// Why a message the model would call Need-Action is not asked of the reader: it came
+/// through a list and does not name them, it names someone else, or nobody at all. A question
+/// to a list is discussion; a "reply now" to a crowd is marketing.
+fn not_to_you(signals: &[Signal], email: &Message) -> Option<&'static str> {
+    let has = |s: Signal| signals.contains(&s);
+    let to_you = has(Signal::ToOwner) || has(Signal::CcOwner);
+    if to_you {
+        return None;
+    }
+    if has(Signal::ViaList) {
+        Some("asked of a mailing list, not of you: not Need-Action")
+    } else if has(Signal::NotToOwner) {
+        Some("not addressed to you: not Need-Action")
+    } else if email
+        .header("to")
+        .is_some_and(|to| to.to_ascii_lowercase().contains("undisclosed"))
+    {
+        Some("sent to undisclosed recipients: not Need-Action")
+    } else if email.header("to").is_none() && has(Signal::SubjectTag) {
+        Some("a list's [tag] in the subject and no recipient: a list copy, not Need-Action")
+    } else if has(Signal::ToOwner)
+        && !(has(Signal::PersonSender)
+            || has(Signal::PersonalClient)
+            || has(Signal::Reply)
+            || has(Signal::SystemSender)
+            || has(Signal::AutoGenerated)
+            || has(Signal::OpsTool)
+            || has(Signal::ReplyToOwner))
+        || has(Signal::TrackingSender)
+    {
+        Some("neither a person nor a system you use asks it: not Need-Action")
+    } else {
+        None
+    }
+}
+
 /// The features that pushed hardest towards `category`, as sentences: header and content
 /// evidence by name, then the strongest words.
-fn explain(model: &Linear, features: &mut Features, category: Category) -> Vec<String> {
-    let mut reasons = Vec::new();
+///
+/// A cue that asks (a request, an approval, a deadline, an invitation) is named with the
+/// phrase that asked, quoted from `subject` and `body`.
+fn explain(
+    model: &Linear,
+    features: &mut Features,
+    category: Category,
+    subject: &str,
+    body: &str,
+) -> Vec<String> {
+    let mut reasons: Vec<String> = Vec::new();
     let mut words = Vec::new();
     for (pos, weight) in model.contributions(features, category) {
         if weight <= 0.05 || reasons.len() + usize::from(!words.is_empty()) >= MAX_REASONS {
             break;
         }
         let named = match &features.kinds[pos] {
-            FeatureKind::Signal(s) => Some(s.describe()),
-            FeatureKind::Cue(c) => Some(c.describe()),
-            FeatureKind::Group(g) => Some(g.describe()),
-            FeatureKind::Combination(x) => Some(x.describe()),
+            FeatureKind::Signal(s) => Some(s.describe().to_owned()),
+            FeatureKind::Cue(c) => Some(match cues::phrase_of(subject, body, *c) {
+                Some(phrase) if c.group() == Some(cues::Group::Asks) => {
+                    format!("{} (\"{phrase}\")", c.describe())
+                }
+                _ => c.describe().to_owned(),
+            }),
+            FeatureKind::Group(g) => Some(g.describe().to_owned()),
+            FeatureKind::Combination(x) => Some(x.describe().to_owned()),
+            FeatureKind::Mailer(m) => Some(format!("sent with {m} (mail software)")),
             _ => None,
         };
         if let Some(named) = named {
-            if !reasons.iter().any(|r| r == named) {
-                reasons.push(named.to_owned());
+            if !reasons.iter().any(|r| *r == named) {
+                reasons.push(named);
             }
             continue;
         }
