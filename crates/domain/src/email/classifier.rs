@@ -526,7 +526,7 @@ fn explain(
             _ => None,
         };
         if let Some(named) = named {
-            if !reasons.iter().any(|r| *r == named) {
+            if !reasons.contains(&named) {
                 reasons.push(named);
             }
             continue;

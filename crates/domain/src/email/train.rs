@@ -499,7 +499,7 @@ pub enum Half {
 impl Half {
     /// The half of a file name (its base name, e.g. `sa-easy-ham-1-00001.eml`).
     pub fn of(file_name: &str) -> Self {
-        if fnv1a(file_name.as_bytes()) % 2 == 0 {
+        if fnv1a(file_name.as_bytes()).is_multiple_of(2) {
             Self::Tune
         } else {
             Self::Report
