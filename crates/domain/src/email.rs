@@ -19,6 +19,7 @@ pub mod category;
 pub mod classifier;
 pub mod cues;
 pub mod digest;
+pub mod embedding;
 pub mod evidence;
 pub mod features;
 pub mod lexicon;
