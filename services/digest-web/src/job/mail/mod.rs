@@ -235,13 +235,15 @@ pub fn parse_message(
     let body = clean_body(&text);
     let snippet = snippet(&body, SNIPPET_CHARS);
 
-    // The header as written, angle brackets stripped: with a trailing comment
-    // (`<a@b> (added by relay)`) the id keeps it, as other tools that key mail by its raw
-    // Message-ID do, so both name the message alike.
+    // The header's first line as written, angle brackets stripped, as other tools that key
+    // mail by its raw Message-ID read it, so both name the message alike: with a trailing
+    // comment (`<a@b> (added by relay)`) the id keeps it; a broken id folded over several
+    // lines (`<a@b` then `(comments) by host>`) is its first line.
     let id = message
         .header_raw("Message-ID")
         .map(|m| {
-            collapse(m)
+            let first = m.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+            collapse(first)
                 .trim()
                 .trim_matches(['<', '>'])
                 .trim()
@@ -288,10 +290,12 @@ pub fn parse_message(
     })
 }
 
-/// Elements that end a block of text. mail-parser's HTML-to-text breaks lines only at `<br>`
-/// and `</p>`, so `<h1>Morning Brief</h1><div>Energy prices…` would read "Morning
-/// BriefEnergy prices…".
-const BLOCK_TAGS: &[&str] = &[
+/// Elements that end a block of text. mail-parser's HTML-to-text breaks lines only at a bare
+/// `<br>` and at `</p>`, so `<h1>Morning Brief</h1><div>Energy prices…` would read "Morning
+/// BriefEnergy prices…", and so would `<br clear=all>` and old mail's `text<p>more`.
+pub const BLOCK_TAGS: &[&str] = &[
+    "p",
+    "br",
     "div",
     "h1",
     "h2",
@@ -326,10 +330,15 @@ const BLOCK_TAGS: &[&str] = &[
     "title",
 ];
 
-/// `html` with a `<br>` before every block element's opening and closing tag, and a space
-/// before every table cell, so blocks read as lines and cells as words.
+/// `html` with a `<br>` before every block element's opening and closing tag and a space after
+/// it and after every table cell's tag, so blocks read as lines and cells as words.
+///
+/// The space is written as the entity `&#32;`: mail-parser's HTML-to-text drops the space
+/// between the first word of a line that ends at a tag and the next word
+/// (`<br><b>Fast</b> Important` reads "FastImportant"); an entity after each break starts the
+/// line with a word of its own.
 pub fn break_blocks(html: &str) -> String {
-    let mut out = String::with_capacity(html.len() + html.len() / 16);
+    let mut out = String::with_capacity(html.len() + html.len() / 8);
     let mut rest = html;
     while let Some(at) = rest.find('<') {
         out.push_str(&rest[..at]);
@@ -340,13 +349,20 @@ pub fn break_blocks(html: &str) -> String {
             .take_while(char::is_ascii_alphanumeric)
             .map(|c| c.to_ascii_lowercase())
             .collect();
-        if BLOCK_TAGS.contains(&name.as_str()) {
-            out.push_str("<br>");
-        } else if name == "td" || name == "th" {
-            out.push(' ');
+        let block = BLOCK_TAGS.contains(&name.as_str());
+        if !block && name != "td" && name != "th" {
+            out.push('<');
+            rest = tag;
+            continue;
         }
+        if block {
+            out.push_str("<br>");
+        }
+        let end = tag.find('>').map_or(tag.len(), |e| e + 1);
         out.push('<');
-        rest = tag;
+        out.push_str(&tag[..end]);
+        out.push_str("&#32;");
+        rest = &tag[end..];
     }
     out.push_str(rest);
     out
