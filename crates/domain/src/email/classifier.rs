@@ -22,6 +22,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::Category;
 use super::cues::{self, Cue};
+use super::embedding::Embedder;
 use super::evidence::{self, Signal};
 use super::features::{self, FeatureKind, Features};
 use super::lexicon::lexicon;
@@ -145,6 +146,8 @@ pub struct Classifier {
     owners: Owners,
     /// Per sender group, what corrections taught ([`Classifier::learning_from`]).
     priors: Arc<BTreeMap<String, [f32; model::K]>>,
+    /// The sentence-embedding table, when installed and the model was trained with it.
+    embedder: Option<Arc<Embedder>>,
 }
 
 impl Classifier {
@@ -160,6 +163,21 @@ impl Classifier {
         })
     }
 
+    /// The shipped model that reads the text's meaning too ([`model_file::SHIPPED_MEANING`]),
+    /// with `embedder`; an error naming the mismatch when the table is not the one the model
+    /// was trained with (the caller keeps [`Classifier::embedded`]).
+    pub fn embedded_with_meaning(embedder: Arc<Embedder>) -> Result<Classifier, String> {
+        let trained_with = model_file::SHIPPED_MEANING_TABLE.trim();
+        if embedder.stamp() != trained_with {
+            return Err(format!(
+                "embedding table {} is not the one the shipped model was trained with ({trained_with})",
+                embedder.stamp()
+            ));
+        }
+        let model = model_file::from_bytes(model_file::SHIPPED_MEANING)?;
+        Ok(Classifier::with_meaning(model, embedder))
+    }
+
     /// A classifier around a trained model, without user rules.
     pub fn from_model(model: Linear) -> Self {
         Self {
@@ -167,16 +185,29 @@ impl Classifier {
             rules: Rules::default(),
             owners: Owners::default(),
             priors: Arc::default(),
+            embedder: None,
         }
+    }
+
+    /// A classifier around a model trained with the meaning vectors of `embedder` (what
+    /// [`super::train::train_model`] gives with the same embedder), without user rules.
+    pub fn with_meaning(model: Linear, embedder: Arc<Embedder>) -> Self {
+        Self {
+            embedder: Some(embedder),
+            ..Self::from_model(model)
+        }
+    }
+
+    /// The sentence-embedding table this classifier reads text with, if any.
+    pub fn embedder(&self) -> Option<&Embedder> {
+        self.embedder.as_deref()
     }
 
     /// This classifier with user rules applied first.
     pub fn with_rules(&self, rules: Rules) -> Self {
         Self {
-            model: Arc::clone(&self.model),
             rules,
-            owners: self.owners.clone(),
-            priors: Arc::clone(&self.priors),
+            ..self.clone()
         }
     }
 
@@ -212,9 +243,8 @@ impl Classifier {
         }
         Self {
             model: Arc::new(model),
-            rules: self.rules.clone(),
-            owners: self.owners.clone(),
             priors: Arc::new(priors),
+            ..self.clone()
         }
     }
 
@@ -274,6 +304,21 @@ impl Classifier {
         } else {
             features::extract(email, &self.owners, readable_body, true)
         };
+        if let Some(embedder) = &self.embedder {
+            let subject = if problem == Some(Unreadable::BadHeaders) {
+                ""
+            } else {
+                email.subject.as_str()
+            };
+            let body = if readable_body {
+                email.body.as_str()
+            } else {
+                ""
+            };
+            if let Some(meaning) = embedder.embed(subject, body) {
+                features::add_meaning(&mut features, &meaning, true);
+            }
+        }
         let probabilities = match prior {
             Some(prior) => self.model.probabilities_with(&features, prior),
             None => self.model.probabilities(&features),
@@ -303,7 +348,7 @@ impl Classifier {
         let ruled = if prior.is_some() {
             None
         } else {
-            product_rule(&signals, &cues)
+            product_rule(&signals, &cues, &cues::cues(subject, ""))
         };
         if let Some(prior) = prior {
             let base = self.model.probabilities(&features);
@@ -323,7 +368,7 @@ impl Classifier {
             reasons.push(why.to_owned());
         } else if category == Category::NeedAction
             && prior.is_none()
-            && let Some(why) = not_to_you(&signals, email)
+            && let Some(why) = not_to_you(&signals, &cues, email)
         {
             // Asked of a list or of many, not of the reader: list discussion is FYI, anything
             // else the next most likely category.
@@ -355,6 +400,9 @@ impl Classifier {
     }
 }
 
+/// The reason naming the sentence-embedding vector, when it weighed for the category.
+pub const MEANING_REASON: &str = "what the text is about (sentence-embedding model)";
+
 /// Reasons kept per message.
 pub const MAX_REASONS: usize = 4;
 
@@ -368,7 +416,14 @@ pub fn body_is_readable(problem: Option<Unreadable>) -> bool {
 
 /// The product's definitions that a model trained on examples must not override: the three
 /// classes it used to get wrong, and list discussion.
-fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static str)> {
+///
+/// `subject_cues` are the cues of the subject alone: what a message is, where its body's
+/// advertisements do not speak.
+fn product_rule(
+    signals: &[Signal],
+    cues: &[Cue],
+    subject_cues: &[Cue],
+) -> Option<(Category, &'static str)> {
     let has = |s: Signal| signals.contains(&s);
     let cue = |c: Cue| cues.contains(&c);
     let automated = has(Signal::AutoGenerated) || has(Signal::OpsTool) || has(Signal::SystemSender);
@@ -381,6 +436,23 @@ fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static 
     }
     if has(Signal::ReviewRequested) {
         return Some((Category::NeedAction, "your review was requested"));
+    }
+    // An amount due by a date, addressed to you, with nothing on offer: an invoice, a renewal
+    // or a failed payment to settle (offers with prices and deadlines are marketing).
+    if cue(Cue::Price)
+        && cue(Cue::Deadline)
+        && (has(Signal::ToOwner) || has(Signal::CcOwner))
+        && !has(Signal::ViaList)
+        && !has(Signal::PrecedenceBulk)
+        && !has(Signal::MarketingSender)
+        && !cue(Cue::Offer)
+        && !cue(Cue::Marketing)
+        && !cue(Cue::RemoveMe)
+    {
+        return Some((
+            Category::NeedAction,
+            "an amount due by a date, addressed to you, nothing on offer: yours to pay",
+        ));
     }
     // An out-of-office or other automatic reply informs, whatever dates or names it gives.
     if has(Signal::AutoReplied) && !cue(Cue::Approval) {
@@ -410,6 +482,24 @@ fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static 
         return Some((
             Category::Newsletter,
             "subscribed mail (unsubscribe header, a periodical's name or a tagged address) with a newsletter title, selling nothing",
+        ));
+    }
+    // A periodical's name as the sender (`CNET News.com Daily Dispatch`, `Daily Dilbert`): a
+    // dispatch, whatever advertisements its body carries, as long as its subject sells
+    // nothing.
+    let subject_sells = subject_cues
+        .iter()
+        .any(|c| matches!(c, Cue::Offer | Cue::Price | Cue::Marketing | Cue::RemoveMe));
+    if has(Signal::PeriodicSender)
+        && !subject_sells
+        && !has(Signal::DiscussionList)
+        && !has(Signal::Reply)
+        && !cue(Cue::Approval)
+        && !cue(Cue::RemoveMe)
+    {
+        return Some((
+            Category::Newsletter,
+            "a periodical's name as the sender, its subject selling nothing",
         ));
     }
     // Marketing from before one-click unsubscribe: no bulk headers, but offers and prices to a
@@ -458,40 +548,62 @@ fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static 
     None
 }
 
-/// Why a message the model would call Need-Action is not asked of the reader: it came
-/// through a list and does not name them, it names someone else, or nobody at all. A question
-/// to a list is discussion; a "reply now" to a crowd is marketing.
-fn not_to_you(signals: &[Signal], email: &Message) -> Option<&'static str> {
+/// Why a message the model would call Need-Action is not asked of the reader, or `None` when
+/// it is. Need-Action is kept conservative (a false one costs the reader most): only mail
+/// addressed to the owner (when the owner is known), sent to them alone rather than through a
+/// list or in bulk, by a person or by a system they use, that asks something and sells
+/// nothing. A question to a list is discussion; a "reply now" to a crowd is marketing.
+fn not_to_you(signals: &[Signal], cues: &[Cue], email: &Message) -> Option<&'static str> {
     let has = |s: Signal| signals.contains(&s);
+    let cue = |c: Cue| cues.contains(&c);
     let to_you = has(Signal::ToOwner) || has(Signal::CcOwner);
-    if to_you {
-        return None;
+    if has(Signal::ListDigest) {
+        return Some("a list digest: not Need-Action");
     }
     if has(Signal::ViaList) {
-        Some("asked of a mailing list, not of you: not Need-Action")
-    } else if has(Signal::NotToOwner) {
-        Some("not addressed to you: not Need-Action")
-    } else if email
+        return Some("came through a mailing list, not asked of you alone: not Need-Action");
+    }
+    if has(Signal::NotToOwner) {
+        return Some("not addressed to you: not Need-Action");
+    }
+    if email
         .header("to")
         .is_some_and(|to| to.to_ascii_lowercase().contains("undisclosed"))
     {
-        Some("sent to undisclosed recipients: not Need-Action")
-    } else if email.header("to").is_none() && has(Signal::SubjectTag) {
-        Some("a list's [tag] in the subject and no recipient: a list copy, not Need-Action")
-    } else if has(Signal::ToOwner)
-        && !(has(Signal::PersonSender)
-            || has(Signal::PersonalClient)
-            || has(Signal::Reply)
-            || has(Signal::SystemSender)
-            || has(Signal::AutoGenerated)
-            || has(Signal::OpsTool)
-            || has(Signal::ReplyToOwner))
-        || has(Signal::TrackingSender)
-    {
-        Some("neither a person nor a system you use asks it: not Need-Action")
-    } else {
-        None
+        return Some("sent to undisclosed recipients: not Need-Action");
     }
+    if email.header("to").is_none() && has(Signal::SubjectTag) {
+        return Some("a list's [tag] in the subject and no recipient: a list copy, not Need-Action");
+    }
+    // Mail services send transactional mail (invoices, signatures, expiries) too: their
+    // headers count against a request only when it is not addressed to you.
+    let mail_service =
+        has(Signal::Esp) || has(Signal::ListUnsubscribe) || has(Signal::TrackingSender);
+    if has(Signal::PrecedenceBulk) || has(Signal::MarketingSender) || (mail_service && !to_you)
+    {
+        return Some("sent in bulk (mass-mail headers or sender): not Need-Action");
+    }
+    let replies_to_you = has(Signal::ReplyToOwner) || (to_you && has(Signal::Reply));
+    if cue(Cue::RemoveMe) || ((cue(Cue::Offer) || cue(Cue::Marketing)) && !replies_to_you) {
+        return Some("it sells something: not Need-Action");
+    }
+    let person = has(Signal::PersonSender) || has(Signal::PersonalClient) || replies_to_you;
+    let system = has(Signal::SystemSender)
+        || has(Signal::AutoGenerated)
+        || has(Signal::OpsTool)
+        || (mail_service && to_you);
+    if !person && !system {
+        return Some("neither a person nor a system you use asks it: not Need-Action");
+    }
+    let asks = cue(Cue::Request)
+        || cue(Cue::Question)
+        || cue(Cue::Approval)
+        || cue(Cue::Deadline)
+        || cue(Cue::Invitation);
+    if !asks {
+        return Some("nothing in it asks you to act: not Need-Action");
+    }
+    None
 }
 
 /// The features that pushed hardest towards `category`, as sentences: header and content
@@ -508,7 +620,28 @@ fn explain(
 ) -> Vec<String> {
     let mut reasons: Vec<String> = Vec::new();
     let mut words = Vec::new();
-    for (pos, weight) in model.contributions(features, category) {
+    let mut contributions = model.contributions(features, category);
+    // The meaning vector's values say nothing one by one: they count as one piece of
+    // evidence, at the place of the first, with their summed weight.
+    let meaning: f32 = contributions
+        .iter()
+        .filter(|(pos, _)| matches!(features.kinds[*pos], FeatureKind::Meaning(_)))
+        .map(|(_, w)| w)
+        .sum();
+    let mut first_meaning = true;
+    contributions.retain(|(pos, _)| {
+        let is_meaning = matches!(features.kinds[*pos], FeatureKind::Meaning(_));
+        let keep = !is_meaning || first_meaning;
+        first_meaning &= !is_meaning;
+        keep
+    });
+    for (pos, weight) in contributions.iter_mut() {
+        if matches!(features.kinds[*pos], FeatureKind::Meaning(_)) {
+            *weight = meaning;
+        }
+    }
+    contributions.sort_by(|a, b| b.1.total_cmp(&a.1));
+    for (pos, weight) in contributions {
         if weight <= 0.05 || reasons.len() + usize::from(!words.is_empty()) >= MAX_REASONS {
             break;
         }
@@ -523,6 +656,7 @@ fn explain(
             FeatureKind::Group(g) => Some(g.describe().to_owned()),
             FeatureKind::Combination(x) => Some(x.describe().to_owned()),
             FeatureKind::Mailer(m) => Some(format!("sent with {m} (mail software)")),
+            FeatureKind::Meaning(_) => Some(MEANING_REASON.to_owned()),
             _ => None,
         };
         if let Some(named) = named {
@@ -551,4 +685,155 @@ fn explain(
         reasons.push("learned model".to_owned());
     }
     reasons
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(from: &str, subject: &str, body: &str, headers: &[(&str, &str)]) -> Message {
+        Message {
+            id: format!("{subject}@test"),
+            from: from.to_owned(),
+            from_name: None,
+            subject: subject.to_owned(),
+            body: body.to_owned(),
+            headers: headers
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                .collect(),
+        }
+    }
+
+    /// Mail of every kind the reasons must stay true for: rules, the model, gates, words.
+    fn messages() -> Vec<Message> {
+        vec![
+            message(
+                "sam@partner.example",
+                "Can you send me the signed contract by Friday?",
+                "Hi Dana, could you please sign the contract and send it back to me by Friday? Thanks, Sam",
+                &[("to", "dana@example.com")],
+            ),
+            message(
+                "someone@lists.example",
+                "Re: how do I configure the spam filter?",
+                "Has anyone got this working? Could you tell me which option to set?",
+                &[
+                    ("to", "users@lists.example"),
+                    ("list-id", "<users.lists.example>"),
+                    ("list-post", "<mailto:users@lists.example>"),
+                    ("precedence", "list"),
+                    ("in-reply-to", "<a@b>"),
+                ],
+            ),
+            message(
+                "news@weekly.example",
+                "The Weekly Brief: issue 42",
+                "In this issue: energy prices fall, a new telescope, and the week in science. Read more on our site.",
+                &[
+                    ("to", "dana@example.com"),
+                    ("list-unsubscribe", "<https://weekly.example/u>"),
+                ],
+            ),
+            message(
+                "deals@shop.example",
+                "50% off everything this weekend only",
+                "Huge sale! Save 50% on all items, free shipping on orders over $25. Shop now.",
+                &[("to", "dana@example.com"), ("feedback-id", "1:2:3:ses")],
+            ),
+            message(
+                "root@build.example",
+                "Cron <root@build> backup finished",
+                "Backup of /srv completed in 12 minutes. 3 volumes copied.",
+                &[("to", "dana@example.com"), ("auto-submitted", "auto-generated")],
+            ),
+            message(
+                "jo@friend.example",
+                "Photos from the weekend",
+                "Here are the photos from Saturday, it was great to see you all.",
+                &[("to", "dana@example.com"), ("x-mailer", "Apple Mail (2.3)")],
+            ),
+            message(
+                "offers@bulk.example",
+                "Reply now to claim your prize",
+                "You have been selected! Reply now with your details to claim your prize. To be removed reply REMOVE.",
+                &[("to", "undisclosed-recipients:;")],
+            ),
+        ]
+    }
+
+    #[test]
+    fn every_reason_names_evidence_the_decision_used() {
+        let owners = Owners::new(["dana@example.com"]);
+        let classifier = Classifier::embedded().with_owners(owners.clone());
+        for email in messages() {
+            let got = classifier.classify(&email);
+            let problem = readable::check(&email);
+            let readable = body_is_readable(problem);
+            let mut features = features::extract(&email, &owners, readable, true);
+            let signals = evidence::signals(&email, &owners);
+            let cues = cues::cues(&email.subject, if readable { &email.body } else { "" });
+            // What may be named: the rule or gate that decided, the reading problem, and each
+            // feature that pushed towards the category given (the words by themselves).
+            let mut allowed: Vec<String> = Vec::new();
+            let subject_cues = cues::cues(&email.subject, "");
+            allowed.extend(
+                product_rule(&signals, &cues, &subject_cues).map(|(_, why)| why.to_owned()),
+            );
+            allowed.extend(not_to_you(&signals, &cues, &email).map(str::to_owned));
+            allowed.extend(problem.map(|p| p.describe().to_owned()));
+            let mut words = Vec::new();
+            for (pos, weight) in classifier.model.contributions(&features, got.category) {
+                if weight <= 0.0 {
+                    continue;
+                }
+                match &mut features.kinds[pos] {
+                    FeatureKind::Signal(s) => allowed.push(s.describe().to_owned()),
+                    FeatureKind::Cue(c) => allowed.push(c.describe().to_owned()),
+                    FeatureKind::Group(g) => allowed.push(g.describe().to_owned()),
+                    FeatureKind::Combination(x) => allowed.push(x.describe().to_owned()),
+                    FeatureKind::Mailer(m) => allowed.push(format!("sent with {m} (mail software)")),
+                    FeatureKind::Word(w) => words.push(
+                        w.split_once(':')
+                            .map_or(w.as_str(), |(_, x)| x)
+                            .replace('_', " "),
+                    ),
+                    _ => {}
+                }
+            }
+            assert!(!got.reasons.is_empty(), "{}", email.subject);
+            for reason in &got.reasons {
+                if let Some(list) = reason.strip_prefix("words: ") {
+                    for word in list.split(", ") {
+                        assert!(
+                            words.iter().any(|w| w == word),
+                            "{}: word {word:?} did not push towards {}",
+                            email.subject,
+                            got.category
+                        );
+                    }
+                    continue;
+                }
+                // A cue that asks quotes its phrase, which must be in the message.
+                let (named, quoted) = match reason.split_once(" (\"") {
+                    Some((named, rest)) => (named, rest.strip_suffix("\")")),
+                    None => (reason.as_str(), None),
+                };
+                if let Some(phrase) = quoted {
+                    let text = format!("{} {}", email.subject, email.body).to_lowercase();
+                    assert!(
+                        text.contains(&phrase.to_lowercase()),
+                        "{}: quoted {phrase:?} is not in the message",
+                        email.subject
+                    );
+                }
+                assert!(
+                    allowed.iter().any(|a| a == named || a == reason),
+                    "{}: reason {reason:?} for {} is not evidence that was used; used: {allowed:?}",
+                    email.subject,
+                    got.category
+                );
+            }
+        }
+    }
 }

@@ -39,6 +39,8 @@ pub enum FeatureKind {
     /// The mail software named in `X-Mailer` / `User-Agent` (its first word, `m:`): software,
     /// not a sender, so what is learnt carries to every sender using it.
     Mailer(String),
+    /// One value of the text's sentence-embedding vector (`e:<i>`, [`add_meaning`]).
+    Meaning(usize),
 }
 
 /// Evidence that means more together than apart, each seen across many kinds of mail: what
@@ -149,6 +151,23 @@ fn mailer(email: &Message) -> Option<String> {
         .take(24)
         .collect();
     (word.len() >= 2).then_some(word)
+}
+
+/// Length of the meaning vector among the features: comparable to the words' (whose values
+/// add up to a vector of length 2) so neither drowns the other or the header evidence.
+pub const MEANING_SCALE: f32 = 2.0;
+
+/// Appends a text's sentence-embedding vector ([`super::embedding::Embedder::embed`], unit
+/// length) as features `e:0`, `e:1`, …, scaled by [`MEANING_SCALE`].
+pub fn add_meaning(features: &mut Features, meaning: &[f32], explain: bool) {
+    static INDICES: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    let indices = INDICES.get_or_init(|| (0..4096).map(|i| index(&format!("e:{i}"))).collect());
+    for (i, (&v, &at)) in meaning.iter().zip(indices).enumerate() {
+        features.values.push((at, v * MEANING_SCALE));
+        if explain {
+            features.kinds.push(FeatureKind::Meaning(i));
+        }
+    }
 }
 
 /// Features of a header-less example (subject and body only), as in `corpus/emails.tsv`.

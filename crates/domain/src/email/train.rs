@@ -6,10 +6,12 @@
 //! every message is tested exactly once by a model that never saw its sender.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use super::Category;
 use super::classifier::{Classification, Classifier, body_is_readable};
-use super::features::{Features, extract, extract_text};
+use super::embedding::Embedder;
+use super::features::{Features, add_meaning, extract, extract_text};
 use super::message::Message;
 use super::model::{Linear, Training, class};
 use super::owners::{Owners, addresses};
@@ -72,21 +74,31 @@ pub fn fold_of(group: &str) -> usize {
 
 /// Trains the model on labelled messages (each also without its headers, see
 /// [`corpus_features`]) plus header-less examples (the service's `corpus/emails.tsv`: other
-/// authors' wording, six languages).
+/// authors' wording, six languages), with the meaning vectors of `embedder` when given.
 pub fn train_model<'a>(
     messages: impl Iterator<Item = &'a Labelled>,
     extra: &[Example],
+    embedder: Option<&Embedder>,
     settings: Training,
 ) -> Linear {
-    let features: Vec<(Features, Category)> = corpus_features(messages)
+    let features: Vec<(Features, Category)> = corpus_features(messages, embedder)
         .chain(
             extra
                 .iter()
-                .map(|e| (extract_text(&e.subject, &e.body), e.category)),
+                .map(|e| (text_features(&e.subject, &e.body, embedder), e.category)),
         )
         .collect();
     let pairs: Vec<(&Features, Category)> = features.iter().map(|(f, c)| (f, *c)).collect();
     Linear::train(&pairs, settings)
+}
+
+/// The classifier around a trained model: reading text with `embedder` when the model was
+/// trained with it.
+pub fn classifier(model: Linear, embedder: Option<&Arc<Embedder>>) -> Classifier {
+    match embedder {
+        Some(e) => Classifier::with_meaning(model, Arc::clone(e)),
+        None => Classifier::from_model(model),
+    }
 }
 
 /// Each message's features twice: as the classifier computes them, and from its subject and
@@ -95,21 +107,45 @@ pub fn train_model<'a>(
 /// own too, as in mail whose headers say nothing (forwarded, pasted, from old clients).
 pub fn corpus_features<'a>(
     messages: impl Iterator<Item = &'a Labelled>,
+    embedder: Option<&Embedder>,
 ) -> impl Iterator<Item = (Features, Category)> {
-    messages.flat_map(|m| {
+    messages.flat_map(move |m| {
         let readable = body_is_readable(readable::check(&m.email));
         let body = if readable { m.email.body.as_str() } else { "" };
         [
-            (features_of(&m.email), m.category),
-            (extract_text(&m.email.subject, body), m.category),
+            (features_of(&m.email, embedder), m.category),
+            (text_features(&m.email.subject, body, embedder), m.category),
         ]
     })
 }
 
-/// The features the classifier computes for a message (readability applied).
-pub fn features_of(email: &Message) -> Features {
+/// The features the classifier computes for a message (readability applied; the meaning
+/// vector of `embedder` when given).
+pub fn features_of(email: &Message, embedder: Option<&Embedder>) -> Features {
     let problem = readable::check(email);
-    extract(email, &Owners::default(), body_is_readable(problem), false)
+    let readable = body_is_readable(problem);
+    let mut features = extract(email, &Owners::default(), readable, false);
+    if let Some(meaning) = embedder.and_then(|e| {
+        let subject = if problem == Some(readable::Unreadable::BadHeaders) {
+            ""
+        } else {
+            email.subject.as_str()
+        };
+        e.embed(subject, if readable { &email.body } else { "" })
+    }) {
+        add_meaning(&mut features, &meaning, false);
+    }
+    features
+}
+
+/// The features of a subject and body alone (no headers), with their meaning vector when an
+/// embedder is given.
+pub fn text_features(subject: &str, body: &str, embedder: Option<&Embedder>) -> Features {
+    let mut features = extract_text(subject, body);
+    if let Some(meaning) = embedder.and_then(|e| e.embed(subject, body)) {
+        add_meaning(&mut features, &meaning, false);
+    }
+    features
 }
 
 /// Predictions against labels: the confusion matrix and what follows from it.
@@ -206,6 +242,7 @@ pub fn evaluate(
     extra: &[Example],
     also: &[Labelled],
     folds: &[usize],
+    embedder: Option<&Arc<Embedder>>,
 ) -> Evaluation {
     let groups: Vec<String> = corpus.iter().map(|m| m.email.sender_group()).collect();
     let mut evaluation = Evaluation::default();
@@ -215,11 +252,15 @@ pub fn evaluate(
             .zip(&groups)
             .filter(|(_, g)| fold_of(g) != fold)
             .map(|(m, _)| m);
-        let classifier = Classifier::from_model(train_model(
-            train.chain(weighted(also)),
-            extra,
-            Training::default(),
-        ));
+        let classifier = classifier(
+            train_model(
+                train.chain(weighted(also)),
+                extra,
+                embedder.map(|e| &**e),
+                Training::default(),
+            ),
+            embedder,
+        );
         let mut senders = BTreeSet::new();
         for (m, g) in corpus.iter().zip(&groups) {
             if fold_of(g) == fold {
@@ -262,6 +303,7 @@ pub fn evaluate_corrections(
     also: &[Labelled],
     fold: usize,
     corrections: usize,
+    embedder: Option<&Arc<Embedder>>,
 ) -> CorrectionEffect {
     let groups: Vec<String> = corpus.iter().map(|m| m.email.sender_group()).collect();
     let train = corpus
@@ -269,11 +311,15 @@ pub fn evaluate_corrections(
         .zip(&groups)
         .filter(|(_, g)| fold_of(g) != fold)
         .map(|(m, _)| m);
-    let base = Classifier::from_model(train_model(
-        train.chain(weighted(also)),
-        extra,
-        Training::default(),
-    ));
+    let base = classifier(
+        train_model(
+            train.chain(weighted(also)),
+            extra,
+            embedder.map(|e| &**e),
+            Training::default(),
+        ),
+        embedder,
+    );
     let mut by_group: BTreeMap<&str, Vec<&Labelled>> = BTreeMap::new();
     for (m, g) in corpus.iter().zip(&groups) {
         if fold_of(g) == fold {
@@ -308,7 +354,13 @@ pub fn evaluate_corrections(
         let next = Category::ALL[(class(label) + 1) % Category::ALL.len()];
         let examples: Vec<(String, Features, Category)> = similar[..corrections]
             .iter()
-            .map(|m| (group.to_string(), features_of(&m.email), next))
+            .map(|m| {
+                (
+                    group.to_string(),
+                    features_of(&m.email, embedder.map(|e| &**e)),
+                    next,
+                )
+            })
             .collect();
         let updated = base.learning_from(&examples);
         effect.groups += 1;
@@ -336,6 +388,7 @@ pub fn evaluate_unseen_kinds(
     extra: &[Example],
     also: &[Labelled],
     kinds: &HashMap<&str, &str>,
+    embedder: Option<&Arc<Embedder>>,
 ) -> (Evaluation, Vec<(String, Category, usize, usize)>) {
     let kind_of = |m: &Labelled| kinds.get(m.email.id.as_str()).copied().unwrap_or("?");
     // A kind that is its category's only kind (all Social mail) cannot be left out: the model
@@ -355,14 +408,18 @@ pub fn evaluate_unseen_kinds(
     let mut evaluation = Evaluation::default();
     let mut per_kind = Vec::new();
     for kind in all {
-        let classifier = Classifier::from_model(train_model(
-            corpus
-                .iter()
-                .filter(|m| kind_of(m) != kind)
-                .chain(weighted(also)),
-            extra,
-            Training::default(),
-        ));
+        let classifier = classifier(
+            train_model(
+                corpus
+                    .iter()
+                    .filter(|m| kind_of(m) != kind)
+                    .chain(weighted(also)),
+                extra,
+                embedder.map(|e| &**e),
+                Training::default(),
+            ),
+            embedder,
+        );
         let (mut tested, mut correct, mut category) = (0, 0, Category::Fyi);
         for m in corpus.iter().filter(|m| kind_of(m) == kind) {
             let predicted = classifier.classify(&m.email).category;
@@ -378,13 +435,17 @@ pub fn evaluate_unseen_kinds(
 
 /// Out of distribution: trained on `corpus` only, tested on header-less `examples` (the
 /// service's `corpus/emails.tsv`: other wording, six languages, no headers).
-pub fn evaluate_handwritten(corpus: &[Labelled], examples: &[Example]) -> Evaluation {
-    let features: Vec<(Features, Category)> = corpus_features(corpus.iter()).collect();
+pub fn evaluate_handwritten(
+    corpus: &[Labelled],
+    examples: &[Example],
+    embedder: Option<&Embedder>,
+) -> Evaluation {
+    let features: Vec<(Features, Category)> = corpus_features(corpus.iter(), embedder).collect();
     let pairs: Vec<(&Features, Category)> = features.iter().map(|(f, c)| (f, *c)).collect();
     let model = Linear::train(&pairs, Training::default());
     let mut evaluation = Evaluation::default();
     for e in examples {
-        let p = model.probabilities(&extract_text(&e.subject, &e.body));
+        let p = model.probabilities(&text_features(&e.subject, &e.body, embedder));
         let best = (0..5).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(1);
         evaluation.add(e.category, Category::ALL[best]);
     }
@@ -440,6 +501,7 @@ pub fn evaluate_grouped(
     base: &[Labelled],
     extra: &[Example],
     folds: usize,
+    embedder: Option<&Arc<Embedder>>,
 ) -> Vec<Classification> {
     let fold_of = grouped_folds(keys, folds);
     let mut predicted = vec![None; real.len()];
@@ -450,11 +512,15 @@ pub fn evaluate_grouped(
             .filter(|(_, f)| **f != fold)
             .map(|(m, _)| m.clone())
             .collect();
-        let classifier = Classifier::from_model(train_model(
-            base.iter().chain(weighted(&train)),
-            extra,
-            Training::default(),
-        ));
+        let classifier = classifier(
+            train_model(
+                base.iter().chain(weighted(&train)),
+                extra,
+                embedder.map(|e| &**e),
+                Training::default(),
+            ),
+            embedder,
+        );
         for (i, m) in real.iter().enumerate() {
             if fold_of[i] == fold {
                 predicted[i] = Some(classifier.classify(&m.email));

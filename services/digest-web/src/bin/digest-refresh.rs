@@ -63,6 +63,13 @@ struct Cli {
     #[arg(long, env = "DIGEST_OWNER_ADDRESSES", value_delimiter = ',')]
     owner_addresses: Option<Vec<String>>,
 
+    /// The sentence-embedding table the categoriser reads text with (written by
+    /// scripts/setup/install-embedding-model.sh); an empty value turns it off. Without it the
+    /// embedded default categorises, and the digest says so [default: the checkout's
+    /// .tmp/embedding-model/tokens.bin]
+    #[arg(long, env = "DIGEST_EMBEDDING_MODEL")]
+    embedding_model: Option<PathBuf>,
+
     /// Price of 1,000 LLM tokens, used for estimated_cost when LLM_PRICE_INPUT_PER_1K and
     /// LLM_PRICE_OUTPUT_PER_1K are not set [default: 0]
     #[arg(long, env = "DIGEST_LLM_PRICE_PER_1K_TOKENS")]
@@ -115,6 +122,9 @@ fn main() -> ExitCode {
     }
     if let Some(owners) = cli.owner_addresses {
         options.owner_addresses = owners;
+    }
+    if let Some(table) = cli.embedding_model {
+        options.embedding_model = (!table.as_os_str().is_empty()).then_some(table);
     }
     if let Some(price) = cli.llm_price_per_1k_tokens {
         options.llm_price_per_1k_tokens = price;

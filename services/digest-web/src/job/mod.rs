@@ -74,6 +74,9 @@ pub struct RefreshOptions {
     /// The mailbox owner's addresses (`DIGEST_OWNER_ADDRESSES`); the IMAP login, when it is an
     /// address, and each message's delivery address are added.
     pub owner_addresses: Vec<String>,
+    /// The sentence-embedding table (`DIGEST_EMBEDDING_MODEL`, by default the checkout's
+    /// `.tmp/embedding-model/tokens.bin`); `None` turns the meaning vector off.
+    pub embedding_model: Option<PathBuf>,
     /// Price of 1,000 LLM tokens (prompt and completion alike), for `estimated_cost` when
     /// `LLM_PRICE_INPUT_PER_1K` / `LLM_PRICE_OUTPUT_PER_1K` are not set.
     pub llm_price_per_1k_tokens: f64,
@@ -92,6 +95,7 @@ impl RefreshOptions {
             imap_auth: None,
             rules_file: None,
             owner_addresses: Vec::new(),
+            embedding_model: Some(classify::default_embedding_model()),
             llm_price_per_1k_tokens: 0.0,
             llm: None,
         }
@@ -127,6 +131,9 @@ impl RefreshOptions {
                     .collect()
             })
             .unwrap_or_default();
+        if let Some(table) = env.raw("DIGEST_EMBEDDING_MODEL") {
+            options.embedding_model = (!table.trim().is_empty()).then(|| PathBuf::from(table));
+        }
         options.llm_price_per_1k_tokens = env
             .parse_or("DIGEST_LLM_PRICE_PER_1K_TOKENS", 0.0, "a number")
             .map_err(|e| e.to_string())?;
@@ -289,9 +296,12 @@ fn run_inner(
         path: db.clone(),
         source,
     };
+    let (classifier, classifier_name) =
+        classify::offline_classifier(options.embedding_model.as_deref());
+    tracing::info!(categoriser = %classifier_name, "offline categoriser");
     let classifier = match &options.rules_file {
-        Some(path) => Classifier::embedded().with_rules(load_rules(path)?),
-        None => Classifier::embedded().clone(),
+        Some(path) => classifier.with_rules(load_rules(path)?),
+        None => classifier,
     };
     let mut owners = options.owner_addresses.clone();
     if let MailSource::Imap(url) = &options.source

@@ -5,8 +5,10 @@
 //! are [`domain::email::train`]'s, which the functions here call with the whole corpus.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use domain::email::Category;
+use domain::email::embedding::Embedder;
 use domain::email::model::{Linear, Training};
 use domain::email::train::{self, CorrectionEffect, Evaluation, Example, Half, Labelled};
 use mail_parser::mailbox::mbox::MessageIterator;
@@ -79,8 +81,9 @@ pub fn kinds() -> HashMap<&'static str, &'static str> {
 }
 
 /// Trains the model on the whole corpus and, when `../shared/data` is there, the real
-/// labelled mail (what `make classifier-model` ships: the weights, never the messages).
-pub fn train_on_corpus() -> Linear {
+/// labelled mail (what `make classifier-model` ships: the weights, never the messages), with
+/// the meaning vectors of `embedder` when given.
+pub fn train_on_corpus(embedder: Option<&Embedder>) -> Linear {
     let corpus = labelled();
     let real: Vec<Labelled> = real_mail()
         .into_iter()
@@ -90,14 +93,32 @@ pub fn train_on_corpus() -> Linear {
     train::train_model(
         corpus.iter().chain(train::weighted(&real)),
         &handwritten(),
+        embedder,
         Training::default(),
     )
 }
 
+/// The embedding table installed in the checkout by `scripts/setup/install-embedding-model.sh`
+/// (`.tmp/embedding-model/tokens.bin`), for training and measuring; `None` when absent.
+pub fn installed_embedder() -> Option<Arc<Embedder>> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../.tmp/embedding-model/tokens.bin"
+    );
+    Embedder::load(std::path::Path::new(path))
+        .ok()
+        .map(Arc::new)
+}
+
 /// [`train::evaluate`] with the hand-written examples and `also` (real mail) in every
 /// training set.
-pub fn evaluate(corpus: &[Labelled], also: &[Labelled], folds: &[usize]) -> Evaluation {
-    train::evaluate(corpus, &handwritten(), also, folds)
+pub fn evaluate(
+    corpus: &[Labelled],
+    also: &[Labelled],
+    folds: &[usize],
+    embedder: Option<&Arc<Embedder>>,
+) -> Evaluation {
+    train::evaluate(corpus, &handwritten(), also, folds, embedder)
 }
 
 /// [`train::evaluate_corrections`] with the hand-written examples and `also` in the training
@@ -107,8 +128,9 @@ pub fn evaluate_corrections(
     also: &[Labelled],
     fold: usize,
     corrections: usize,
+    embedder: Option<&Arc<Embedder>>,
 ) -> CorrectionEffect {
-    train::evaluate_corrections(corpus, &handwritten(), also, fold, corrections)
+    train::evaluate_corrections(corpus, &handwritten(), also, fold, corrections, embedder)
 }
 
 /// [`train::evaluate_unseen_kinds`] with the generator's kinds, the hand-written examples and
@@ -116,14 +138,15 @@ pub fn evaluate_corrections(
 pub fn evaluate_unseen_kinds(
     corpus: &[Labelled],
     also: &[Labelled],
+    embedder: Option<&Arc<Embedder>>,
 ) -> (Evaluation, Vec<(String, Category, usize, usize)>) {
-    train::evaluate_unseen_kinds(corpus, &handwritten(), also, &kinds())
+    train::evaluate_unseen_kinds(corpus, &handwritten(), also, &kinds(), embedder)
 }
 
 /// [`train::evaluate_handwritten`]: trained on the generated corpus only, tested on the
 /// hand-written examples.
-pub fn evaluate_handwritten(corpus: &[Labelled]) -> Evaluation {
-    train::evaluate_handwritten(corpus, &handwritten())
+pub fn evaluate_handwritten(corpus: &[Labelled], embedder: Option<&Embedder>) -> Evaluation {
+    train::evaluate_handwritten(corpus, &handwritten(), embedder)
 }
 
 /// The real labelled mail of `../shared/data/real-mail/` (312 messages, 2002–2003, labelled
