@@ -84,9 +84,14 @@ fuzz: ## Run each cargo-fuzz target for FUZZ_SECS (60) seconds (installs cargo-f
 
 ##@ Measure accuracy
 
-.PHONY: real-lists ocr-accuracy classifier-accuracy classifier-corpus classifier-model
+.PHONY: real-lists ocr-real ocr-accuracy classifier-accuracy classifier-corpus classifier-model
 real-lists: ## Score /analyze on the real product lists in ../shared/data (per-language table; ARGS=--verbose)
 	@scripts/test/real-lists.sh $(ARGS)
+
+ocr-real: ## Read the real label photos in ../shared/data on one core: every photo, the tune and check halves (F1, seconds; docs/ocr.md)
+	@$(INSTALL_DEPS) run
+	@scripts/setup/install-ocr-models.sh
+	@scripts/test/ocr-real.sh $(ARGS)
 
 ocr-accuracy: ## Read the synthetic labels in every variant, then in the hard conditions (OCR_HARD_SAMPLE labels per language, default 1); print per language and condition (docs/ocr.md)
 	@$(INSTALL_DEPS) run test

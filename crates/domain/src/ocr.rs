@@ -1,10 +1,9 @@
 //! The `/ocr` response shape (see `shared/spec/ingredient-api.md`) and [`label`], which finds
 //! the ingredient list in the text read from a label, and [`translate`], which makes it English
-//! through the knowledge base ([`cjk_spelling`] mends single-character CJK misreads first).
+//! through the knowledge base. Nothing here knows an OCR engine: what an engine typically
+//! misreads is repaired in the service's OCR code, next to that engine.
 
-pub mod cjk_spelling;
 pub mod label;
-pub mod label_english;
 pub mod translate;
 
 use serde::{Deserialize, Serialize};
@@ -24,8 +23,7 @@ pub struct OcrResponse {
     /// Extra field on success: the list as printed, before translation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original_text: Option<String>,
-    /// Extra field on success: which engine read the label (`ppocr`, `tesseract` or
-    /// `llm:<model>`).
+    /// Extra field on success: which engine read the label, as the service names it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
 }

@@ -4,10 +4,17 @@
 use service_kit::config::EnvSource;
 
 /// The settings an in-process test server starts with: loopback, a random port (0), two
-/// workers, then `extra` on top. Also installs the test log subscriber (`TEST_LOG=1`).
+/// workers, a long OCR budget (60 s: tests run in parallel on a loaded machine; the budget
+/// itself has its own test), then `extra` on top. Also installs the test log subscriber
+/// (`TEST_LOG=1`).
 pub fn env(extra: &[(&str, &str)]) -> EnvSource {
     service_kit::telemetry::init_for_tests();
-    let mut env = EnvSource::from_pairs([("HOST", "127.0.0.1"), ("PORT", "0"), ("WORKERS", "2")]);
+    let mut env = EnvSource::from_pairs([
+        ("HOST", "127.0.0.1"),
+        ("PORT", "0"),
+        ("WORKERS", "2"),
+        ("OCR_TIMEOUT_SECS", "60"),
+    ]);
     for (k, v) in extra {
         env.set(*k, *v);
     }

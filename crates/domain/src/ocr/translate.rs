@@ -11,17 +11,16 @@
 //! names printed as one of the entry's own English or INCI names (`Aqua`, `Parfum`: INCI is
 //! the same in every language). Brackets are translated part by part.
 //!
-//! [`correct_spelling`] runs first: an item the knowledge base does not know but reaches
-//! through its conservative OCR-typo match (`Aicool cétéaryiique`) takes the spelling of the
-//! nearest name of that entry (`Alcool cétéarylique`). Korean, Japanese and Chinese items go
-//! through [`super::cjk_spelling::mend`] instead (one misread character, `棕桐油` → `棕榈油`).
+//! Misreads are mended before, by the service that read the label (names known only as a
+//! typo stay as printed here).
 
-use crate::knowledge::fold::fold;
 use crate::knowledge::{Ingredient, KnowledgeBase, MatchKind, Resolved};
+use crate::language::Lexicon;
+use crate::language::english::{LabelEnglish, Number};
+use crate::text::fold::fold;
 use crate::vocabulary::ProductCategory;
 
 use super::label::{Language, split_items};
-use super::label_english::{LabelEnglish, Number};
 
 /// The items in English; English labels and unknown names are left as printed.
 pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Language>) -> Vec<String> {
@@ -30,89 +29,6 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
     }
     let translator = Translator::new(kb, language, product_kind(kb, items));
     items.iter().map(|item| translator.item(item)).collect()
-}
-
-/// Each item with OCR typos mended where the knowledge base recognises the name.
-pub fn correct_spelling(
-    kb: &KnowledgeBase,
-    items: &[String],
-    language: Option<Language>,
-) -> Vec<String> {
-    items
-        .iter()
-        .map(|item| correct_item(kb, item, language).unwrap_or_else(|| item.clone()))
-        .collect()
-}
-
-fn correct_item(kb: &KnowledgeBase, item: &str, language: Option<Language>) -> Option<String> {
-    if let Some(cjk) = language.filter(|l| l.is_cjk()) {
-        return super::cjk_spelling::mend(kb, item, cjk);
-    }
-    if item.contains(['(', ')']) || item.chars().any(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    if kb.lookup(item).is_some() {
-        return None;
-    }
-    let resolved = kb.resolve(item)?;
-    if resolved.kind != MatchKind::Typo {
-        return None;
-    }
-    let ingredient = resolved.ingredient;
-    let key: Vec<char> = fold(item).chars().collect();
-    let translated = language
-        .and_then(|l| ingredient.names.get(l.code()))
-        .into_iter()
-        .flat_map(|names| names.iter());
-    let best = ingredient
-        .primary_names()
-        .chain(translated)
-        .min_by_key(|name| distance(&key, &fold(name).chars().collect::<Vec<_>>()))?;
-    // Only letters OCR confuses may differ: a correctly printed spelling variant
-    // ("Zitronensäure" for "Citronensäure") stays as printed.
-    let confusable = |s: &str| fold(s).chars().map(ocr_class).collect::<String>();
-    (confusable(item) == confusable(best)).then(|| match_case(item, best))
-}
-
-/// Letters Tesseract mixes up, mapped to one representative.
-fn ocr_class(c: char) -> char {
-    match c {
-        'i' | 'l' | '1' | 'j' | '!' | '|' | 't' | 'f' => 'l',
-        'o' | '0' => 'o',
-        'c' | 'e' => 'e',
-        'n' | 'h' | 'r' => 'n',
-        'u' | 'v' => 'u',
-        '5' | 's' => 's',
-        _ => c,
-    }
-}
-
-/// `name` with the capitalisation style of `printed` (all caps, or a capital first letter).
-fn match_case(printed: &str, name: &str) -> String {
-    let letters = printed.chars().filter(|c| c.is_alphabetic());
-    if letters.clone().count() > 1 && letters.clone().all(char::is_uppercase) {
-        return name.to_uppercase();
-    }
-    let mut chars = name.chars();
-    match (printed.chars().next(), chars.next()) {
-        (Some(p), Some(first)) if p.is_uppercase() => first.to_uppercase().chain(chars).collect(),
-        _ => name.to_owned(),
-    }
-}
-
-/// Levenshtein distance.
-fn distance(a: &[char], b: &[char]) -> usize {
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            current[j + 1] = (previous[j] + usize::from(ca != cb))
-                .min(previous[j + 1] + 1)
-                .min(current[j] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 /// What a list is made for: a cosmetic list is written with INCI names in English.
@@ -259,8 +175,8 @@ impl<'kb> Translator<'kb> {
     /// meaning (its own name, an INCI slash part, its plural or singular, an INCI family
     /// member), directly or once the qualifiers the label language adds are set aside
     /// (`flocons d'avoine complète` is `flocons d'avoine`, complète). A name known only by
-    /// its head or as a typo stays as printed (typos are mended before, by
-    /// [`correct_spelling`]).
+    /// its head or as a typo stays as printed (typos are mended before, by the service that
+    /// read the label).
     fn resolve(&self, name: &str) -> Option<Found<'kb>> {
         let accept = |r: Option<Resolved<'kb>>| {
             r.filter(|r| {
@@ -500,7 +416,7 @@ impl<'kb> Translator<'kb> {
         match language {
             Language::French | Language::Spanish | Language::Portuguese => {
                 let plural = (first.ends_with('s') || first.ends_with('x'))
-                    && !SINGULAR_IN_S.contains(&first);
+                    && !Lexicon::get().names.singular_in_s.contains(first);
                 // A plural is made ("Fraises" → Strawberries), a singular only chosen: an
                 // English mass noun stays as it is ("Avoine" → Oats).
                 (Some(plural), plural)
@@ -516,12 +432,6 @@ impl<'kb> Translator<'kb> {
         }
     }
 }
-
-/// French, Spanish and Portuguese words (folded) that end in `s` or `x` in the singular.
-const SINGULAR_IN_S: &[&str] = &[
-    "mais", "jus", "pois", "anis", "cassis", "ananas", "radis", "noix", "houx", "gras", "riz",
-    "gas", "pais", "arroz", "nuez", "cuscus", "couscous", "lapis",
-];
 
 /// `key` (folded) without the qualifier `phrase`: a whole-word phrase in Latin-script
 /// languages; at the start of the name in Korean, Japanese and Chinese and of a word in
@@ -685,7 +595,8 @@ mod tests {
     fn cjk_names_are_translated() {
         let kb = KnowledgeBase::embedded();
         let expected = kb
-            .english_name("小麦粉")
+            .lookup("小麦粉")
+            .map(|i| i.name.as_str())
             .expect("the knowledge base knows 小麦粉");
         assert_eq!(english(&["小麦粉"], Language::Chinese), [expected]);
     }
@@ -775,22 +686,6 @@ mod tests {
         );
         assert_eq!(with_number("Strawberry", true), "Strawberries");
         assert_eq!(with_number("Flavourings", false), "Flavouring");
-    }
-
-    #[test]
-    fn ocr_typos_take_the_spelling_of_the_nearest_known_name() {
-        let kb = KnowledgeBase::embedded();
-        let items = vec!["Aicool cétéaryiique".to_owned(), "Zauberpulver".to_owned()];
-        let fixed = correct_spelling(kb, &items, Some(Language::French));
-        assert_eq!(fixed, ["Alcool cétéarylique", "Zauberpulver"]);
-        // A spelling variant that is no OCR confusion stays as printed.
-        let variant = vec!["Zitronensäure".to_owned()];
-        assert_eq!(
-            correct_spelling(kb, &variant, Some(Language::German)),
-            variant
-        );
-        assert_eq!(distance(&['a', 'b'], &['b']), 1);
-        assert_eq!(match_case("GLYCERIN", "Glycerin"), "GLYCERIN");
     }
 
     #[test]

@@ -11,6 +11,7 @@ use domain::ocr::label::{self, Extraction, Language};
 
 use super::ppocr::TextLine;
 use super::ppocr::geometry::RotatedRect;
+use super::repair;
 
 /// An axis-aligned box with its text.
 #[derive(Debug, Clone, PartialEq)]
@@ -252,17 +253,17 @@ fn spaced_sentences(line: &str) -> String {
 /// block (`Ingrédients :` on its own line, set apart) is read together with the block after it.
 pub fn find_list(blocks: &[Block]) -> (Extraction, String) {
     let text = page_text(blocks);
-    let found = label::extract(&text);
+    let found = repair::extract(&text);
     if !found.items.is_empty() || !found.header_found {
         return (found, text);
     }
     for (i, block) in blocks.iter().enumerate() {
-        if i + 1 < blocks.len() && label::extract(&block.lines.join("\n")).header_found {
+        if i + 1 < blocks.len() && repair::extract(&block.lines.join("\n")).header_found {
             let mut merged = blocks.to_vec();
             let next = merged.remove(i + 1);
             merged[i].lines.extend(next.lines);
             let text = page_text(&merged);
-            let again = label::extract(&text);
+            let again = repair::extract(&text);
             if !again.items.is_empty() {
                 return (again, text);
             }
@@ -279,7 +280,7 @@ pub fn find_list(blocks: &[Block]) -> (Extraction, String) {
 pub fn unread_list_first(text: &str) -> bool {
     let (mut separators, mut letters) = (0usize, 0usize);
     for line in text.lines() {
-        if label::extract(line).header_found {
+        if repair::extract(line).header_found {
             return separators >= UNREAD_LIST_SEPARATORS && letters <= separators;
         }
         separators += line.matches([',', '，', '、', ';']).count();
@@ -298,7 +299,7 @@ const UNREAD_LIST_SEPARATORS: usize = 3;
 pub fn list_in_language(text: &str, language: Language) -> Option<Extraction> {
     let lines: Vec<&str> = text.lines().collect();
     (0..lines.len()).find_map(|start| {
-        let found = label::extract(&lines[start..].join("\n"));
+        let found = repair::extract(&lines[start..].join("\n"));
         let said = found
             .header_language
             .or_else(|| label::detect_language(&found.list));
@@ -451,7 +452,7 @@ mod tests {
         assert_eq!(italian.items[0], "zucchero");
         assert_eq!(list_in_language(page, Language::Japanese), None);
         // Without a language, the first list printed.
-        assert_eq!(label::extract(page).items[0], "Zucker");
+        assert_eq!(repair::extract(page).items[0], "Zucker");
     }
 
     #[test]

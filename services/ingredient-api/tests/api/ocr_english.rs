@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use domain::knowledge::KnowledgeBase;
 use domain::ocr::label::{Language, split_items};
-use domain::ocr::translate::correct_spelling;
+use ingredient_api::ocr::tesseract::repair::correct_spelling;
 use test_support::labels::{Label, f1, score_english};
 
 use crate::labels::{corpus, held_out};

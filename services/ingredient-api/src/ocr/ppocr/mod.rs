@@ -24,6 +24,8 @@
 
 pub mod geometry;
 pub mod models;
+pub mod reader;
+pub mod repair;
 
 use std::path::Path;
 use std::time::Instant;

@@ -1,4 +1,4 @@
-//! The Tesseract command-line engine: one child process per call, fed a PNG we encoded
+//! The Tesseract command-line engine ([`Tesseract`]): one child process per call, fed a PNG we encoded
 //! ourselves on stdin (never the client's bytes: given a non-image, the CLI reads the bytes
 //! as a list of file names), with `OMP_THREAD_LIMIT=1` and a hard timeout.
 //!
@@ -7,6 +7,9 @@
 //! priority between fork and exec would need `unsafe`), so a saturated OCR slot cannot starve
 //! `/analyze` of CPU. `SCHED_IDLE` gives way to an HTTP worker the moment it wakes, where
 //! niceness alone only shrinks Tesseract's share and lets it finish its time slice first.
+//!
+//! [`engine`] reads a label with it (packs, segmentation modes, second scales); [`repair`]
+//! mends what it typically misreads.
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -14,6 +17,9 @@ use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
+
+pub mod engine;
+pub mod repair;
 
 /// Why a Tesseract call failed.
 #[derive(Debug, thiserror::Error)]

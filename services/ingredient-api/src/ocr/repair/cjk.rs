@@ -1,15 +1,17 @@
-//! Mending single-character OCR misreads in Korean, Japanese and Chinese items through the
-//! knowledge base's names of that language.
+//! Mending single-character misreads in Korean, Japanese and Chinese items through the
+//! knowledge base's names of that language and the function classes (`乳化剂`, `膨張剤`,
+//! `팽창제`: `domain::language::classes`).
 //!
-//! Tesseract's CJK models misread one character of a name now and then (`棕榈油` → `棕桐油`,
-//! `팜유` → `팡유`). The knowledge base's fuzzy matching refuses CJK names (one character is a
-//! whole syllable or morpheme there), so this pass is deliberately narrower:
+//! OCR engines misread one character of a CJK name now and then (`棕榈油` → `棕桐油`, `팜유` →
+//! `팡유`). The knowledge base's fuzzy matching refuses CJK names (one character is a whole
+//! syllable or morpheme there), so this pass is deliberately narrower:
 //!
 //! - it works on runs of CJK characters (a name, the head before a bracket, each part inside
 //!   it) and never touches a run the knowledge base already knows;
 //! - a run one substitution away (same length, one character different) from a known name
-//!   of the label's language through a pair of characters Tesseract was measured to confuse
-//!   ([`CONFUSABLE`]) takes that name, when exactly one name is reached that way;
+//!   of the label's language through a pair of characters the reading engine was measured to
+//!   confuse (the engine's table, e.g. `tesseract::repair::CJK_CONFUSABLE`) takes that name,
+//!   when exactly one name is reached that way;
 //! - otherwise a run of three or more characters takes the name only when it is the **only**
 //!   name one substitution away, and, when that is its last character (the head of a
 //!   compound), only if the character read there ends no known name (`クエン本` → `クエン酸`,
@@ -20,110 +22,42 @@
 //!
 //! A doubled character (`ヘヘーゼルナッツ`), one dropped character in Hangul runs of three or
 //! more (`헤이즐` for `헤이즐넛`, the only name it can come from) and one stray character in a
-//! run of six or more (`上炭酸水素アンモニウム`) are mended the same way. Additive
-//! class names ([`CLASS_NAMES`]: `乳化剂`, `膨張剤`, `팽창제`, …) count as known names.
+//! run of six or more (`上炭酸水素アンモニウム`) are mended the same way. Function class names
+//! count as known names of the language whose script they are written in (Hangul: Korean; with
+//! kana: Japanese; Han alone: Chinese and Japanese).
 //!
 //! Names the knowledge base does not know and that are not one misread away from a known one
 //! stay as printed (tests below).
 
 use std::collections::BTreeSet;
 
-use crate::knowledge::KnowledgeBase;
-use crate::knowledge::fold::is_cjk;
-
-use super::label::Language;
-
-/// Character pairs the Debian "fast" CJK models were measured to confuse on the synthetic
-/// labels (docs/ocr.md), in either direction.
-const CONFUSABLE: &[(char, char)] = &[
-    // Han: same radical, similar right-hand part.
-    ('榈', '桐'),
-    ('榛', '棟'),
-    ('榛', '栋'),
-    ('榛', '棒'),
-    ('榛', '榴'),
-    ('榛', '杰'),
-    ('塩', '地'),
-    ('兰', '三'),
-    ('浆', '奖'),
-    // Hangul: the final consonant misread (ㅁ/ㅇ/ㅂ, ㄹ/ㅁ).
-    ('팜', '팡'),
-    ('팜', '팝'),
-    ('설', '섬'),
-];
-
-/// Additive class names that CJK labels print before a bracket (GB 2760 functional classes,
-/// Japanese 用途名, Korean 용도명). They are no ingredient, so the knowledge base lacks them,
-/// but they are mending targets like its names.
-const CLASS_NAMES: &[(Language, &[&str])] = &[
-    (
-        Language::Chinese,
-        &[
-            "乳化剂",
-            "膨松剂",
-            "增稠剂",
-            "防腐剂",
-            "抗氧化剂",
-            "甜味剂",
-            "着色剂",
-            "酸度调节剂",
-            "稳定剂",
-            "凝固剂",
-            "食用香精",
-            "食用香料",
-        ],
-    ),
-    (
-        Language::Japanese,
-        &[
-            "乳化剤",
-            "膨張剤",
-            "増粘剤",
-            "保存料",
-            "酸化防止剤",
-            "甘味料",
-            "着色料",
-            "酸味料",
-            "安定剤",
-            "調味料",
-            "香料",
-        ],
-    ),
-    (
-        Language::Korean,
-        &[
-            "유화제",
-            "팽창제",
-            "증점제",
-            "보존료",
-            "산화방지제",
-            "감미료",
-            "착색료",
-            "산도조절제",
-            "안정제",
-            "향료",
-            "천연향료",
-            "합성향료",
-        ],
-    ),
-];
+use domain::knowledge::KnowledgeBase;
+use domain::language::classes::FunctionClasses;
+use domain::ocr::label::Language;
+use domain::text::script::{is_cjk, is_han, is_hangul, is_kana};
 
 /// Shortest run from which one stray character is dropped.
 const MIN_EXTRA_LENGTH: usize = 6;
 
-/// Shortest run considered for a one-character mend without the [`CONFUSABLE`] table.
+/// Shortest run considered for a one-character mend without a pair of the confusion table.
 const MIN_FREE_LENGTH: usize = 3;
 
 /// `item` with every CJK run that is one misread away from exactly one known name of
-/// `language` replaced by that name; `None` when nothing changed (or the language is not
-/// CJK, or the whole item is known).
-pub fn mend(kb: &KnowledgeBase, item: &str, language: Language) -> Option<String> {
+/// `language` replaced by that name (`confusable`: the character pairs the engine that read
+/// it was measured to confuse, in either direction); `None` when nothing changed (or the
+/// language is not CJK, or the whole item is known).
+pub fn mend(
+    kb: &KnowledgeBase,
+    item: &str,
+    language: Language,
+    confusable: &[(char, char)],
+) -> Option<String> {
     if !language.is_cjk() || kb.lookup(item).is_some() {
         return None;
     }
     let shared = bare_share_as_percent(item);
     let item = shared.as_deref().unwrap_or(item);
-    let names = Names::of(kb, language);
+    let names = Names::of(kb, language, confusable);
     let mut out = String::with_capacity(item.len());
     let mut run = String::new();
     let mut changed = false;
@@ -170,32 +104,49 @@ fn bare_share_as_percent(item: &str) -> Option<String> {
         .then(|| format!("{}({inner}%){}", &item[..open], &item[close + 1..]))
 }
 
-/// Whether `item` (or its name before a bracket) is a knowledge-base name or an additive
+/// Whether `item` (or its name before a bracket) is a knowledge-base name or a function
 /// class name of `language` (`膨松剂(碳酸氢钠, 碳酸氢铵)` is: a class name and its members).
 pub fn is_known(kb: &KnowledgeBase, item: &str, language: Language) -> bool {
     let head = item.split('(').next().unwrap_or(item).trim();
     kb.lookup(item).is_some()
         || kb.lookup(head).is_some()
-        || CLASS_NAMES
-            .iter()
-            .any(|(l, names)| *l == language && names.contains(&head))
+        || class_names(language).any(|name| name == head)
 }
 
-/// The knowledge base's names of one language and its [`CLASS_NAMES`], as characters.
-struct Names {
+/// The function class names written in `language`'s script (Hangul for Korean; kana, or Han
+/// alone, for Japanese; Han alone for Chinese): no CJK class is written in two scripts.
+fn class_names(language: Language) -> impl Iterator<Item = &'static str> {
+    FunctionClasses::get()
+        .names()
+        .filter(move |name| written_in(name, language))
+}
+
+/// Whether a CJK name is written in the script of `language` (see [`class_names`]).
+fn written_in(name: &str, language: Language) -> bool {
+    let hangul = name.chars().any(is_hangul);
+    let kana = name.chars().any(is_kana);
+    let han = name.chars().any(is_han);
+    match language {
+        Language::Korean => hangul,
+        Language::Japanese => !hangul && (kana || han),
+        Language::Chinese => !hangul && !kana && han,
+        _ => false,
+    }
+}
+
+/// The knowledge base's names of one language and its function class names, as characters,
+/// with the confusion table of the engine that read the item.
+struct Names<'t> {
     names: Vec<Vec<char>>,
     classes: BTreeSet<&'static str>,
     /// The last characters of the names: heads of compounds (`油`, `粉`, `浆`, `酸`).
     finals: BTreeSet<char>,
+    confusable: &'t [(char, char)],
 }
 
-impl Names {
-    fn of(kb: &KnowledgeBase, language: Language) -> Self {
-        let classes: BTreeSet<&'static str> = CLASS_NAMES
-            .iter()
-            .filter(|(l, _)| *l == language)
-            .flat_map(|(_, names)| names.iter().copied())
-            .collect();
+impl<'t> Names<'t> {
+    fn of(kb: &KnowledgeBase, language: Language, confusable: &'t [(char, char)]) -> Self {
+        let classes: BTreeSet<&'static str> = class_names(language).collect();
         let distinct: BTreeSet<&str> = kb
             .names_in(language.code())
             .chain(classes.iter().copied())
@@ -205,6 +156,7 @@ impl Names {
             finals: names.iter().filter_map(|n| n.last().copied()).collect(),
             names,
             classes,
+            confusable,
         }
     }
 
@@ -248,7 +200,9 @@ impl Names {
         // known names too, the run is more likely another real product than a misread
         // (`麦芽糖浆`, syrup, is one character from `麦芽糖醇`, and `…浆` ends many known
         // names), so it stays; `クエン本` (no known name ends in `本`) becomes `クエン酸`.
-        let mut confused = candidates.iter().filter(|(_, pair, _)| confusable(*pair));
+        let mut confused = candidates
+            .iter()
+            .filter(|(_, pair, _)| confused_pair(self.confusable, *pair));
         let free = |&(_, (read, _), last): &(&[char], (char, char), bool)| {
             !last || !self.finals.contains(&read)
         };
@@ -306,12 +260,8 @@ impl Names {
     }
 }
 
-fn is_hangul(c: char) -> bool {
-    matches!(c, '\u{AC00}'..='\u{D7AF}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}')
-}
-
-fn confusable((a, b): (char, char)) -> bool {
-    CONFUSABLE
+fn confused_pair(table: &[(char, char)], (a, b): (char, char)) -> bool {
+    table
         .iter()
         .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
 }
@@ -320,8 +270,14 @@ fn confusable((a, b): (char, char)) -> bool {
 mod tests {
     use super::*;
 
+    /// Pairs an engine confuses, as an engine's repair passes them (these are among those
+    /// measured on Tesseract's CJK models, `tesseract::repair::CJK_CONFUSABLE`).
+    const CJK_CONFUSABLE: &[(char, char)] =
+        &[('榈', '桐'), ('榛', '杰'), ('浆', '奖'), ('팜', '팡')];
+
     fn mended(item: &str, language: Language) -> String {
-        mend(KnowledgeBase::embedded(), item, language).unwrap_or_else(|| item.to_owned())
+        mend(KnowledgeBase::embedded(), item, language, CJK_CONFUSABLE)
+            .unwrap_or_else(|| item.to_owned())
     }
 
     #[test]
@@ -383,7 +339,12 @@ mod tests {
         // Whole numbers, figures over 100 and words stay.
         for item in ["砂糖(2)", "砂糖(150.5)", "砂糖(国産)"] {
             assert_eq!(
-                mend(KnowledgeBase::embedded(), item, Language::Japanese),
+                mend(
+                    KnowledgeBase::embedded(),
+                    item,
+                    Language::Japanese,
+                    CJK_CONFUSABLE
+                ),
                 None
             );
         }
@@ -405,8 +366,8 @@ mod tests {
     #[test]
     fn known_names_and_other_languages_are_untouched() {
         let kb = KnowledgeBase::embedded();
-        assert_eq!(mend(kb, "棕榈油", Language::Chinese), None);
-        assert_eq!(mend(kb, "Aicool", Language::French), None);
+        assert_eq!(mend(kb, "棕榈油", Language::Chinese, CJK_CONFUSABLE), None);
+        assert_eq!(mend(kb, "Aicool", Language::French, CJK_CONFUSABLE), None);
     }
 
     #[test]
@@ -431,7 +392,7 @@ mod tests {
             ("米油", Language::Chinese),
         ] {
             assert_eq!(
-                mend(KnowledgeBase::embedded(), item, language),
+                mend(KnowledgeBase::embedded(), item, language, CJK_CONFUSABLE),
                 None,
                 "{item}"
             );
@@ -441,14 +402,18 @@ mod tests {
     #[test]
     fn two_candidates_leave_the_run_alone() {
         let kb = KnowledgeBase::embedded();
-        let names = Names::of(kb, Language::Chinese);
+        let names = Names::of(kb, Language::Chinese, CJK_CONFUSABLE);
         // 棕榈X油 style: find a run one substitution from two names and check it stays.
         let ambiguous = ambiguous_run(&names).expect("the zh names have near neighbours");
-        assert_eq!(mend(kb, &ambiguous, Language::Chinese), None, "{ambiguous}");
+        assert_eq!(
+            mend(kb, &ambiguous, Language::Chinese, CJK_CONFUSABLE),
+            None,
+            "{ambiguous}"
+        );
     }
 
     /// A made-up run of three or more characters one substitution from two known names.
-    fn ambiguous_run(names: &Names) -> Option<String> {
+    fn ambiguous_run(names: &Names<'_>) -> Option<String> {
         for (i, a) in names.names.iter().enumerate() {
             for b in &names.names[i + 1..] {
                 if a.len() != b.len() || a.len() < MIN_FREE_LENGTH {

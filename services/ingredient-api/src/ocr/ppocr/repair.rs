@@ -1,5 +1,8 @@
-//! Checking the neural engine's words against the knowledge base: an item the knowledge base
-//! does not know becomes the name it is a typo of only when
+//! What PP-OCR typically misreads, mended where the knowledge base and the recogniser's
+//! confidence make it unambiguous ([`repair`]).
+//!
+//! Latin script ([`mend`]): an item the knowledge base does not know becomes the name it is a
+//! typo of only when
 //! - the recogniser was unsure of the line it came from (mean character probability under
 //!   [`SURE`]: a line read with confidence is taken as printed, even when unknown), and
 //! - the knowledge base resolves it as a typo (its conservative edit-distance threshold, one
@@ -8,15 +11,22 @@
 //!   [`max_edits`] of the item as read: `SOOUM LAURETH SULFATE` → `SODIUM LAURETH SULFATE`.
 //!
 //! Names that are unknown and not a near miss of one known name stay as printed. Tesseract's
-//! readings use `domain::ocr::translate::correct_spelling` instead, tuned to the letters that
-//! engine confuses; this module replaces it for the neural engine, whose mistakes are not
-//! those (it drops or merges letters rather than swapping `l`/`1`).
+//! readings go through `tesseract::repair` instead, tuned to the letters that engine
+//! confuses; the neural engine's mistakes are not those (it drops or merges letters rather
+//! than swapping `l`/`1`).
+//!
+//! Korean, Japanese and Chinese items then go through the one-character mending
+//! ([`crate::ocr::repair::cjk`]) with the character pairs measured on Tesseract's CJK models
+//! (no pairs were measured for PP-OCR; its CJK readings are mended as they always were).
 
-use domain::knowledge::fold::{bounded_distance, fold};
 use domain::knowledge::{KnowledgeBase, MatchKind};
 use domain::ocr::label::Language;
+use domain::text::distance::bounded_distance;
+use domain::text::fold::fold;
 
-use super::ppocr::TextLine;
+use super::TextLine;
+use crate::ocr::repair::{cjk, match_case};
+use crate::ocr::tesseract::repair::CJK_CONFUSABLE;
 
 /// Mean character probability from which a line is taken as printed.
 pub const SURE: f32 = 0.97;
@@ -24,6 +34,25 @@ pub const SURE: f32 = 0.97;
 /// Edits allowed between an item and the name it becomes: one per six letters, at most three.
 pub fn max_edits(len: usize) -> usize {
     (len / 6).clamp(1, 3)
+}
+
+/// The items of a PP-OCR reading with its misreads mended: Latin items by [`mend`], CJK
+/// items then by the one-character mending (`cjk_mending`: off for measurements only).
+pub fn repair(
+    kb: &KnowledgeBase,
+    items: &[String],
+    lines: &[TextLine],
+    language: Option<Language>,
+    cjk_mending: bool,
+) -> Vec<String> {
+    let items = mend(kb, items, lines, language);
+    match language.filter(|l| l.is_cjk() && cjk_mending) {
+        Some(cjk) => items
+            .iter()
+            .map(|item| cjk::mend(kb, item, cjk, CJK_CONFUSABLE).unwrap_or_else(|| item.clone()))
+            .collect(),
+        None => items,
+    }
 }
 
 /// The items, each mended when the rules above allow it.
@@ -89,20 +118,6 @@ pub fn mend_item(
         })
         .min_by_key(|(d, _)| *d)?;
     (distance > 0).then(|| match_case(item, best))
-}
-
-/// `name` in capitals when the item was printed in capitals, with a capital first letter when
-/// the item has one.
-fn match_case(printed: &str, name: &str) -> String {
-    let letters = printed.chars().filter(|c| c.is_alphabetic());
-    if letters.clone().count() > 1 && letters.clone().all(char::is_uppercase) {
-        return name.to_uppercase();
-    }
-    let mut chars = name.chars();
-    match (printed.chars().next(), chars.next()) {
-        (Some(p), Some(first)) if p.is_uppercase() => first.to_uppercase().chain(chars).collect(),
-        _ => name.to_owned(),
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Scores /ocr on the shared real label photos (../shared/data/real-photos), split in two fixed
+halves by the CRC-32 of the file name: "tune" (CRC-32 even, the half fixes were developed on) and
+"check" (odd, never looked at while tuning). Prints every photo (half, F1, items, seconds) and each
+half's fuzzy F1, median and slowest seconds, photos over the 8 s budget, empty answers.
+
+Usage: ocr-real.py URL [--save FILE] [--only REGEX] [--timeout S]   (URL of a running ingredient-api)
+Scoring is the set's own score.py (fuzzy item match, similarity >= 0.85, the printed list).
+"""
+import argparse, json, os, statistics, subprocess, sys, tempfile, zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PHOTOS = os.path.normpath(os.path.join(HERE, "../../../shared/data/real-photos"))
+BUDGET_S = 8.0
+
+
+def half(file):
+    """The fixed half of a photo: "tune" or "check"."""
+    return "tune" if zlib.crc32(file.encode()) % 2 == 0 else "check"
+
+
+def summary(rows):
+    truth = sum(r["n_truth"] for r in rows)
+    pred = sum(r["n_pred"] for r in rows)
+    fuzzy = sum(r["fuzzy"] for r in rows)
+    recall = fuzzy / truth if truth else 0.0
+    precision = fuzzy / pred if pred else 0.0
+    f1 = 2 * recall * precision / (recall + precision) if recall + precision else 0.0
+    seconds = [r["seconds"] for r in rows]
+    return (f"photos={len(rows)} fuzzy_f1={f1:.3f} recall={recall:.3f} precision={precision:.3f} "
+            f"median_s={statistics.median(seconds):.2f} max_s={max(seconds):.2f} "
+            f"over_{BUDGET_S:.0f}s={sum(s > BUDGET_S for s in seconds)} "
+            f"empty={sum(r['n_pred'] == 0 for r in rows)}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("url")
+    ap.add_argument("--save", help="write the per-photo results (jsonl) here")
+    ap.add_argument("--only", help="a regex on file names")
+    ap.add_argument("--timeout", type=int, default=120,
+                    help="seconds the client waits for one answer (default 120; more on a busy machine)")
+    args = ap.parse_args()
+    if not os.path.isdir(PHOTOS):
+        print("skipped: ../shared/data not found")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        saved = args.save or os.path.join(tmp, "results.jsonl")
+        cmd = [sys.executable, os.path.join(PHOTOS, "score.py"), "--dir", PHOTOS, "--jobs", "1",
+               "--timeout", str(args.timeout), "--json-key", "original_text", "--save", saved,
+               "--cmd", f"curl -s -X POST {args.url}/ocr -H 'Content-Type: application/json' "
+                        "--data-binary @{json}"]
+        if args.only:
+            cmd += ["--only", args.only]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        rows = [json.loads(l) for l in open(saved, encoding="utf-8") if l.strip()]
+    for r in sorted(rows, key=lambda r: (half(r["file"]), r["file"])):
+        f1 = 2 * r["fuzzy"] / (r["n_pred"] + r["n_truth"]) if r["n_pred"] + r["n_truth"] else 0.0
+        print(f"{half(r['file']):<6} {r['file']:<28} f1={f1:.2f} truth={r['n_truth']:>2} "
+              f"pred={r['n_pred']:>2} fuzzy={r['fuzzy']:>2} {r['seconds']:6.2f}s")
+    for name in ("tune", "check"):
+        part = [r for r in rows if half(r["file"]) == name]
+        if part:
+            print(f"{name.upper():<8}{summary(part)}")
+    print(f"{'ALL':<8}{summary(rows)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,260 @@
+//! PP-OCR as a label engine ([`PpOcrEngine`]): the models loaded once, a page read in the
+//! layout's reading order only as far as the list asked for (recognition is most of a photo's
+//! CPU), the list found by the layout and the grammar ([`layout`]).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use domain::ocr::label::Language;
+
+use super::{PpOcr, TextLine};
+use crate::ocr::engine::{Engine, EngineReading, list_is_enough};
+use crate::ocr::layout;
+use crate::ocr::settings::OcrSettings;
+
+/// The PP-OCR engine with its models loaded (one set of sessions per OCR slot); cheap to
+/// clone.
+#[derive(Debug, Clone)]
+pub struct PpOcrEngine {
+    engine: Arc<PpOcr>,
+}
+
+/// What PP-OCR read on a page, with what the orchestration needs to decide whether Tesseract
+/// reads too.
+pub struct NeuralReading {
+    /// The list, the page text and the lines read (with their confidences, for the repairs).
+    pub reading: EngineReading,
+    /// Clockwise quarter turns that made the page upright (Tesseract reads it turned so).
+    pub quarter_turns: u8,
+    /// A list printed before the one found, in a script the models cannot read
+    /// ([`layout::unread_list_first`]).
+    pub unread_first: bool,
+}
+
+impl NeuralReading {
+    /// A reading that answers without asking Tesseract: a list good enough
+    /// ([`list_is_enough`]) with no unread list printed before it.
+    pub fn is_enough(&self) -> bool {
+        list_is_enough(&self.reading.found) && !self.unread_first
+    }
+}
+
+impl PpOcrEngine {
+    /// Loads the models (blocking: a few hundred milliseconds per slot); `None`, logged, when
+    /// they are not configured or fail to load.
+    pub fn load(settings: &OcrSettings) -> Option<Self> {
+        let dir = settings.models_dir.as_ref()?;
+        let library = settings
+            .ort_library
+            .clone()
+            .unwrap_or_else(|| dir.join("libonnxruntime.so"));
+        let started = Instant::now();
+        match PpOcr::load(dir, &library, settings.concurrency, settings.ppocr) {
+            Ok(engine) => {
+                tracing::info!(
+                    models = %dir.display(),
+                    slots = settings.concurrency,
+                    seconds = started.elapsed().as_secs_f32(),
+                    "PP-OCR models loaded"
+                );
+                Some(Self {
+                    engine: Arc::new(engine),
+                })
+            }
+            Err(reason) => {
+                tracing::warn!(%reason, "PP-OCR unavailable: Tesseract reads every label");
+                None
+            }
+        }
+    }
+
+    /// The neural engine's list on an upright image. Lines are recognised a few at a time in
+    /// reading order until the list asked for has been read whole (recognition is most of the
+    /// CPU of a photo; what follows the list, a nutrition table, other columns, is not read); a
+    /// page without such a list is read whole.
+    pub fn read(
+        &self,
+        image: &image::RgbImage,
+        deadline: Instant,
+        language: Option<Language>,
+    ) -> Option<NeuralReading> {
+        let started = Instant::now();
+        let reading = self
+            .engine
+            .read_until(image, deadline, reading_steps, |lines| {
+                list_is_read(lines, language)
+            });
+        let reading = match reading {
+            Ok(reading) => reading,
+            Err(e) => {
+                tracing::error!(error = %e, "PP-OCR failed; Tesseract reads the label");
+                return None;
+            }
+        };
+        let blocks = layout::blocks(&reading.lines);
+        let (found, text) = layout::find_list(&blocks);
+        tracing::debug!(
+            boxes = reading.boxes,
+            lines = reading.lines.len(),
+            blocks = blocks.len(),
+            quarter_turns = reading.quarter_turns,
+            complete = reading.complete,
+            header = found.header_found,
+            items = found.items.len(),
+            seconds = started.elapsed().as_secs_f32(),
+            "PP-OCR read"
+        );
+        Some(NeuralReading {
+            unread_first: layout::unread_list_first(&text),
+            reading: EngineReading {
+                engine: Engine::PpOcr,
+                found,
+                text,
+                lines: reading.lines,
+            },
+            quarter_turns: reading.quarter_turns,
+        })
+    }
+}
+
+/// A line of text put under the line read last: a list that has ended before it (a full
+/// stop, the next section, its block's end) keeps its items; one that runs on to the last
+/// line read takes it in.
+const NEXT_LINE: &str = "Zzzz, zzzz";
+
+/// Boxes recognised at a time before looking for the list's end again (about two lines of a
+/// list, which the detector cuts into a few boxes each).
+const BOXES_PER_STEP: usize = 6;
+
+/// Whether the lines read so far (in reading order) hold the list the request will answer
+/// with, whole: a list that answers without Tesseract ([`NeuralReading::is_enough`]), in `language`
+/// when one is asked for, that a line under the last one read would not change.
+fn list_is_read(lines: &[TextLine], language: Option<Language>) -> bool {
+    let answer = |lines: &[TextLine]| {
+        let (found, text) = layout::find_list(&layout::blocks(lines));
+        if layout::unread_list_first(&text) {
+            return None;
+        }
+        match language {
+            Some(language) => layout::list_in_language(&text, language),
+            None => Some(found),
+        }
+    };
+    let Some(last) = lines.last() else {
+        return false;
+    };
+    let Some(found) = answer(lines).filter(list_is_enough) else {
+        return false;
+    };
+    // The next line of the last one's block: one line height further across its axis (the
+    // reading order of a page read in part may put that block anywhere in the page's text).
+    let r = last.rect;
+    let step = 1.2 * r.height;
+    let next = TextLine {
+        rect: super::geometry::RotatedRect {
+            cx: r.cx - r.axis.1 * step,
+            cy: r.cy + r.axis.0 * step,
+            ..r
+        },
+        text: NEXT_LINE.to_owned(),
+        confidence: 1.0,
+    };
+    let more: Vec<TextLine> = lines.iter().cloned().chain([next]).collect();
+    answer(&more).is_some_and(|f| f.items == found.items)
+}
+
+/// The layout's reading order, each block cut into steps of [`BOXES_PER_STEP`] boxes.
+fn reading_steps(rects: &[super::geometry::RotatedRect]) -> Vec<Vec<usize>> {
+    layout::reading_order(rects)
+        .into_iter()
+        .flat_map(|block| {
+            block
+                .chunks(BOXES_PER_STEP)
+                .map(<[usize]>::to_vec)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Text lines one under the other, 20 px high, in reading order.
+    fn page(rows: &[&str]) -> Vec<TextLine> {
+        rows.iter()
+            .enumerate()
+            .map(|(i, text)| TextLine {
+                rect: super::super::geometry::RotatedRect {
+                    cx: 200.0,
+                    cy: 30.0 + 24.0 * i as f32,
+                    width: 380.0,
+                    height: 20.0,
+                    axis: (1.0, 0.0),
+                },
+                text: (*text).to_owned(),
+                confidence: 0.99,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reading_stops_once_the_list_has_ended() {
+        let lines = page(&[
+            "Ingredients: wheat flour, sugar,",
+            "palm oil, salt. Store in a dry place.",
+            "Nutrition facts",
+        ]);
+        // The list runs on to the last line read: not yet.
+        assert!(!list_is_read(&lines[..1], None));
+        // Ended by a full stop before the last line read.
+        assert!(list_is_read(&lines[..2], None));
+        assert!(list_is_read(&lines, None));
+        // The list in another language than the one asked for is not the answer.
+        assert!(!list_is_read(&lines, Some(Language::French)));
+        let both = page(&[
+            "Ingredients: wheat flour, sugar.",
+            "Ingrédients : farine de blé, sucre.",
+            "Zutaten: Weizenmehl, Zucker.",
+        ]);
+        assert!(!list_is_read(&both[..1], Some(Language::French)));
+        // A full stop then more items may be a blurred comma: the French list has not ended
+        // until the next header is read.
+        assert!(!list_is_read(&both[..2], Some(Language::French)));
+        assert!(list_is_read(&both, Some(Language::French)));
+        // The list read last but printed above what was read before it: its end is looked
+        // for under its own last line, not at the end of the page's text.
+        let mut above = page(&[
+            "Nutrition facts",
+            "Ingredients: sugar, salt. Store in a dry place.",
+        ]);
+        above[1].rect.cy = -100.0;
+        assert!(list_is_read(&above, None));
+        above[1].text = "Ingredients: sugar, salt,".into();
+        assert!(!list_is_read(&above, None));
+        // A full stop on the last line read may be a blurred comma before more items.
+        above[1].text = "Ingredients: sugar, salt.".into();
+        assert!(!list_is_read(&above, None));
+        // No header: Tesseract will be asked, so the page is read whole.
+        assert!(!list_is_read(
+            &page(&["wheat flour, sugar, salt.", "x"]),
+            None
+        ));
+    }
+
+    #[test]
+    fn boxes_are_read_block_by_block_in_steps() {
+        let mut lines = page(&["a", "b", "c", "d", "e", "f", "g", "h"]);
+        // A second column far to the right, level with the first two lines.
+        lines.push(TextLine {
+            rect: super::super::geometry::RotatedRect {
+                cx: 2000.0,
+                ..lines[0].rect
+            },
+            ..lines[0].clone()
+        });
+        let rects: Vec<_> = lines.iter().map(|l| l.rect).collect();
+        let steps = reading_steps(&rects);
+        assert_eq!(steps, [vec![0, 1, 2, 3, 4, 5], vec![6, 7], vec![8]]);
+    }
+}

@@ -1,0 +1,454 @@
+//! `/ocr`'s orchestration ([`OcrService`]): which engine reads a photo, in which order, within
+//! which budget, and what happens when one fails; the engines themselves know none of it
+//! ([`super::engine`]).
+//!
+//! [`OcrService::recognise_in`] runs, under a [`Limiter`] permit (bounded concurrency with a
+//! bounded wait queue):
+//! 1. the vision LLM, when one is configured, reads the photo as taken, outside the OCR slot;
+//!    the offline engines answer when it fails;
+//! 2. on an OCR thread ([`OcrThreads`]): base64 → bytes → decoded upright image, every limit
+//!    checked first ([`super::input`]); PP-OCR ([`PpOcrEngine`]) reads it, and a list with a
+//!    header and two items answers at once;
+//! 3. otherwise the image is prepared (rescaled, deskewed, re-encoded: the client's bytes never
+//!    reach Tesseract, [`super::prepare`]) and Tesseract ([`TesseractEngine`]) reads it in a
+//!    child process; the better list answers (a Korean list printed before one PP-OCR read is
+//!    read by Tesseract's Korean pack alone);
+//! 4. the answering engine's misreads are mended ([`EngineReading::repaired_items`]) and the
+//!    items made English ([`translate`]).
+
+use std::time::{Duration, Instant};
+
+use domain::knowledge::KnowledgeBase;
+use domain::ocr::label::Language;
+
+use super::OcrError;
+use super::engine::{Engine, EngineReading, list_is_enough, score};
+use super::input::{self, InputLimits};
+use super::layout;
+use super::limiter::Limiter;
+use super::ppocr::reader::{NeuralReading, PpOcrEngine};
+use super::prepare::{self, PrepareOptions, Prepared};
+use super::settings::OcrSettings;
+use super::tesseract::Tesseract;
+use super::tesseract::engine::{TesseractEngine, pack};
+use super::threads::{OcrThreads, lower_thread_priority};
+use super::vision::{self, VisionEngine};
+
+/// The recognised list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OcrOutcome {
+    /// The list in English, comma-separated.
+    pub text: String,
+    /// The list as printed.
+    pub original_text: String,
+    /// The label's language.
+    pub language: Option<Language>,
+    /// The engine that read it: `ppocr`, `tesseract` or `llm:<model>`.
+    pub engine: String,
+    /// The whole text the engine read (for logs and measurements).
+    pub raw_text: String,
+}
+
+/// The service behind `POST /ocr`; cheap to clone (shared between workers).
+#[derive(Debug, Clone)]
+pub struct OcrService {
+    /// Tesseract, when its binary runs.
+    tesseract: Option<TesseractEngine>,
+    /// Why Tesseract cannot run (then `/ocr` answers 500 when PP-OCR has no list).
+    unavailable: Option<String>,
+    /// Tried first when configured.
+    vision: Option<VisionEngine>,
+    limiter: Limiter,
+    limits: InputLimits,
+    prepare: PrepareOptions,
+    cjk_mending: bool,
+    /// The PP-OCR engine, when its models loaded.
+    neural: Option<PpOcrEngine>,
+    /// `OCR_TIMEOUT_SECS`: the neural engine's budget per image.
+    timeout: Duration,
+    /// Where images are decoded and prepared and the neural engine runs: one thread per slot,
+    /// at `OCR_NICE`.
+    threads: OcrThreads,
+}
+
+/// What the blocking stage produced: the neural engine's list when it is good enough, or the
+/// image prepared for Tesseract (with the neural list, if any, to compare).
+enum Stage {
+    Done(NeuralReading),
+    /// The prepared image, the neural list, and the upright image when the neural engine
+    /// turned the page sideways without reading a list (which way up it is may be wrong).
+    Tesseract(Prepared, Option<NeuralReading>, Option<image::DynamicImage>),
+}
+
+impl OcrService {
+    /// Loads the PP-OCR models and probes Tesseract. A missing binary is logged and makes
+    /// `/ocr` answer 500 when PP-OCR cannot answer alone; the rest of the service still
+    /// starts.
+    pub async fn build(settings: &OcrSettings) -> Self {
+        let neural = {
+            let settings = settings.clone();
+            tokio::task::spawn_blocking(move || PpOcrEngine::load(&settings))
+                .await
+                .unwrap_or_else(|e| {
+                    tracing::error!(error = %e, "loading the PP-OCR models stopped");
+                    None
+                })
+        };
+        let (tesseract, unavailable) = match Tesseract::probe(
+            settings.tesseract_bin.clone(),
+            settings.timeout,
+            settings.nice,
+        )
+        .await
+        {
+            Ok(tesseract) => {
+                let missing: Vec<&str> = Language::ALL
+                    .iter()
+                    .map(|l| pack(*l))
+                    .chain(["osd"])
+                    .filter(|p| !tesseract.has_pack(p))
+                    .collect();
+                if !missing.is_empty() {
+                    tracing::warn!(
+                        ?missing,
+                        "Tesseract language packs missing; those labels read worse"
+                    );
+                }
+                (Some(TesseractEngine::new(tesseract)), None)
+            }
+            Err(reason) => {
+                tracing::error!(%reason, "OCR engine unavailable: /ocr will answer 500");
+                (None, Some(reason))
+            }
+        };
+        Self {
+            tesseract,
+            unavailable,
+            vision: None,
+            limiter: Limiter::new(
+                settings.concurrency,
+                settings.queue_depth,
+                settings.queue_wait,
+            ),
+            limits: InputLimits {
+                max_bytes: settings.max_image_bytes,
+                max_pixels: settings.max_pixels,
+            },
+            prepare: PrepareOptions::default(),
+            cjk_mending: true,
+            neural,
+            timeout: settings.timeout,
+            threads: {
+                let nice = settings.nice;
+                OcrThreads::start(settings.concurrency, move || lower_thread_priority(nice))
+            },
+        }
+    }
+
+    /// The same service without the neural engine (Tesseract alone; measurements, tests).
+    pub fn without_neural(mut self) -> Self {
+        self.neural = None;
+        self
+    }
+
+    /// Whether the neural engine is loaded.
+    pub fn has_neural(&self) -> bool {
+        self.neural.is_some()
+    }
+
+    /// The same service with other preparation steps (measurements).
+    pub fn with_prepare(mut self, prepare: PrepareOptions) -> Self {
+        self.prepare = prepare;
+        self
+    }
+
+    /// The same service with or without the knowledge-base mending of one-character CJK
+    /// misreads ([`super::repair::cjk`]; measurements).
+    pub fn with_cjk_mending(mut self, on: bool) -> Self {
+        self.cjk_mending = on;
+        self
+    }
+
+    /// The same service with a vision LLM tried before the offline engines.
+    pub fn with_vision(mut self, vision: Option<VisionEngine>) -> Self {
+        self.vision = vision;
+        self
+    }
+
+    /// Reads the label in the request's base64 `image` field (the first list printed).
+    pub async fn recognise(&self, image_field: String) -> Result<OcrOutcome, OcrError> {
+        self.recognise_in(image_field, None).await
+    }
+
+    /// Reads the label, answering with the list printed in `language` when the pack has one
+    /// (the request's `lang`), otherwise the first list printed. The vision LLM, when
+    /// configured, reads the first list.
+    pub async fn recognise_in(
+        &self,
+        image_field: String,
+        language: Option<Language>,
+    ) -> Result<OcrOutcome, OcrError> {
+        if let Some(vision) = &self.vision {
+            return self
+                .recognise_with_vision(vision, image_field, language)
+                .await;
+        }
+        let _permit = self.limiter.acquire().await?;
+        let limits = self.limits;
+        let bytes = self
+            .threads
+            .run(move || input::decode_base64(&image_field, limits))
+            .await
+            .map_err(|e| OcrError::Engine(format!("image decoding stopped: {e}")))??;
+        self.read_offline(bytes, language).await
+    }
+
+    /// The offline engines on an image file: the neural engine first (when loaded), then
+    /// Tesseract unless the neural list is good enough; the better list answers.
+    async fn read_offline(
+        &self,
+        bytes: Vec<u8>,
+        language: Option<Language>,
+    ) -> Result<OcrOutcome, OcrError> {
+        let (limits, options) = (self.limits, self.prepare);
+        let neural = self.neural.clone();
+        let deadline = Instant::now() + self.timeout;
+        let started = Instant::now();
+        let stage = self
+            .threads
+            .run(move || -> Result<Stage, OcrError> {
+                let image = input::decode_image(&bytes, limits)?;
+                drop(bytes);
+                // One RGB copy of the photo serves both engines (no copy for an RGB JPEG).
+                let (image, neural_found) = match neural {
+                    Some(engine) => {
+                        let rgb = image.into_rgb8();
+                        let found = engine.read(&rgb, deadline, language);
+                        (image::DynamicImage::ImageRgb8(rgb), found)
+                    }
+                    None => (image, None),
+                };
+                match neural_found {
+                    Some(n) if n.is_enough() => Ok(Stage::Done(n)),
+                    // The budget is spent: the best reading so far answers.
+                    Some(n) if Instant::now() >= deadline && !n.reading.found.items.is_empty() => {
+                        Ok(Stage::Done(n))
+                    }
+                    other => {
+                        // The page as the neural engine found it upright: Tesseract's own
+                        // orientation step does not cover every script (Korean).
+                        let turns = other.as_ref().map_or(0, |n| n.quarter_turns % 4);
+                        let image = match turns {
+                            1 => image.rotate90(),
+                            2 => image.rotate180(),
+                            3 => image.rotate270(),
+                            _ => image,
+                        };
+                        let prepared = prepare::prepare(&image, options).map_err(|e| {
+                            OcrError::Engine(format!("cannot encode the prepared image: {e}"))
+                        })?;
+                        let unsure = turns % 2 == 1
+                            && other
+                                .as_ref()
+                                .is_some_and(|n| !n.reading.found.header_found);
+                        Ok(Stage::Tesseract(prepared, other, unsure.then_some(image)))
+                    }
+                }
+            })
+            .await
+            .map_err(|e| OcrError::Engine(format!("image preparation stopped: {e}")))??;
+        let reading = match stage {
+            Stage::Done(neural) => neural.reading,
+            Stage::Tesseract(mut prepared, neural, sideways) => {
+                // The neural engine tells a sideways page by its boxes and which way up it
+                // is by its classifier, both from the scripts it knows: on one it cannot read
+                // (Hangul) either may be wrong, and Tesseract's orientation check has the last
+                // word. The engine's turn stands when the check finds it upright, half a turn
+                // more when it finds it upside down; otherwise (still sideways, or no answer)
+                // the page as it came.
+                let quarter_turns = neural.as_ref().map_or(0, |n| n.quarter_turns);
+                let correction = match sideways {
+                    Some(image) => match self.osd_rotation(&prepared).await {
+                        Some(0) => None,
+                        Some(180) => Some(image.rotate180()),
+                        _ if quarter_turns % 4 == 1 => Some(image.rotate270()),
+                        _ => Some(image.rotate90()),
+                    },
+                    None => None,
+                };
+                if let Some(image) = correction {
+                    let turned = self
+                        .threads
+                        .run(move || prepare::prepare(&image, options))
+                        .await;
+                    match turned {
+                        Ok(Ok(upright)) => prepared = upright,
+                        Ok(Err(e)) => tracing::warn!(error = %e, "cannot prepare the turned page"),
+                        Err(e) => tracing::warn!(error = %e, "turning the page stopped"),
+                    }
+                }
+                // The first list is in a script the models lack, before one they read well:
+                // Korean is the one of the nine languages they cannot read, so Tesseract
+                // reads it with its own pack. (A page of Hangul alone, where the models read
+                // no good list, takes Tesseract's whole path below.)
+                let readable_after =
+                    |n: &NeuralReading| n.unread_first && list_is_enough(&n.reading.found);
+                if neural.as_ref().is_some_and(readable_after)
+                    && let Some(reading) = self.read_korean(&prepared).await
+                {
+                    return Ok(self.finish(in_language(reading, language), started));
+                }
+                match (self.read_tesseract(&prepared).await, neural) {
+                    (Ok(tess), Some(n)) if score(&n.reading.found) > score(&tess.found) => {
+                        n.reading
+                    }
+                    (Ok(tess), _) => {
+                        return Ok(self.finish(in_language(tess, language), started));
+                    }
+                    (Err(_), Some(n)) => n.reading,
+                    (Err(e), None) => return Err(e),
+                }
+            }
+        };
+        Ok(self.finish(in_language(reading, language), started))
+    }
+
+    /// The response from an engine's reading: its misreads mended, items translated.
+    fn finish(&self, reading: EngineReading, started: Instant) -> OcrOutcome {
+        let found = &reading.found;
+        tracing::info!(
+            engine = reading.engine.name(),
+            language = found.language.map(Language::code),
+            items = found.items.len(),
+            header = found.header_found,
+            seconds = started.elapsed().as_secs_f32(),
+            "label read"
+        );
+        let items = reading.repaired_items(KnowledgeBase::embedded(), self.cjk_mending);
+        OcrOutcome {
+            text: translate(&items, found.language).join(", "),
+            original_text: items.join(", "),
+            language: found.language,
+            engine: reading.engine.name().to_owned(),
+            raw_text: reading.text,
+        }
+    }
+
+    /// The vision model first, then the offline engines. The slot is held while decoding
+    /// (CPU) and again for the offline engines, but not while waiting for the model: a slow
+    /// LLM must not keep the OCR slot idle. Only the decoded file (at most
+    /// `OCR_MAX_IMAGE_BYTES`) is kept meanwhile.
+    async fn recognise_with_vision(
+        &self,
+        vision: &VisionEngine,
+        image_field: String,
+        language: Option<Language>,
+    ) -> Result<OcrOutcome, OcrError> {
+        let limits = self.limits;
+        let permit = self.limiter.acquire().await?;
+        let (bytes, sent) = self
+            .threads
+            .run(move || {
+                let bytes = input::decode_base64(&image_field, limits)?;
+                drop(image_field);
+                let image = input::decode_image(&bytes, limits)?;
+                let sent = vision::encode(&image)
+                    .map_err(|e| OcrError::Engine(format!("cannot encode the image: {e}")))?;
+                Ok::<_, OcrError>((bytes, sent))
+            })
+            .await
+            .map_err(|e| OcrError::Engine(format!("image decoding stopped: {e}")))??;
+        drop(permit);
+        let started = Instant::now();
+        match vision.read(&sent).await {
+            Ok(outcome) => {
+                tracing::info!(
+                    engine = %outcome.engine,
+                    prompt = vision::PROMPT_VERSION,
+                    language = outcome.language.map(Language::code),
+                    seconds = started.elapsed().as_secs_f32(),
+                    "label read"
+                );
+                return Ok(outcome);
+            }
+            Err(reason) => tracing::warn!(
+                engine = vision.label(),
+                prompt = vision::PROMPT_VERSION,
+                %reason,
+                seconds = started.elapsed().as_secs_f32(),
+                "vision LLM failed; the offline engines answer"
+            ),
+        }
+        drop(sent);
+        // Admitted once already: a full queue does not turn the fallback away.
+        let _permit = self.limiter.reacquire().await?;
+        self.read_offline(bytes, language).await
+    }
+
+    /// The clockwise turn Tesseract's orientation check (`--psm 0`) asks of the prepared page.
+    async fn osd_rotation(&self, prepared: &Prepared) -> Option<u16> {
+        self.tesseract.as_ref()?.rotation(&prepared.png).await
+    }
+
+    /// Tesseract's Korean list on a prepared image, when it finds one with a header and two
+    /// items; `None` otherwise (also when Tesseract is missing or fails).
+    async fn read_korean(&self, prepared: &Prepared) -> Option<EngineReading> {
+        match self
+            .tesseract
+            .as_ref()?
+            .read_in(prepared, Language::Korean)
+            .await
+        {
+            Ok(reading) if reading.found.header_found && reading.found.items.len() >= 2 => {
+                Some(reading)
+            }
+            Ok(_) => None,
+            Err(e) => {
+                tracing::warn!(error = %e, "Tesseract could not read the Korean list");
+                None
+            }
+        }
+    }
+
+    /// Tesseract's reading of a prepared image.
+    async fn read_tesseract(&self, prepared: &Prepared) -> Result<EngineReading, OcrError> {
+        let Some(tesseract) = &self.tesseract else {
+            let reason = self.unavailable.clone();
+            return Err(OcrError::Unavailable(
+                reason.unwrap_or_else(|| "no OCR engine configured".into()),
+            ));
+        };
+        let started = Instant::now();
+        match tesseract.read_label(prepared).await {
+            Ok(reading) => {
+                tracing::debug!(
+                    engine = Engine::Tesseract.name(),
+                    scale = prepared.preparation.scale,
+                    skew = prepared.preparation.skew_degrees,
+                    seconds = started.elapsed().as_secs_f32(),
+                    "Tesseract read"
+                );
+                Ok(reading)
+            }
+            Err(e) => {
+                tracing::error!(engine = Engine::Tesseract.name(), error = %e, "OCR engine failed");
+                Err(OcrError::Engine(e.to_string()))
+            }
+        }
+    }
+}
+
+/// The reading with the list in the requested language when the page has one, else the
+/// extraction as found.
+fn in_language(mut reading: EngineReading, language: Option<Language>) -> EngineReading {
+    if let Some(found) = language.and_then(|l| layout::list_in_language(&reading.text, l)) {
+        reading.found = found;
+    }
+    reading
+}
+
+/// Translates the items to English through the knowledge base's multilingual names; unknown
+/// and INCI names stay as printed.
+pub fn translate(items: &[String], language: Option<Language>) -> Vec<String> {
+    domain::ocr::translate::to_english(KnowledgeBase::embedded(), items, language)
+}

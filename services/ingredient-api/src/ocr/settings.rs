@@ -1,0 +1,119 @@
+//! `/ocr`'s settings from the environment ([`OcrSettings`], docs/configuration.md).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use service_kit::config::{ConfigError, EnvSource};
+
+use super::ppocr::PpOcrOptions;
+use super::tesseract::MAX_NICE;
+
+/// `/ocr` settings (see docs/configuration.md).
+#[derive(Debug, Clone)]
+pub struct OcrSettings {
+    /// `OCR_MAX_IMAGE_BYTES`: largest decoded image file (default 10 MB).
+    pub max_image_bytes: usize,
+    /// `OCR_MAX_PIXELS`: largest image in pixels, checked from the header (default 40 M).
+    pub max_pixels: u64,
+    /// `OCR_TIMEOUT_SECS`: time budget of each Tesseract call (default 20).
+    pub timeout: Duration,
+    /// `OCR_CONCURRENCY`: images recognised at once (default: one per core).
+    pub concurrency: usize,
+    /// `OCR_QUEUE_DEPTH`: requests that may wait for a slot (default 2 × concurrency).
+    pub queue_depth: usize,
+    /// `OCR_QUEUE_WAIT_SECS`: longest wait for a slot before 503 (default 15).
+    pub queue_wait: Duration,
+    /// `TESSERACT_BIN`: the Tesseract binary (default `tesseract` on `PATH`).
+    pub tesseract_bin: PathBuf,
+    /// `OCR_NICE`: niceness added to each Tesseract process, 0–19 (default 10), so OCR load
+    /// cannot starve the HTTP workers (`/analyze`).
+    pub nice: u8,
+    /// `OCR_MODELS_DIR`: the folder of the PP-OCR models (`det.onnx`, `rec.onnx`, `cls.onnx`)
+    /// that `scripts/setup/install-ocr-models.sh` fills (default: the workspace's `.tmp/ocr-models`);
+    /// empty turns the neural engine off. Missing files leave Tesseract alone to read.
+    pub models_dir: Option<PathBuf>,
+    /// `OCR_ORT_LIBRARY`: ONNX Runtime's shared library (default: `libonnxruntime.so` in the
+    /// models folder).
+    pub ort_library: Option<PathBuf>,
+    /// The neural engine's tuning (not configurable: measurements change it).
+    pub ppocr: PpOcrOptions,
+}
+
+/// The models folder of a development checkout (`make run`, the tests): the image sets
+/// `OCR_MODELS_DIR` to where its build step installed them.
+const DEV_MODELS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../.tmp/ocr-models");
+
+impl OcrSettings {
+    /// Reads the `OCR_*` variables.
+    pub fn from_env(env: &EnvSource) -> Result<Self, ConfigError> {
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        let concurrency = env
+            .parse_or("OCR_CONCURRENCY", cores, "a positive integer")?
+            .max(1);
+        Ok(Self {
+            max_image_bytes: env.bytes_or("OCR_MAX_IMAGE_BYTES", 10_000_000)?,
+            max_pixels: env.parse_or("OCR_MAX_PIXELS", 40_000_000, "a number of pixels")?,
+            timeout: Duration::from_secs(
+                env.parse_or("OCR_TIMEOUT_SECS", 20u64, "a whole number of seconds")?
+                    .max(1),
+            ),
+            concurrency,
+            queue_depth: env.parse_or("OCR_QUEUE_DEPTH", 2 * concurrency, "an integer")?,
+            queue_wait: Duration::from_secs(env.parse_or(
+                "OCR_QUEUE_WAIT_SECS",
+                15u64,
+                "a whole number of seconds",
+            )?),
+            tesseract_bin: PathBuf::from(env.string_or("TESSERACT_BIN", "tesseract")),
+            nice: parse_nice(env)?,
+            models_dir: Some(env.string_or("OCR_MODELS_DIR", DEV_MODELS_DIR))
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from),
+            ort_library: Some(env.string_or("OCR_ORT_LIBRARY", ""))
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from),
+            ppocr: PpOcrOptions::default(),
+        })
+    }
+}
+
+/// `OCR_NICE`, 0 to 19.
+fn parse_nice(env: &EnvSource) -> Result<u8, ConfigError> {
+    const EXPECTED: &str = "a niceness from 0 to 19";
+    let nice: u8 = env.parse_or("OCR_NICE", 10, EXPECTED)?;
+    if nice > MAX_NICE {
+        return Err(ConfigError::Invalid {
+            key: "OCR_NICE".into(),
+            value: nice.to_string(),
+            expected: EXPECTED.into(),
+        });
+    }
+    Ok(nice)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_defaults_and_overrides() {
+        let s = OcrSettings::from_env(&EnvSource::from_pairs([("OCR_CONCURRENCY", "3")])).unwrap();
+        assert_eq!(s.max_image_bytes, 10_000_000);
+        assert_eq!(s.max_pixels, 40_000_000);
+        assert_eq!((s.concurrency, s.queue_depth), (3, 6));
+        assert_eq!(s.nice, 10);
+        let s = OcrSettings::from_env(&EnvSource::from_pairs([("OCR_NICE", "0")])).unwrap();
+        assert_eq!(s.nice, 0);
+        for bad in ["20", "-5", "low"] {
+            let err =
+                OcrSettings::from_env(&EnvSource::from_pairs([("OCR_NICE", bad)])).unwrap_err();
+            assert!(err.to_string().starts_with("invalid OCR_NICE"), "{err}");
+        }
+        let err = OcrSettings::from_env(&EnvSource::from_pairs([("OCR_MAX_PIXELS", "lots")]))
+            .unwrap_err();
+        assert!(
+            err.to_string().starts_with("invalid OCR_MAX_PIXELS 'lots'"),
+            "{err}"
+        );
+    }
+}
