@@ -9,7 +9,8 @@ use super::cues::{Cue, Group, cues, groups};
 use super::evidence::{Signal, signals};
 use super::message::Message;
 use super::owners::Owners;
-use super::text::{fnv1a, is_cjk, truncate_chars};
+use super::text::{fnv1a, truncate_chars};
+use crate::text::script::is_cjk;
 
 /// Bits of the hashed feature space.
 pub const DIM_BITS: u32 = 18;
