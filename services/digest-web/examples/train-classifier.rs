@@ -28,7 +28,10 @@ fn main() -> std::io::Result<()> {
     match &embedder {
         Some(e) => {
             models.push(("model-meaning.bin", corpus::train_on_corpus(Some(e))));
-            std::fs::write(format!("{dir}/model-meaning.table"), format!("{}\n", e.stamp()))?;
+            std::fs::write(
+                format!("{dir}/model-meaning.table"),
+                format!("{}\n", e.stamp()),
+            )?;
         }
         None => writeln!(
             out,

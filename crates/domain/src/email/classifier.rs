@@ -573,14 +573,15 @@ fn not_to_you(signals: &[Signal], cues: &[Cue], email: &Message) -> Option<&'sta
         return Some("sent to undisclosed recipients: not Need-Action");
     }
     if email.header("to").is_none() && has(Signal::SubjectTag) {
-        return Some("a list's [tag] in the subject and no recipient: a list copy, not Need-Action");
+        return Some(
+            "a list's [tag] in the subject and no recipient: a list copy, not Need-Action",
+        );
     }
     // Mail services send transactional mail (invoices, signatures, expiries) too: their
     // headers count against a request only when it is not addressed to you.
     let mail_service =
         has(Signal::Esp) || has(Signal::ListUnsubscribe) || has(Signal::TrackingSender);
-    if has(Signal::PrecedenceBulk) || has(Signal::MarketingSender) || (mail_service && !to_you)
-    {
+    if has(Signal::PrecedenceBulk) || has(Signal::MarketingSender) || (mail_service && !to_you) {
         return Some("sent in bulk (mass-mail headers or sender): not Need-Action");
     }
     let replies_to_you = has(Signal::ReplyToOwner) || (to_you && has(Signal::Reply));
@@ -695,7 +696,8 @@ mod tests {
         Message {
             id: format!("{subject}@test"),
             from: from.to_owned(),
-            from_name: None,
+            // A person's mail carries their name (Need-Action asks that a person wrote).
+            from_name: from.starts_with("sam@").then(|| "Sam Patel".to_owned()),
             subject: subject.to_owned(),
             body: body.to_owned(),
             headers: headers
@@ -745,7 +747,10 @@ mod tests {
                 "root@build.example",
                 "Cron <root@build> backup finished",
                 "Backup of /srv completed in 12 minutes. 3 volumes copied.",
-                &[("to", "dana@example.com"), ("auto-submitted", "auto-generated")],
+                &[
+                    ("to", "dana@example.com"),
+                    ("auto-submitted", "auto-generated"),
+                ],
             ),
             message(
                 "jo@friend.example",
@@ -760,6 +765,43 @@ mod tests {
                 &[("to", "undisclosed-recipients:;")],
             ),
         ]
+    }
+
+    #[test]
+    fn need_action_is_only_what_is_asked_of_the_owner() {
+        let owners = Owners::new(["dana@example.com"]);
+        let classifier = Classifier::embedded().with_owners(owners);
+        let mail = messages();
+        // A colleague asking the owner by name, to the owner.
+        assert_eq!(classifier.classify(&mail[0]).category, Category::NeedAction);
+        // The same question to a list, and a "reply now" to undisclosed recipients.
+        for email in [&mail[1], &mail[6]] {
+            let got = classifier.classify(email);
+            assert_ne!(
+                got.category,
+                Category::NeedAction,
+                "{}: {got:?}",
+                email.subject
+            );
+        }
+        // The colleague's request forwarded to someone else, or as a list digest.
+        let mut to_other = mail[0].clone();
+        to_other.headers = vec![("to".into(), "sam@partner.example".into())];
+        let got = classifier.classify(&to_other);
+        assert_ne!(got.category, Category::NeedAction, "{got:?}");
+        assert!(
+            got.reasons
+                .iter()
+                .any(|r| r.contains("not addressed to you")),
+            "{got:?}"
+        );
+        let mut digest = mail[0].clone();
+        digest.subject = "users Digest, Vol 12, Issue 3".into();
+        digest
+            .headers
+            .push(("list-id".into(), "<users.lists.example>".into()));
+        let got = classifier.classify(&digest);
+        assert_ne!(got.category, Category::NeedAction, "{got:?}");
     }
 
     #[test]
@@ -792,7 +834,9 @@ mod tests {
                     FeatureKind::Cue(c) => allowed.push(c.describe().to_owned()),
                     FeatureKind::Group(g) => allowed.push(g.describe().to_owned()),
                     FeatureKind::Combination(x) => allowed.push(x.describe().to_owned()),
-                    FeatureKind::Mailer(m) => allowed.push(format!("sent with {m} (mail software)")),
+                    FeatureKind::Mailer(m) => {
+                        allowed.push(format!("sent with {m} (mail software)"))
+                    }
                     FeatureKind::Word(w) => words.push(
                         w.split_once(':')
                             .map_or(w.as_str(), |(_, x)| x)

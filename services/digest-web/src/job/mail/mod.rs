@@ -242,7 +242,11 @@ pub fn parse_message(
     let id = message
         .header_raw("Message-ID")
         .map(|m| {
-            let first = m.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+            let first = m
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or("");
             collapse(first)
                 .trim()
                 .trim_matches(['<', '>'])

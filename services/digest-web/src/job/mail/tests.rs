@@ -101,15 +101,25 @@ fn a_message_id_is_its_first_line_as_written() {
     // A trailing comment stays; a broken id folded over lines is its first line: as tools
     // that key mail by the raw header read it, so both find the same message.
     for (header, id) in [
-        ("<a.1@example.com> (added by relay)", "a.1@example.com> (added by relay)"),
+        (
+            "<a.1@example.com> (added by relay)",
+            "a.1@example.com> (added by relay)",
+        ),
         (
             "<0001$02@host.example.org\n    ([10.0.0.1]) by relay.example with SMTP id X1>",
             "0001$02@host.example.org",
         ),
         ("\n    <folded@example.com>", "folded@example.com"),
     ] {
-        let raw = msg(&format!("From: a@example.com\nMessage-ID: {header}\nSubject: s"), "b");
-        assert_eq!(parse_message(&raw, None).unwrap().message.id, id, "{header:?}");
+        let raw = msg(
+            &format!("From: a@example.com\nMessage-ID: {header}\nSubject: s"),
+            "b",
+        );
+        assert_eq!(
+            parse_message(&raw, None).unwrap().message.id,
+            id,
+            "{header:?}"
+        );
     }
 }
 
