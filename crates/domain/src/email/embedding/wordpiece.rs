@@ -180,13 +180,10 @@ mod tests {
     use super::*;
 
     fn vocab() -> WordPiece {
-        WordPiece::new(
-            [
-                "[PAD]", "[UNK]", "[CLS]", "[SEP]", "un", "##aff", "##able", "hello", "!", ",",
-                "cafe", "会", "议", "'", "s", "it",
-            ]
-            .into_iter(),
-        )
+        WordPiece::new([
+            "[PAD]", "[UNK]", "[CLS]", "[SEP]", "un", "##aff", "##able", "hello", "!", ",", "cafe",
+            "会", "议", "'", "s", "it",
+        ])
         .unwrap()
     }
 
