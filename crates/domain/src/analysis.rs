@@ -4,21 +4,26 @@ use serde::{Deserialize, Serialize};
 
 use crate::shared::SharedStr;
 
+mod additives;
 mod allergy;
 mod alternatives;
 mod context;
+mod diet;
 pub mod engine;
 mod finding;
 pub mod input;
 mod item;
 mod json;
 mod listing;
+mod processing;
 mod prose;
 mod risk;
 mod score;
 mod summary;
 pub mod supplement;
+mod verdicts;
 
+pub use crate::knowledge::facts::Answer;
 pub use crate::vocabulary::*;
 pub use engine::{analyze, analyze_with, analyze_with_supplement};
 pub use input::{AnalysisInput, RequestError};
@@ -89,6 +94,99 @@ pub struct AnalysisResponse {
     /// Absent from error bodies, which keep the spec's exact shape.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
+    /// Extra fields on success: the product verdicts (`diet`, `processing`, `additives`,
+    /// `coverage`). Absent from error bodies.
+    #[serde(flatten)]
+    pub verdicts: Option<Verdicts>,
+}
+
+/// The product-level answers of a successful analysis, each naming the ingredients that
+/// decided it (docs/analysis.md, "Product verdicts").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdicts {
+    /// Vegan, vegetarian, palm oil.
+    pub diet: DietAnswers,
+    /// The NOVA group and its markers; `null` for a cosmetic.
+    pub processing: Option<Processing>,
+    /// Every food additive of the list by its E-number, in the order printed, each once;
+    /// empty for a cosmetic.
+    pub additives: Vec<Additive>,
+    /// How much of the list is recognised.
+    pub coverage: Coverage,
+}
+
+/// The diet answers: `unknown` when not enough of the list is recognised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DietAnswers {
+    /// Whether the product is vegan.
+    pub vegan: Answer,
+    /// Whether it is vegetarian.
+    pub vegetarian: Answer,
+    /// Whether it contains palm oil.
+    pub contains_palm_oil: Answer,
+    /// The ingredients, as printed, that decided each answer.
+    pub because: DietBecause,
+}
+
+/// The ingredients behind each diet answer (empty for `yes` to vegan and vegetarian, `no` to
+/// palm oil, and `unknown`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct DietBecause {
+    /// Behind `vegan`.
+    pub vegan: Vec<String>,
+    /// Behind `vegetarian`.
+    pub vegetarian: Vec<String>,
+    /// Behind `contains_palm_oil`.
+    pub contains_palm_oil: Vec<String>,
+}
+
+/// The NOVA classification (Monteiro et al. 2019) from the ingredient list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Processing {
+    /// 1 unprocessed or minimally processed, 2 processed culinary ingredients, 3 processed
+    /// foods, 4 ultra-processed; `null` when not enough of the list is known.
+    pub nova_group: Option<u8>,
+    /// The ingredients that decided the group.
+    pub markers: Vec<NovaMarker>,
+}
+
+/// One ingredient that decided the NOVA group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NovaMarker {
+    /// The group it marks.
+    pub group: u8,
+    /// The ingredient as printed.
+    pub ingredient: String,
+    /// What it is ("emulsifier E471", "whey: a substance of rare culinary use").
+    pub marker: String,
+}
+
+/// One food additive of the list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Additive {
+    /// Its E-number, `E471` style (`E500ii` for a sub-numbered member).
+    pub code: String,
+    /// Its name on the Union list.
+    pub name: SharedStr,
+    /// What it does ("emulsifier").
+    pub function: String,
+    /// The ingredient as printed.
+    pub ingredient: String,
+    /// Its main documented concern with its source, or empty.
+    pub concern: String,
+}
+
+/// How much of the list is recognised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coverage {
+    /// The ingredients the list names, sub-ingredients included ("may contain" traces and the
+    /// unknown names of compounds whose parts are listed not counted).
+    pub items: usize,
+    /// Those recognised: a knowledge-base entry, a compound whose every part is one, or a
+    /// function class named alone.
+    pub recognised: usize,
+    /// Whether enough is recognised to answer: at least two thirds (docs/decisions.md).
+    pub enough_known: bool,
 }
 
 impl AnalysisResponse {
@@ -120,6 +218,7 @@ impl AnalysisResponse {
             execution_time: 0.0,
             error: Some(message.into()),
             engine: None,
+            verdicts: None,
         }
     }
 }

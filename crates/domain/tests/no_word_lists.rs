@@ -21,6 +21,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "source ids of the knowledge base",
     ),
     (
+        "knowledge/facts.rs",
+        "FACT_SOURCES",
+        "source ids of the knowledge base, with the fact each supports",
+    ),
+    (
         "knowledge/inci_family.rs",
         "ETH_STEMS",
         "INCI nomenclature: the stems of one naming rule, the same in every label language",

@@ -9,7 +9,8 @@ use std::io::{Read, Write};
 
 use clap::{Args, Parser, Subcommand};
 use domain::analysis::{
-    AnalysisInput, AnalysisResponse, Expertise, OverallRisk, Recommendation, SkinType, analyze,
+    AnalysisInput, AnalysisResponse, Expertise, OverallRisk, Recommendation, SkinType, Verdicts,
+    analyze,
 };
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -161,6 +162,9 @@ pub fn write_table(r: &AnalysisResponse, out: &mut dyn Write) -> std::io::Result
             writeln!(out, "{w}")?;
         }
     }
+    if let Some(v) = &r.verdicts {
+        write_verdicts(v, out)?;
+    }
     writeln!(out)?;
     writeln!(out, "Summary: {}", r.summary)?;
     let flagged: Vec<_> = r
@@ -187,6 +191,74 @@ pub fn write_table(r: &AnalysisResponse, out: &mut dyn Write) -> std::io::Result
         }
     }
     Ok(())
+}
+
+/// The product verdicts: one line each for diet, processing, additives and coverage, with
+/// the ingredients behind each answer.
+fn write_verdicts(v: &Verdicts, out: &mut dyn Write) -> std::io::Result<()> {
+    let because = |names: &[String]| {
+        if names.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", names.join(", "))
+        }
+    };
+    let d = &v.diet;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Vegan: {}{}    Vegetarian: {}{}    Palm oil: {}{}",
+        d.vegan.as_str(),
+        because(&d.because.vegan),
+        d.vegetarian.as_str(),
+        because(&d.because.vegetarian),
+        d.contains_palm_oil.as_str(),
+        because(&d.because.contains_palm_oil),
+    )?;
+    match &v.processing {
+        None => writeln!(out, "Processing: not a food")?,
+        Some(p) => {
+            let markers: Vec<String> = p
+                .markers
+                .iter()
+                .map(|m| format!("{} ({})", m.ingredient, m.marker))
+                .collect();
+            match p.nova_group {
+                Some(g) => writeln!(
+                    out,
+                    "Processing: NOVA {g}{}",
+                    if markers.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", markers.join(", "))
+                    }
+                )?,
+                None => writeln!(
+                    out,
+                    "Processing: unknown (not enough of the list recognised)"
+                )?,
+            }
+        }
+    }
+    if !v.additives.is_empty() {
+        let codes: Vec<String> = v
+            .additives
+            .iter()
+            .map(|a| format!("{} {} ({})", a.code, a.name, a.function))
+            .collect();
+        writeln!(out, "Additives: {}", codes.join(", "))?;
+    }
+    writeln!(
+        out,
+        "Recognised: {} of {} ingredients{}",
+        v.coverage.recognised,
+        v.coverage.items,
+        if v.coverage.enough_known {
+            ""
+        } else {
+            " (not enough to answer)"
+        }
+    )
 }
 
 fn advice(r: Recommendation) -> &'static str {

@@ -207,6 +207,9 @@ fn analyze_subcommand_prints_a_table() {
     );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Overall risk: HIGH"), "{text}");
+    assert!(text.contains("Vegan: yes"), "{text}");
+    assert!(text.contains("Processing: not a food"), "{text}");
+    assert!(text.contains("Recognised: 3 of 3 ingredients"), "{text}");
     let parfum = text
         .lines()
         .find(|l| l.trim_start().starts_with("3  Parfum"))

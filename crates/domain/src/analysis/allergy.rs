@@ -5,23 +5,43 @@
 
 use super::context::Context;
 use crate::knowledge::allergy::{AllergyAliases, DeclaredAllergy};
+use crate::knowledge::family::{Families, Family};
 use crate::knowledge::{AllergenGroup, KnowledgeBase, MatchKind, Resolved};
 use crate::language::Lexicon;
 use crate::parse::ParsedIngredient;
 use crate::text::fold::fold;
 use crate::text::script::is_cjk;
 
-/// The user's allergies as declared (blank ones dropped), and the entries named by allergy
-/// words that are no group ("kiwi" → the Kiwi entry) with the allergy that names them.
-pub(super) fn declared_allergies(
-    kb: &KnowledgeBase,
-    given: &[String],
-) -> (Vec<DeclaredAllergy>, Vec<(usize, usize)>) {
-    let allergies: Vec<DeclaredAllergy> = given
+/// The user's allergies, the entries named by allergy words that are no group, and the families
+/// named by allergy words, each with the allergy that names it.
+pub(super) type Declared = (
+    Vec<DeclaredAllergy>,
+    Vec<(usize, usize)>,
+    Vec<(usize, &'static Family)>,
+);
+
+/// The user's allergies as declared (blank ones dropped), the entries named by allergy words
+/// that are no group ("kiwi" → the Kiwi entry), and the families named by allergy words
+/// ("silicones", "huile de palme"), each with the allergy that names it. A word that names a
+/// family is matched through the family only, not as a word of ingredient names.
+pub(super) fn declared_allergies(kb: &KnowledgeBase, given: &[String]) -> Declared {
+    let mut allergies: Vec<DeclaredAllergy> = given
         .iter()
         .map(|a| DeclaredAllergy::parse(a))
         .filter(|a| !a.is_empty())
         .collect();
+    let mut families = Vec::new();
+    for (ai, allergy) in allergies.iter_mut().enumerate() {
+        allergy
+            .words
+            .retain(|word| match Families::embedded().named(word) {
+                Some(family) => {
+                    families.push((ai, family));
+                    false
+                }
+                None => true,
+            });
+    }
     let mut allergy_entries = Vec::new();
     for (ai, allergy) in allergies.iter().enumerate() {
         for word in &allergy.words {
@@ -32,7 +52,7 @@ pub(super) fn declared_allergies(
             }
         }
     }
-    (allergies, allergy_entries)
+    (allergies, allergy_entries, families)
 }
 
 /// The label's allergen declarations that match a declared allergy: (what the label says,
@@ -89,6 +109,30 @@ pub(super) fn allergy_groups(allergy: &[(String, usize)]) -> Vec<AllergenGroup> 
         .collect()
 }
 
+/// How the matched allergen groups and families are named to the user (an allergy word that
+/// is neither has none).
+pub(super) fn allergy_labels(ctx: &Context<'_>, allergy: &[(String, usize)]) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for (g, _) in allergy {
+        let label = AllergenGroup::ALL
+            .iter()
+            .find(|x| x.label() == g)
+            .map(|x| x.label())
+            .or_else(|| {
+                ctx.families
+                    .iter()
+                    .find(|(_, f)| f.label == *g)
+                    .map(|(_, f)| f.label.as_str())
+            });
+        if let Some(label) = label
+            && !out.contains(&label)
+        {
+            out.push(label);
+        }
+    }
+    out
+}
+
 /// Declared allergies this name matches: by allergen group of the entry (and of other entries
 /// sharing the matched translated name), by an allergy word naming this very entry, or by an
 /// allergy word that appears as a whole word in the name.
@@ -114,6 +158,16 @@ pub(super) fn allergy_matches(
         for g in &allergy.groups {
             if groups.contains(g) && !out.iter().any(|(x, _)| x == g.label()) {
                 out.push((g.label().to_owned(), ai));
+            }
+        }
+    }
+    if !ctx.families.is_empty() {
+        let folded = fold(label);
+        for (ai, family) in &ctx.families {
+            let member =
+                r.is_some_and(|r| family.has(r.ingredient)) || family.names_a_member(&folded);
+            if member && !out.iter().any(|(x, _)| *x == family.label) {
+                out.push((family.label.clone(), *ai));
             }
         }
     }

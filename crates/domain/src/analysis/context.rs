@@ -7,6 +7,7 @@ use super::supplement::Supplement;
 use super::{ProductCategory, SkinType};
 use crate::grammar::is_class_word;
 use crate::knowledge::allergy::DeclaredAllergy;
+use crate::knowledge::family::Family;
 use crate::knowledge::{CosmeticText, EntryText, KnowledgeBase, Resolved};
 use crate::language::Lexicon;
 use crate::shared::SharedStr;
@@ -33,6 +34,8 @@ pub(super) struct Context<'a> {
     pub(super) allergies: Vec<DeclaredAllergy>,
     /// Entries named by allergy words that are no group ("kiwi" → the Kiwi entry).
     pub(super) allergy_entries: Vec<(usize, usize)>,
+    /// Families named by allergy words ("silicones", "huile de palme"), with the allergy.
+    pub(super) families: Vec<(usize, &'static Family)>,
     pub(super) skin: SkinType,
     /// Skin adjustments apply unless the product is clearly a food.
     pub(super) skin_applies: bool,
@@ -52,6 +55,14 @@ pub(super) fn resolve<'a>(
         .or_else(|| kb.resolve_by_head(name))
         .or_else(|| kb.resolve_by_parts(name))
         .or_else(|| after_class_word(kb, name))
+        .or_else(|| before_a_remark(kb, name))
+}
+
+/// "soy lecithin - an emulsifier", "vanillin - an artificial flavor": a name followed by a
+/// spaced dash and a remark on it; the name is what comes before the dash, when known.
+fn before_a_remark<'a>(kb: &'a KnowledgeBase, name: &str) -> Option<Resolved<'a>> {
+    let (first, _) = name.split_once(" - ")?;
+    kb.resolve(first.trim())
 }
 
 /// "Süßstoff Natrium-Saccharin", "antioxydant acide ascorbique": a class word written before
@@ -102,4 +113,29 @@ impl<'a> Context<'a> {
             _ => false,
         }
     }
+}
+
+/// The two ingredients of a name that joins them, when each is known: both are listed, so
+/// that the allergens and facts of either count.
+pub(super) fn either_of<'n>(
+    kb: &KnowledgeBase,
+    extra: Option<&Supplement>,
+    name: &'n str,
+) -> Option<Vec<&'n str>> {
+    // Every joiner tried holds a space.
+    if !name.contains(' ') {
+        return None;
+    }
+    // ASCII lower case keeps every byte offset ("SALT AND SPICES").
+    let lower = name.to_ascii_lowercase();
+    // The words that offer a choice ("présure animale ou coagulant microbien", "sunflower
+    // and/or rapeseed oil"), then those that join a list whose comma the label left out
+    // ("modified corn starch and citric acid", "shellac and carnauba wax").
+    let words = crate::grammar::words();
+    let joiners = words.conjunctions.iter().filter(|w| w.starts_with(' '));
+    words.choices.iter().chain(joiners).find_map(|word| {
+        let at = lower.find(word)?;
+        let (a, b) = (name[..at].trim(), name[at + word.len()..].trim());
+        (resolve(kb, extra, a).is_some() && resolve(kb, extra, b).is_some()).then(|| vec![a, b])
+    })
 }

@@ -17,11 +17,12 @@ use std::time::Instant;
 use super::allergy::{declared_allergies, declared_matches};
 use super::context::Context;
 use super::input::AnalysisInput;
-use super::item::analyze_item;
+use super::item::{analyze_item, lies_within};
 use super::listing::{list_items, product_category, repaired, repairs};
 use super::risk::average_score;
 use super::summary::summarize;
 use super::supplement::Supplement;
+use super::verdicts::verdicts;
 use super::{
     AnalysisResponse, Expertise, FactSource, OFFLINE_ENGINE, OverallRisk, ProductCategory,
 };
@@ -50,7 +51,7 @@ pub fn analyze_with_supplement(
     extra: Option<&Supplement>,
 ) -> AnalysisResponse {
     let started = Instant::now();
-    let (allergies, allergy_entries) = declared_allergies(kb, &input.allergies);
+    let (allergies, allergy_entries, families) = declared_allergies(kb, &input.allergies);
     // Allergen declarations ("Contains: milk") are statements about the list, not items of
     // it; a list of nothing else is read as the ingredients it names.
     let all_declared = input.parsed.iter().all(|p| p.declared);
@@ -63,6 +64,7 @@ pub fn analyze_with_supplement(
         extra,
         allergies,
         allergy_entries,
+        families,
         skin: input.skin_type,
         skin_applies: product_category != ProductCategory::Food,
         product_category,
@@ -72,14 +74,25 @@ pub fn analyze_with_supplement(
     let mut details = Vec::with_capacity(listing.items.len());
     let mut warnings = Vec::new();
     let mut items = Vec::with_capacity(listing.items.len());
-    for ((parsed, head), function) in listing
+    for (((parsed, head), function), root) in listing
         .items
         .iter()
         .copied()
         .zip(&listing.heads)
         .zip(&listing.functions)
+        .zip(&listing.roots)
     {
-        let (mut detail, item) = analyze_item(&ctx, parsed, *head);
+        let (mut detail, mut item) = analyze_item(&ctx, parsed, *head);
+        // A name the grammar rebuilt ("gomme de xanthane" of "épaississants : gomme de guar
+        // et de xanthane") is shown as the label printed its item.
+        if !std::ptr::eq(*root, parsed) {
+            for part in &mut item.parts {
+                if !lies_within(&root.text, part.printed) && !root.text.contains(part.printed) {
+                    part.printed = &root.text;
+                }
+            }
+        }
+        item.listed_function |= function.is_some();
         if let Some(function) = function {
             detail.purpose = format!("{} (listed as '{function}')", detail.purpose).into();
         }
@@ -108,11 +121,11 @@ pub fn analyze_with_supplement(
     if !declared.is_empty() {
         (overall, rule) = (OverallRisk::High, RiskRule::AllergenMatch);
     }
+    let verdicts = verdicts(&ctx, &items);
     let summary = summarize(
         &ctx,
         input,
-        &details,
-        &items,
+        (&details, &items, &verdicts),
         (overall, rule),
         average,
         &declared,
@@ -132,5 +145,6 @@ pub fn analyze_with_supplement(
         execution_time: (input.parse_time + started.elapsed()).as_secs_f64(),
         error: None,
         engine: Some(engine.to_owned()),
+        verdicts: Some(verdicts),
     }
 }

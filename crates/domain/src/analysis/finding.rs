@@ -14,6 +14,8 @@ use crate::shared::SharedStr;
 pub(super) struct Finding<'kb> {
     /// The name as written.
     pub(super) label: &'kb str,
+    /// The name as printed, for the product verdicts (the label with its amounts and marks).
+    pub(super) printed: &'kb str,
     pub(super) resolved: Option<Resolved<'kb>>,
     /// Personal score after caps, skin type and allergy.
     pub(super) score: u8,
@@ -66,6 +68,7 @@ pub(super) fn finding<'kb>(
         }
         return Finding {
             label,
+            printed: label,
             resolved: None,
             score: UNKNOWN_SCORE,
             notes,
@@ -154,6 +157,7 @@ pub(super) fn finding<'kb>(
     });
     Finding {
         label,
+        printed: label,
         plain,
         by_word,
         resolved: Some(r),
@@ -184,6 +188,7 @@ mod tests {
                 .map(|a| DeclaredAllergy::parse(a))
                 .collect(),
             allergy_entries: Vec::new(),
+            families: Vec::new(),
             skin,
             skin_applies: true,
             product_category: ProductCategory::Cosmetics,

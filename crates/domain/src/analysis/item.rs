@@ -6,9 +6,11 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
-use super::allergy::{allergy_groups, allergy_matches, found_by_word_note, word_matches};
+use super::allergy::{
+    allergy_groups, allergy_labels, allergy_matches, found_by_word_note, word_matches,
+};
 use super::alternatives::{alternatives_for, substitutes_for};
-use super::context::{Context, plant_source_nouns};
+use super::context::{Context, either_of, plant_source_nouns};
 use super::finding::{Finding, finding};
 use super::prose::dedup;
 use super::score::{ALLERGEN_SCORE, UNKNOWN_SCORE};
@@ -18,8 +20,9 @@ use super::{
 };
 use crate::grammar::{class_of, component_of, is_class_word};
 use crate::knowledge::allergy::AllergyAliases;
+use crate::knowledge::facts::is_nutrient;
 use crate::knowledge::inci_family;
-use crate::knowledge::{AllergenGroup, MatchKind, Resolved};
+use crate::knowledge::{AllergenGroup, Ingredient, MatchKind, Resolved};
 use crate::parse::{ParsedIngredient, flatten_subs};
 use crate::shared::SharedStr;
 use crate::text::fold::fold;
@@ -33,14 +36,72 @@ pub(super) struct ItemFacts<'kb> {
     pub(super) known: bool,
     /// The allergen warning's reason, on a match.
     pub(super) warning: Option<String>,
-    /// The allergen groups matched and the declared allergies, for the summary.
-    pub(super) allergy_groups: Vec<AllergenGroup>,
+    /// The allergen groups and families matched, as named to the user, for the summary.
+    pub(super) allergy_groups: Vec<&'static str>,
     /// Whether the skin type lowered the score, for the summary.
     pub(super) skin_affected: bool,
     /// Regulatory highlights (Annex II, IARC), for the expert summary.
     pub(super) regulatory: Vec<Cow<'kb, str>>,
     /// The worst concern, for the summary (which shows its first sentence).
     pub(super) headline: Option<Cow<'kb, str>>,
+    /// Its head and sub-ingredients, for the product verdicts.
+    pub(super) parts: Vec<Part<'kb>>,
+    /// The item as parsed, for what the label says around a part (its function class).
+    pub(super) parsed: &'kb ParsedIngredient,
+    /// Listed under a function class that heads a run of items ("Raising agents: E450,
+    /// sodium bicarbonate").
+    pub(super) listed_function: bool,
+}
+
+/// Whether part `j` of item `i` is added as a nutrient, not for what an additive does:
+/// "riboflavin", "calcium carbonate" among the vitamins and minerals of an enriched flour
+/// (Regulation (EC) No 1925/2006: a nutrient added to a food is no food additive). A
+/// neighbour in its list, inside the item or (for an item of one part) the items around it,
+/// is a vitamin or mineral.
+pub(super) fn added_as_nutrient(items: &[&ItemFacts<'_>], i: usize, j: usize) -> bool {
+    let nutrient = |p: Option<&Part<'_>>| p.and_then(|p| p.entry).is_some_and(is_nutrient);
+    let parts = &items[i].parts;
+    if parts.len() > 1 {
+        // "ascorbic acid (vitamin C)": the bracket says it is the vitamin.
+        if j == 0 {
+            return parts[1..].iter().any(|p| nutrient(Some(p)));
+        }
+        return nutrient(parts.get(j + 1)) || nutrient(parts.get(j - 1));
+    }
+    let single = |k: usize| {
+        items
+            .get(k)
+            .filter(|it| it.parts.len() == 1)
+            .and_then(|it| it.parts.first())
+    };
+    nutrient(single(i + 1)) || (i >= 1 && nutrient(single(i - 1)))
+}
+
+/// One named part of a top-level item, for the product verdicts: its head or one of its
+/// sub-ingredients as printed, with the entry it is or the function class it names.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Part<'kb> {
+    /// As printed.
+    pub(super) printed: &'kb str,
+    /// The entry, when recognised.
+    pub(super) entry: Option<&'kb Ingredient>,
+    /// The function class named alone ("émulsifiant": an additive the label does not name).
+    pub(super) class: Option<&'static str>,
+    /// Whether it is the item's head, which its sub-ingredients (the parts after it) make up.
+    pub(super) head: bool,
+    /// How the entry was found ("shrimp salt" read as salt by its head only).
+    pub(super) kind: Option<MatchKind>,
+}
+
+impl Part<'_> {
+    /// Whether it is printed as a name of its entry (in any language, singular or plural, or
+    /// one part of an INCI slash form), not read by a rule.
+    pub(super) fn is_a_name_of_its_entry(&self) -> bool {
+        matches!(
+            self.kind,
+            Some(MatchKind::Exact | MatchKind::SlashPart | MatchKind::Plural)
+        )
+    }
 }
 
 /// What an item says of itself before its sub-ingredients weigh on it: from its primary
@@ -86,8 +147,9 @@ pub(super) fn analyze_item<'kb>(
         && !inner.sub.is_empty()
         && let Some(inner_head) = ctx.resolve(&inner.name)
     {
-        let (mut detail, facts) = analyze_item(ctx, inner, Some(inner_head));
+        let (mut detail, mut facts) = analyze_item(ctx, inner, Some(inner_head));
         if is_class_word(&parsed.name) {
+            facts.listed_function = true;
             detail.purpose = format!("{} (listed as '{}')", detail.purpose, parsed.name).into();
         }
         detail.name.clone_from(&parsed.text);
@@ -96,7 +158,15 @@ pub(super) fn analyze_item<'kb>(
     let is_class = head.is_none() && is_class_word(&parsed.name);
     // A class word or unknown name with a single known sub-ingredient stands for it.
     let (mut primary, mut subs) = match head {
-        Some(h) => (Some(finding(ctx, &parsed.name, Some(h))), subs),
+        Some(h) => {
+            let mut f = finding(ctx, &parsed.name, Some(h));
+            // As printed: the whole item, or what comes before its brackets.
+            f.printed = match parsed.text.find(['(', '[', '{', '（', ':']) {
+                Some(at) if at > 0 && !parsed.sub.is_empty() => parsed.text[..at].trim(),
+                _ => &parsed.text,
+            };
+            (Some(f), subs)
+        }
         None if subs.len() == 1 && subs[0].resolved.is_some() => {
             let mut subs = subs;
             (subs.pop(), Vec::new())
@@ -117,7 +187,8 @@ pub(super) fn analyze_item<'kb>(
             "Listed as a possible trace (\"may contain\"): not an intended ingredient; it matters if you are allergic to it.",
         ));
     }
-    finish(
+    let parts = parts_of(parsed, primary.as_ref(), &subs, primary_index);
+    let (detail, mut facts) = finish(
         ctx,
         parsed,
         own,
@@ -125,7 +196,91 @@ pub(super) fn analyze_item<'kb>(
         primary.as_ref(),
         &subs,
         worst_sub,
-    )
+    );
+    facts.parts = parts;
+    (detail, facts)
+}
+
+/// The item's parts for the product verdicts: its head (a name no step knows, or a function
+/// class alone, included), then its sub-ingredients other than the head's own entry.
+fn parts_of<'kb>(
+    parsed: &'kb ParsedIngredient,
+    primary: Option<&Finding<'kb>>,
+    subs: &[Finding<'kb>],
+    primary_index: Option<usize>,
+) -> Vec<Part<'kb>> {
+    // A name the grammar rebuilt ("gomme de xanthane" of "gomme de guar et de xanthane") is
+    // not printed as such: the item as given stands for it.
+    let as_printed = |name: &'kb str| -> &'kb str {
+        if lies_within(&parsed.text, name) || parsed.text.contains(name) {
+            name
+        } else {
+            &parsed.text
+        }
+    };
+    let mut parts = Vec::with_capacity(1 + subs.len());
+    match primary {
+        Some(p) => parts.push(Part {
+            printed: as_printed(p.printed),
+            entry: p.resolved.map(|r| r.ingredient),
+            class: None,
+            head: true,
+            kind: p.resolved.map(|r| r.kind),
+        }),
+        None if subs.is_empty() => {
+            let name = if parsed.name.is_empty() {
+                &parsed.text
+            } else {
+                &parsed.name
+            };
+            parts.push(Part {
+                printed: &parsed.text,
+                entry: None,
+                class: class_of(name),
+                head: true,
+                kind: None,
+            });
+        }
+        // "sweetened by a blend of … clover honey (very mild)": a compound's own name, not
+        // known as a whole, may still name an ingredient (counted by its parts, not itself).
+        None if !parsed.name.is_empty() && !is_class_word(&parsed.name) => parts.push(Part {
+            printed: as_printed(&parsed.name),
+            entry: None,
+            class: None,
+            head: true,
+            kind: None,
+        }),
+        None => {}
+    }
+    for s in subs {
+        if primary_index.is_some() && s.resolved.map(|r| r.index) == primary_index {
+            continue;
+        }
+        // "sodium benzoate (preservative)", "soy lecithin [emulsifier]": a class word under a
+        // named ingredient says what it does; it is no ingredient of its own.
+        if primary.is_some() && s.resolved.is_none() && is_class_word(s.label) {
+            continue;
+        }
+        parts.push(Part {
+            printed: as_printed(s.printed),
+            entry: s.resolved.map(|r| r.ingredient),
+            class: None,
+            head: false,
+            kind: s.resolved.map(|r| r.kind),
+        });
+    }
+    parts
+}
+
+/// Whether `inner` is a slice of `outer`'s bytes (most printed names are): then `outer`
+/// contains it, without searching.
+pub(super) fn lies_within(outer: &str, inner: &str) -> bool {
+    let (start, end) = (
+        outer.as_ptr() as usize,
+        outer.as_ptr() as usize + outer.len(),
+    );
+    let at = inner.as_ptr() as usize;
+    at >= start && at + inner.len() <= end
 }
 
 /// The sub-ingredients of `parsed`, flattened, each read as a finding.
@@ -135,18 +290,30 @@ fn sub_findings<'kb>(ctx: &Context<'kb>, parsed: &'kb ParsedIngredient) -> Vec<F
     } else {
         plant_source_nouns(&parsed.name)
     };
-    flatten_subs(parsed)
-        .into_iter()
-        .map(|s| {
-            // "Vegetable oil (sunflower, rapeseed)": a plant named alone is its oil.
-            let resolved = ctx.resolve(&s.name).or_else(|| {
-                nouns
-                    .iter()
-                    .find_map(|noun| ctx.resolve(&format!("{} {noun}", s.name)))
-            });
-            finding(ctx, &s.name, resolved)
-        })
-        .collect()
+    let mut out = Vec::new();
+    for s in flatten_subs(parsed) {
+        // "Vegetable oil (sunflower, rapeseed)": a plant named alone is its oil.
+        let resolved = ctx.resolve(&s.name).or_else(|| {
+            nouns
+                .iter()
+                .find_map(|noun| ctx.resolve(&format!("{} {noun}", s.name)))
+        });
+        // "leavening (baking soda & ammonium bicarbonate)": two known names joined, where
+        // the whole is unknown or understood only by its head, are both listed.
+        if resolved.is_none_or(|r| r.kind == MatchKind::Head)
+            && let Some(both) = either_of(ctx.kb, ctx.extra, &s.name)
+        {
+            out.extend(
+                both.into_iter()
+                    .map(|name| finding(ctx, name, ctx.resolve(name))),
+            );
+            continue;
+        }
+        let mut f = finding(ctx, &s.name, resolved);
+        f.printed = &s.text;
+        out.push(f);
+    }
+    out
 }
 
 /// "Glukosesirup (Weizen)", "tocopherols (soy)": the bracket names the source of a product
@@ -489,7 +656,7 @@ fn finish<'kb>(
             &by_word,
         )
     });
-    let groups = allergy_groups(&allergy);
+    let groups = allergy_labels(ctx, &allergy);
     let mut references: Vec<SharedStr> = Vec::with_capacity(sources.len());
     for (i, id) in sources.iter().enumerate() {
         if !sources[..i].contains(id)
@@ -559,6 +726,9 @@ fn finish<'kb>(
         skin_affected,
         regulatory,
         headline,
+        parts: Vec::new(),
+        parsed,
+        listed_function: false,
     };
     (detail, facts)
 }

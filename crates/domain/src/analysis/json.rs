@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::{
     AllergyRisk, AnalysisResponse, FactSource, IngredientDetail, Origin, OverallRisk,
-    ProductCategory, Recommendation, RiskLevel,
+    ProductCategory, Recommendation, RiskLevel, Verdicts,
 };
 use crate::shared::SharedStr;
 
@@ -49,7 +49,76 @@ pub(super) fn write_response(out: &mut Vec<u8>, response: &AnalysisResponse) -> 
         out.extend_from_slice(br#","engine":"#);
         value(out, engine)?;
     }
+    if let Some(verdicts) = &response.verdicts {
+        write_verdicts(out, verdicts)?;
+    }
     out.push(b'}');
+    Ok(())
+}
+
+/// The product verdicts, as fields of the response object (each preceded by a comma).
+fn write_verdicts(out: &mut Vec<u8>, v: &Verdicts) -> Result {
+    let diet = &v.diet;
+    out.extend_from_slice(br#","diet":{"vegan":""#);
+    out.extend_from_slice(diet.vegan.as_str().as_bytes());
+    out.extend_from_slice(br#"","vegetarian":""#);
+    out.extend_from_slice(diet.vegetarian.as_str().as_bytes());
+    out.extend_from_slice(br#"","contains_palm_oil":""#);
+    out.extend_from_slice(diet.contains_palm_oil.as_str().as_bytes());
+    out.extend_from_slice(br#"","because":{"vegan":"#);
+    value(out, &diet.because.vegan)?;
+    out.extend_from_slice(br#","vegetarian":"#);
+    value(out, &diet.because.vegetarian)?;
+    out.extend_from_slice(br#","contains_palm_oil":"#);
+    value(out, &diet.because.contains_palm_oil)?;
+    out.extend_from_slice(br#"}},"processing":"#);
+    match &v.processing {
+        None => out.extend_from_slice(b"null"),
+        Some(p) => {
+            out.extend_from_slice(br#"{"nova_group":"#);
+            value(out, &p.nova_group)?;
+            out.extend_from_slice(br#","markers":["#);
+            for (i, m) in p.markers.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(br#"{"group":"#);
+                value(out, &m.group)?;
+                out.extend_from_slice(br#","ingredient":"#);
+                value(out, &m.ingredient)?;
+                out.extend_from_slice(br#","marker":"#);
+                value(out, &m.marker)?;
+                out.push(b'}');
+            }
+            out.extend_from_slice(b"]}");
+        }
+    }
+    out.extend_from_slice(br#","additives":["#);
+    for (i, a) in v.additives.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(br#"{"code":"#);
+        value(out, &a.code)?;
+        out.extend_from_slice(br#","name":"#);
+        value(out, a.name.as_str())?;
+        out.extend_from_slice(br#","function":"#);
+        value(out, &a.function)?;
+        out.extend_from_slice(br#","ingredient":"#);
+        value(out, &a.ingredient)?;
+        out.extend_from_slice(br#","concern":"#);
+        value(out, &a.concern)?;
+        out.push(b'}');
+    }
+    out.extend_from_slice(br#"],"coverage":{"items":"#);
+    value(out, &v.coverage.items)?;
+    out.extend_from_slice(br#","recognised":"#);
+    value(out, &v.coverage.recognised)?;
+    out.extend_from_slice(if v.coverage.enough_known {
+        br#","enough_known":true}"#
+    } else {
+        br#","enough_known":false}"#
+    });
     Ok(())
 }
 
@@ -169,7 +238,7 @@ fn source(v: FactSource) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{AnalysisInput, Expertise, SkinType, analyze};
+    use crate::analysis::{AnalysisInput, Answer, Expertise, SkinType, analyze};
     use crate::knowledge::KnowledgeBase;
 
     fn serde_name<T: Serialize>(v: T) -> String {
@@ -219,6 +288,9 @@ mod tests {
             FactSource::Unknown,
         ] {
             assert_eq!(source(v), serde_name(v));
+        }
+        for v in [Answer::Yes, Answer::No, Answer::Maybe, Answer::Unknown] {
+            assert_eq!(v.as_str(), serde_name(v));
         }
     }
 

@@ -4,7 +4,7 @@
 //! kind of product their heads say it is.
 
 use super::ProductCategory;
-use super::context::{plant_source_nouns, resolve};
+use super::context::{either_of, plant_source_nouns, resolve};
 use super::supplement::Supplement;
 use crate::grammar::is_class_word;
 use crate::knowledge::{KnowledgeBase, MatchKind, Resolved};
@@ -18,6 +18,9 @@ pub(super) struct Listing<'a> {
     pub(super) functions: Vec<Option<&'a str>>,
     /// The entry the item's head names, if known.
     pub(super) heads: Vec<Option<Resolved<'a>>>,
+    /// The item of the list as given that each item comes from (the class word's item for
+    /// its members): what the label printed when the grammar rebuilt a name.
+    pub(super) roots: Vec<&'a ParsedIngredient>,
 }
 
 /// The items of `parsed` to analyse (declarations only when `all_declared`), with their heads.
@@ -31,13 +34,16 @@ pub(super) fn list_items<'a>(
     // of each: they are listed one by one, each with the class word kept as its function.
     let mut items: Vec<&ParsedIngredient> = Vec::with_capacity(parsed.len());
     let mut functions: Vec<Option<&str>> = Vec::with_capacity(parsed.len());
+    let mut roots: Vec<&ParsedIngredient> = Vec::with_capacity(parsed.len());
     for p in parsed.iter().filter(|p| all_declared || !p.declared) {
         if is_function_list(kb, p) {
             items.extend(&p.sub);
             functions.extend(p.sub.iter().map(|_| Some(p.name.as_str())));
+            roots.extend(p.sub.iter().map(|_| p));
         } else {
             items.push(p);
             functions.push(None);
+            roots.push(p);
         }
     }
     // First pass: resolve heads only, to tell a food from a cosmetic product.
@@ -46,6 +52,7 @@ pub(super) fn list_items<'a>(
         items,
         functions,
         heads,
+        roots,
     }
 }
 
@@ -88,9 +95,31 @@ pub(super) fn repairs(
     let is_plain_unknown = |i: usize| {
         listing.heads[i].is_none() && listed[i].sub.is_empty() && !is_class_word(&listed[i].name)
     };
+    // Understood only by its head ("monosodium glutamate and spices" read as spices): two
+    // known names joined are both listed.
+    let by_head = |i: usize| {
+        listing.heads[i].is_some_and(|h| h.kind == MatchKind::Head) && listed[i].sub.is_empty()
+    };
     let mut run_together: Vec<Option<Vec<ParsedIngredient>>> = vec![None; listed.len()];
     let mut i = 0;
     while i < listed.len() {
+        if by_head(i) {
+            let item = listed[i];
+            run_together[i] = either_of(kb, extra, &item.name).map(|parts| {
+                parts
+                    .into_iter()
+                    .map(|text| ParsedIngredient {
+                        text: text.to_owned(),
+                        name: text.to_owned(),
+                        sub: Vec::new(),
+                        trace: item.trace,
+                        declared: item.declared,
+                    })
+                    .collect()
+            });
+            i += 1;
+            continue;
+        }
         if !is_plain_unknown(i) {
             i += 1;
             continue;
@@ -141,12 +170,14 @@ pub(super) fn repaired<'a>(
         items: Vec::new(),
         functions: Vec::new(),
         heads: Vec::new(),
+        roots: Vec::new(),
     };
-    for (((item, function), head), runs) in listing
+    for ((((item, function), head), root), runs) in listing
         .items
         .into_iter()
         .zip(listing.functions)
         .zip(listing.heads)
+        .zip(listing.roots)
         .zip(repairs)
     {
         match runs {
@@ -155,32 +186,18 @@ pub(super) fn repaired<'a>(
                     out.items.push(run);
                     out.functions.push(function);
                     out.heads.push(head_of(kb, extra, run));
+                    out.roots.push(root);
                 }
             }
             None => {
                 out.items.push(item);
                 out.functions.push(function);
                 out.heads.push(head);
+                out.roots.push(root);
             }
         }
     }
     out
-}
-
-/// The two ingredients of a name that offers a choice between them, when each is known: both
-/// are listed, so that the allergens of either count.
-fn either_of<'n>(
-    kb: &KnowledgeBase,
-    extra: Option<&Supplement>,
-    name: &'n str,
-) -> Option<Vec<&'n str>> {
-    // The words that offer a choice between two ingredients ("présure animale ou coagulant
-    // microbien", "sunflower and/or rapeseed oil"), with their spaces.
-    crate::grammar::words().choices.iter().find_map(|word| {
-        let (a, b) = name.split_once(word.as_str())?;
-        let (a, b) = (a.trim(), b.trim());
-        (resolve(kb, extra, a).is_some() && resolve(kb, extra, b).is_some()).then(|| vec![a, b])
-    })
 }
 
 /// The kind of product the recognised heads say it is: more Food-only than Cosmetics-only

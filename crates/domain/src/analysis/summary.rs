@@ -8,7 +8,7 @@ use super::item::ItemFacts;
 use super::prose::{dedup, first_sentence, names_list};
 use super::risk::RiskRule;
 use super::score::{ALLERGEN_SCORE, UNKNOWN_SCORE};
-use super::{FactSource, IngredientDetail, OverallRisk, Recommendation};
+use super::{Answer, FactSource, IngredientDetail, OverallRisk, Recommendation, Verdicts};
 
 /// One top-level ingredient: its detail and its facts.
 type Row<'d, 'kb> = (&'d IngredientDetail, &'d ItemFacts<'kb>);
@@ -35,8 +35,7 @@ struct Product<'d, 'kb> {
 pub(super) fn summarize(
     ctx: &Context<'_>,
     input: &AnalysisInput,
-    details: &[IngredientDetail],
-    items: &[ItemFacts<'_>],
+    (details, items, verdicts): (&[IngredientDetail], &[ItemFacts<'_>], &Verdicts),
     (overall, rule): (OverallRisk, RiskRule),
     average: f64,
     declared: &[(String, Vec<&'static str>, usize)],
@@ -81,8 +80,95 @@ pub(super) fn summarize(
         Expertise::Beginner => beginner(ctx, &product),
         Expertise::Expert => expert(ctx, &product),
     };
+    s.extend(verdict_sentences(verdicts, input.expertise));
     s.extend(closing_notes(ctx, input, details));
     s.join(" ")
+}
+
+/// The product verdicts in words: beginners get what the product is (vegan, palm oil,
+/// processing) with the ingredients that decided it; experts also the additives and the
+/// coverage behind the answers.
+fn verdict_sentences(v: &Verdicts, expertise: Expertise) -> Vec<String> {
+    let mut s = Vec::new();
+    let diet = &v.diet;
+    if !v.coverage.enough_known {
+        s.push(format!(
+            "Too little of the list is recognised ({} of {} ingredients) to say whether it is vegan or vegetarian, contains palm oil{}.",
+            v.coverage.recognised,
+            v.coverage.items,
+            if v.processing.is_some() { " or how processed it is" } else { "" }
+        ));
+        return s;
+    }
+    let why = |names: &[String]| -> String {
+        if names.is_empty() {
+            String::new()
+        } else {
+            let shown: Vec<&str> = names.iter().take(3).map(String::as_str).collect();
+            format!(" ({})", names_list(&shown))
+        }
+    };
+    let mut parts: Vec<String> = Vec::new();
+    parts.push(match diet.vegan {
+        Answer::Yes => "vegan".to_owned(),
+        Answer::No => format!("not vegan{}", why(&diet.because.vegan)),
+        _ => format!("maybe not vegan{}", why(&diet.because.vegan)),
+    });
+    if diet.vegan != Answer::Yes {
+        parts.push(match diet.vegetarian {
+            Answer::Yes => "vegetarian".to_owned(),
+            Answer::No => format!("not vegetarian{}", why(&diet.because.vegetarian)),
+            _ => format!("maybe not vegetarian{}", why(&diet.because.vegetarian)),
+        });
+    }
+    match diet.contains_palm_oil {
+        Answer::Yes => parts.push(format!(
+            "contains palm oil{}",
+            why(&diet.because.contains_palm_oil)
+        )),
+        Answer::Maybe => parts.push(format!(
+            "may contain palm oil{}",
+            why(&diet.because.contains_palm_oil)
+        )),
+        _ => parts.push("no palm oil".to_owned()),
+    }
+    if let Some(p) = &v.processing
+        && let Some(group) = p.nova_group
+    {
+        let markers: Vec<&str> = p
+            .markers
+            .iter()
+            .take(3)
+            .map(|m| m.ingredient.as_str())
+            .collect();
+        parts.push(match group {
+            4 if markers.is_empty() => "ultra-processed (NOVA 4)".to_owned(),
+            4 => format!("ultra-processed (NOVA 4: {})", names_list(&markers)),
+            3 => "processed (NOVA 3)".to_owned(),
+            2 => "a culinary ingredient (NOVA 2)".to_owned(),
+            _ => "unprocessed or minimally processed (NOVA 1)".to_owned(),
+        });
+    }
+    let mut first = parts.join(", ");
+    if let Some(c) = first.get(..1) {
+        first = c.to_uppercase() + &first[1..];
+    }
+    s.push(format!("{first}."));
+    if expertise == Expertise::Expert {
+        if !v.additives.is_empty() {
+            let codes: Vec<String> = v
+                .additives
+                .iter()
+                .map(|a| format!("{} ({})", a.code, a.function))
+                .collect();
+            s.push(format!("Additives: {}.", codes.join(", ")));
+        }
+        s.push(format!(
+            "{} of {} ingredients recognised.",
+            v.coverage.recognised, v.coverage.items
+        ));
+    }
+    s
 }
 
 /// A verdict, the allergen match or what drives it, the worst one's main concern, skin-type
@@ -102,7 +188,7 @@ fn beginner(ctx: &Context<'_>, p: &Product<'_, '_>) -> Vec<String> {
         let groups: Vec<&str> = dedup(
             p.matches
                 .iter()
-                .flat_map(|(_, f)| f.allergy_groups.iter().map(|g| g.label()))
+                .flat_map(|(_, f)| f.allergy_groups.iter().copied())
                 .collect(),
         );
         let what = if groups.is_empty() {
@@ -191,7 +277,7 @@ fn expert(ctx: &Context<'_>, p: &Product<'_, '_>) -> Vec<String> {
             .matches
             .iter()
             .map(|(d, f)| {
-                let g: Vec<&str> = f.allergy_groups.iter().map(|g| g.label()).collect();
+                let g: Vec<&str> = f.allergy_groups.to_vec();
                 if g.is_empty() {
                     format!("{} (name match)", d.name)
                 } else {
@@ -274,8 +360,9 @@ fn closing_notes(
     let unmatched_words: Vec<&str> = ctx
         .allergies
         .iter()
-        .filter(|a| a.groups.is_empty())
-        .map(|a| a.given.as_str())
+        .enumerate()
+        .filter(|(ai, a)| a.groups.is_empty() && !ctx.families.iter().any(|(i, _)| i == ai))
+        .map(|(_, a)| a.given.as_str())
         .collect();
     let explained: Vec<&str> = details
         .iter()
@@ -297,9 +384,29 @@ fn closing_notes(
             ),
         });
     }
+    let by_family: Vec<String> = ctx
+        .allergies
+        .iter()
+        .enumerate()
+        .filter_map(|(ai, a)| {
+            let names: Vec<&str> = ctx
+                .families
+                .iter()
+                .filter(|(i, _)| *i == ai)
+                .map(|(_, f)| f.label.as_str())
+                .collect();
+            (!names.is_empty()).then(|| format!("'{}' ({})", a.given, names.join(", ")))
+        })
+        .collect();
+    if !by_family.is_empty() {
+        s.push(format!(
+            "Matched as a family, every ingredient of it whatever its name or language: {}.",
+            by_family.join(", ")
+        ));
+    }
     if !unmatched_words.is_empty() {
         s.push(format!(
-            "'{}' is not an allergen group we know, so it was matched by ingredient name only.",
+            "'{}' is not an allergen group we know nor a family of ingredients, so it was matched by ingredient name only.",
             unmatched_words.join("', '")
         ));
     }

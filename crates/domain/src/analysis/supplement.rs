@@ -8,6 +8,7 @@
 //! and recommendation, and alternatives are taken only from the knowledge base. Each detail
 //! built from one says so in its `source` field ([`FactSource::Llm`]).
 
+use crate::knowledge::facts::Diet;
 use crate::knowledge::{
     AllergenGroup, EntryText, Ingredient, KnowledgeBase, MatchKind, Resolved, SkinFlag,
 };
@@ -163,6 +164,11 @@ impl Supplement {
             trace_only: false,
             names: Default::default(),
             in_cosmetics: None,
+            // The model is not asked what the ingredient is made from: it may be anything.
+            diet: Diet::Maybe,
+            palm: None,
+            nova: None,
+            ins: None,
         };
         let prepared = EntryText::new(
             &ingredient,

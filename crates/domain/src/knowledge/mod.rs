@@ -19,12 +19,17 @@
 //!   ([`KnowledgeBase::split_run_together`]); the words it sets aside are the label language's
 //!   ([`crate::language::NameWords`]);
 //! - `sentences`: the sentences the analysis shows for each entry, rendered once
-//!   ([`EntryText`]).
+//!   ([`EntryText`]);
+//! - `facts`: what the product verdicts read of an entry (diet, palm oil, NOVA role, INS
+//!   number) and the additive groups; `family`: the families a shopper avoids by one word
+//!   ("silicones", "palm oil") in the nine languages.
 //!
 //! The file format is documented in `crates/domain/data/SCHEMA.md`.
 
 pub mod allergy;
 pub mod codes;
+pub mod facts;
+pub mod family;
 pub mod inci_family;
 mod index;
 mod load;

@@ -284,6 +284,19 @@ pub struct Ingredient {
     /// on what is eaten do not apply (salt in shampoo, sugar in a scrub).
     #[serde(default)]
     pub in_cosmetics: Option<CosmeticUse>,
+    /// Vegan, vegetarian or of animal origin ([`super::facts::Diet`]; vegan when absent).
+    #[serde(default)]
+    pub diet: super::facts::Diet,
+    /// Made from the oil palm, or maybe ([`super::facts::Palm`]; not when absent).
+    #[serde(default)]
+    pub palm: Option<super::facts::Palm>,
+    /// NOVA role: 1 unprocessed food, 2 culinary ingredient, 3 processed food, 4 a marker of
+    /// ultra-processing; absent, 1 for a food and none for a cosmetic-only entry.
+    #[serde(default)]
+    pub nova: Option<u8>,
+    /// The INS number when it is more specific than the E-number (`322(i)` for lecithin).
+    #[serde(default)]
+    pub ins: Option<String>,
 }
 
 /// How a food entry is judged as a cosmetic ingredient (`[ingredient.in_cosmetics]`).

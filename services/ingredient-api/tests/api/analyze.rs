@@ -71,13 +71,17 @@ async fn every_field_has_an_allowed_value() {
     assert_eq!(
         top,
         [
+            "additives",
             "allergen_warnings",
             "average_safety_score",
+            "coverage",
+            "diet",
             "engine",
             "error",
             "execution_time",
             "ingredients",
             "overall_risk",
+            "processing",
             "product_name",
             "success",
             "summary"
@@ -420,4 +424,116 @@ async fn e_numbers_traces_and_typos() {
         warning.starts_with("ALLERGEN WARNING: peanuts - may contain traces of peanut"),
         "{warning}"
     );
+}
+
+/// The product verdicts are on every successful answer, with the documented values, and on no
+/// error body.
+#[tokio::test]
+async fn every_successful_answer_has_the_product_verdicts() {
+    let app = spawn_app().await;
+    let answers = ["yes", "no", "maybe", "unknown"];
+    for (list, food) in [
+        (
+            "Sugar, palm oil, whole milk powder, emulsifier (E471), flavouring",
+            true,
+        ),
+        ("Aqua, Glycerin, Lanolin, Cera Alba, Parfum", false),
+        ("xyzzy, blorp, frobnicate", true),
+        ("Water", true),
+    ] {
+        let body = analyze(&app, json!({ "ingredients": list })).await;
+        let diet = &body["diet"];
+        for field in ["vegan", "vegetarian", "contains_palm_oil"] {
+            assert!(
+                answers.contains(&diet[field].as_str().unwrap()),
+                "{field}: {body}"
+            );
+            assert!(diet["because"][field].is_array(), "{body}");
+        }
+        let coverage = &body["coverage"];
+        assert!(coverage["items"].as_u64().is_some() && coverage["recognised"].as_u64().is_some());
+        let enough = coverage["enough_known"].as_bool().unwrap();
+        assert!(body["additives"].is_array(), "{body}");
+        if food {
+            let nova = &body["processing"]["nova_group"];
+            assert!(body["processing"]["markers"].is_array(), "{body}");
+            assert_eq!(nova.is_null(), !enough, "{body}");
+        } else {
+            assert!(body["processing"].is_null(), "{body}");
+            assert_eq!(body["additives"], json!([]));
+        }
+        if !enough {
+            assert_eq!(diet["vegan"], "unknown", "{body}");
+        }
+    }
+    let body = analyze(
+        &app,
+        json!({ "ingredients": "Sugar, palm oil, whole milk powder, emulsifier (E471), flavouring" }),
+    )
+    .await;
+    assert_eq!(body["diet"]["vegan"], "no");
+    assert_eq!(
+        body["diet"]["because"]["vegan"],
+        json!(["whole milk powder"])
+    );
+    assert_eq!(body["diet"]["contains_palm_oil"], "yes");
+    assert_eq!(body["processing"]["nova_group"], 4);
+    assert_eq!(
+        body["additives"][0],
+        json!({"code": "E471", "name": "Mono- and Diglycerides of Fatty Acids",
+               "function": "emulsifier", "ingredient": "E471", "concern": ""})
+    );
+    assert_eq!(
+        body["coverage"],
+        json!({"items": 5, "recognised": 5, "enough_known": true})
+    );
+    // Error bodies keep the spec's exact shape.
+    let message = bad(&app, json!({ "ingredients": "" })).await;
+    assert!(!message.is_empty());
+}
+
+/// The synthetic labels of the OCR corpus (and the held-out ones), each in its language and in
+/// the English a careful translator writes for it, get the same product verdicts (additives
+/// compared by group: a label may name the group or the member, "Natriumcarbonate" or "sodium
+/// bicarbonate").
+#[tokio::test]
+async fn the_same_label_in_the_nine_languages_gets_the_same_verdicts() {
+    let app = spawn_app().await;
+    async fn verdicts(app: &TestApp, items: &[String]) -> Value {
+        let body = analyze(app, json!({ "ingredients": items.join(", ") })).await;
+        let groups: std::collections::BTreeSet<String> = body["additives"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                a["code"]
+                    .as_str()
+                    .unwrap()
+                    .trim_end_matches(['i', 'v', 'x'])
+                    .to_owned()
+            })
+            .collect();
+        json!({
+            "vegan": body["diet"]["vegan"], "vegetarian": body["diet"]["vegetarian"],
+            "palm": body["diet"]["contains_palm_oil"], "nova": body["processing"]["nova_group"],
+            "additives": groups,
+        })
+    }
+    let mut languages = std::collections::BTreeSet::new();
+    let mut compared = 0;
+    for label in crate::labels::corpus()
+        .into_iter()
+        .chain(crate::labels::held_out())
+    {
+        let Some(english) = &label.english else {
+            continue;
+        };
+        let printed = verdicts(&app, &label.items).await;
+        let reference = verdicts(&app, english).await;
+        assert_eq!(printed, reference, "{}: {:?}", label.name, label.items);
+        languages.insert(label.language.clone());
+        compared += 1;
+    }
+    assert_eq!(languages.len(), 8, "{languages:?}");
+    assert!(compared >= 40, "{compared}");
 }
