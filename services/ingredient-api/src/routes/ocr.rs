@@ -1,6 +1,7 @@
 //! `POST /ocr`: a base64 label photo in, the English ingredient list out.
 //!
-//! Status codes: 200 (including `text: ""` when no list is found), 400 for unusable input
+//! Status codes: 200 (with `success: false`, `text: ""` and an error that says what to do when
+//! no credible list is found or none was read within the time budget), 400 for unusable input
 //! (missing field, invalid base64, not an image, over the byte or pixel limit, a `lang` that
 //! is not one of the nine languages' codes), 503 with
 //! Retry-After when every OCR slot and queue place is taken, 500 when the engine is missing
@@ -50,10 +51,14 @@ pub async fn ocr(
         }
         Some(image) => image,
     };
-    let outcome = service
-        .recognise_in(image, language)
-        .await
-        .map_err(|e| to_api_error(&e))?;
+    let outcome = match service.recognise_in(image, language).await {
+        Ok(outcome) => outcome,
+        // A photo without a readable list is not a fault of the request or of the service.
+        Err(OcrError::NoList(message)) => {
+            return Ok(HttpResponse::Ok().json(OcrResponse::error(message)));
+        }
+        Err(e) => return Err(to_api_error(&e)),
+    };
     Ok(HttpResponse::Ok().json(OcrResponse::success(
         outcome.text,
         outcome.original_text,
@@ -66,7 +71,7 @@ fn to_api_error(err: &OcrError) -> ApiError {
     let (kind, message) = match err {
         OcrError::Input(e) => (ErrorKind::BadRequest, e.to_string()),
         OcrError::Busy(busy) => (ErrorKind::Busy(busy.retry_after), err.to_string()),
-        OcrError::Unavailable(_) => (ErrorKind::Internal, err.to_string()),
+        OcrError::Unavailable(_) | OcrError::NoList(_) => (ErrorKind::Internal, err.to_string()),
         OcrError::Engine(cause) => {
             tracing::error!(%cause, "OCR failed");
             (

@@ -210,7 +210,7 @@ async fn the_cjk_per_cent_sign_comes_back_as_printed() {
 }
 
 #[tokio::test]
-async fn a_blank_image_is_success_with_empty_text() {
+async fn a_blank_image_is_a_failure_that_says_what_to_do() {
     let app = spawn_app().await;
     let mut png = Vec::new();
     image::DynamicImage::ImageRgb8(image::RgbImage::from_pixel(
@@ -225,7 +225,12 @@ async fn a_blank_image_is_success_with_empty_text() {
     let body = json(res).await;
     assert_eq!(
         (body["success"].clone(), body["text"].clone()),
-        (json!(true), json!(""))
+        (json!(false), json!(""))
+    );
+    let error = body["error"].as_str().unwrap_or_default();
+    assert!(
+        error.starts_with("no ingredient list found: photograph the list itself"),
+        "{body}"
     );
 }
 
@@ -280,9 +285,14 @@ async fn cmyk_jpegs_and_16_bit_pngs_are_read_or_refused_with_the_ocr_body() {
         let status = res.status().as_u16();
         let body = json(res).await;
         match status {
-            200 => {
-                assert_eq!(body["success"], true, "{name}: {body}");
+            // Read, or no list on it (said so, with the failure body).
+            200 if body["success"] == true => {
                 assert!(body["text"].is_string(), "{name}: {body}");
+            }
+            200 => {
+                let message = body["error"].as_str().unwrap_or_default();
+                assert_eq!(body, ocr_error(message), "{name}");
+                assert!(message.starts_with("no ingredient list"), "{name}: {body}");
             }
             400 => {
                 let message = body["error"].as_str().unwrap_or_default();

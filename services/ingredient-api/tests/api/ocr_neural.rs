@@ -247,8 +247,37 @@ async fn hostile_images_get_an_input_error_or_an_empty_result() {
             Err(OcrError::Input(e)) => {
                 assert!(!e.to_string().is_empty(), "{name}");
             }
+            // No list on it: said so, never a made-up one.
+            Err(OcrError::NoList(message)) => {
+                assert!(message.starts_with("no ingredient list"), "{name}");
+            }
             Err(e) => panic!("{name}: {e}"),
         }
+    }
+}
+
+/// One budget bounds the whole request: a Korean label (which the models cannot read, so
+/// Tesseract must) with a budget of one second ends as a clear failure, never a Tesseract
+/// reading that ran past it.
+#[tokio::test]
+async fn the_budget_bounds_the_whole_request_across_engines() {
+    use crate::labels::{Variant, corpus, render};
+    let settings = OcrSettings::from_env(&EnvSource::from_pairs([
+        ("OCR_CONCURRENCY", "1"),
+        ("OCR_TIMEOUT_SECS", "1"),
+    ]))
+    .unwrap();
+    let service = OcrService::build(&settings).await;
+    let label = corpus()
+        .into_iter()
+        .find(|l| l.name == "ko-biscuits")
+        .expect("the Korean biscuit label");
+    let image = STANDARD.encode(render(&label, Variant::Clean));
+    match service.recognise(image).await {
+        Err(OcrError::NoList(message)) => {
+            assert!(message.starts_with("no ingredient list read in time"), "{message}");
+        }
+        other => panic!("a reading past the budget: {other:?}"),
     }
 }
 
