@@ -51,14 +51,10 @@ pub async fn ocr(
         }
         Some(image) => image,
     };
-    let outcome = match service.recognise_in(image, language).await {
-        Ok(outcome) => outcome,
-        // A photo without a readable list is not a fault of the request or of the service.
-        Err(OcrError::NoList(message)) => {
-            return Ok(HttpResponse::Ok().json(OcrResponse::error(message)));
-        }
-        Err(e) => return Err(to_api_error(&e)),
-    };
+    let outcome = service
+        .recognise_in(image, language)
+        .await
+        .map_err(|e| to_api_error(&e))?;
     Ok(HttpResponse::Ok().json(OcrResponse::success(
         outcome.text,
         outcome.original_text,
@@ -71,7 +67,9 @@ fn to_api_error(err: &OcrError) -> ApiError {
     let (kind, message) = match err {
         OcrError::Input(e) => (ErrorKind::BadRequest, e.to_string()),
         OcrError::Busy(busy) => (ErrorKind::Busy(busy.retry_after), err.to_string()),
-        OcrError::Unavailable(_) | OcrError::NoList(_) => (ErrorKind::Internal, err.to_string()),
+        OcrError::Unavailable(_) => (ErrorKind::Internal, err.to_string()),
+        // A photo without a readable list is not a fault of the request or of the service.
+        OcrError::NoList(message) => (ErrorKind::Unanswerable, (*message).to_owned()),
         OcrError::Engine(cause) => {
             tracing::error!(%cause, "OCR failed");
             (
