@@ -103,7 +103,7 @@ classifier-accuracy: ## Print the classifier's accuracy with whole senders held 
 classifier-corpus: ## Regenerate the labelled mail corpus (services/digest-web/fixtures/corpus/)
 	python3 scripts/data/gen-mail-corpus.py
 
-classifier-model: ## Retrain the shipped classifier model on the corpus (fixtures/corpus/model.bin)
+classifier-model: ## Retrain the shipped classifier model on the corpus (crates/domain/data/mail/model.bin)
 	$(CARGO) run -q --release -p digest-web --example train-classifier
 
 ##@ Bench

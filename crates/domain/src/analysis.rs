@@ -4,9 +4,19 @@ use serde::{Deserialize, Serialize};
 
 use crate::shared::SharedStr;
 
+mod allergy;
+mod alternatives;
+mod context;
 pub mod engine;
+mod finding;
 pub mod input;
+mod item;
 mod json;
+mod listing;
+mod prose;
+mod risk;
+mod score;
+mod summary;
 pub mod supplement;
 
 pub use crate::vocabulary::*;

@@ -1,165 +1,34 @@
-//! The digest model of `digest-web` (see `shared/spec/digest-web.md`).
+//! Mail: the digest model of `digest-web` and the mail category model that fills it.
+//!
+//! - [`Category`], [`EmailItem`], [`Digest`]: what the digest is (see
+//!   `shared/spec/digest-web.md`).
+//! - [`Message`]: one message as the categoriser reads it (headers, sender, subject, clean
+//!   text); the service builds it from the raw mail.
+//! - [`classifier::Classifier`]: the categoriser: user rules, social-network senders, a learned
+//!   model ([`model::Linear`], shipped trained in `data/mail/model.bin`) over header
+//!   [`evidence`], content [`cues`] and hashed words ([`features`]), then the product's rules.
+//! - [`lexicon`]: the mail words (cue phrases, header conventions, sender domains, stop words),
+//!   data files under `data/mail/`, loaded once.
+//! - [`train`]: training the model and measuring it with whole senders or kinds of mail held
+//!   out ([`train::Evaluation`]).
+//!
+//! Nothing here reads a mailbox, a file or the network: the services do, and hand over
+//! [`Message`]s.
 
-use std::collections::BTreeMap;
+pub mod category;
+pub mod classifier;
+pub mod cues;
+pub mod digest;
+pub mod evidence;
+pub mod features;
+pub mod lexicon;
+pub mod message;
+pub mod model;
+pub mod model_file;
+pub mod readable;
+pub mod text;
+pub mod train;
 
-use serde::{Deserialize, Serialize};
-
-/// The five digest categories, in display order.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-    strum::Display,
-    strum::EnumString,
-    strum::IntoStaticStr,
-)]
-#[strum(ascii_case_insensitive)]
-pub enum Category {
-    /// Someone wants something from the reader.
-    #[serde(rename = "Need-Action")]
-    #[strum(serialize = "Need-Action")]
-    NeedAction,
-    /// Receipts, alerts, notifications, list discussion: good to know.
-    #[serde(rename = "FYI")]
-    #[strum(serialize = "FYI")]
-    Fyi,
-    /// Editorial mailings.
-    Newsletter,
-    /// Marketing.
-    Promotional,
-    /// Social networks.
-    Social,
-}
-
-impl Category {
-    /// Every category in display order.
-    pub const ALL: [Category; 5] = [
-        Category::NeedAction,
-        Category::Fyi,
-        Category::Newsletter,
-        Category::Promotional,
-        Category::Social,
-    ];
-
-    /// The spec's key, e.g. `Need-Action`.
-    pub fn as_str(self) -> &'static str {
-        self.into()
-    }
-
-    /// Parses a spec key, case-insensitively (`need-action`, `fyi`, ...).
-    pub fn parse(value: &str) -> Option<Self> {
-        value.trim().parse().ok()
-    }
-}
-
-/// One email as the digest shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EmailItem {
-    /// Message-ID without angle brackets, or a stable hash when absent.
-    pub id: String,
-    /// Decoded subject.
-    pub subject: String,
-    /// Sender address.
-    pub from: String,
-    /// `YYYY-MM-DD`.
-    pub date: String,
-    /// About 200 characters of clean text.
-    pub snippet: String,
-    /// Why the email is in its category, strongest first (an extra field beyond the spec's
-    /// EmailItem; left out of the JSON when empty).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub reasons: Vec<String>,
-}
-
-/// Run figures of the digest.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-pub struct DigestStats {
-    /// Emails in the digest.
-    pub total_emails: u64,
-    /// Calls to external services (IMAP fetches, LLM calls).
-    pub api_calls: u64,
-    /// Seconds the refresh took.
-    pub execution_time: f64,
-}
-
-/// The digest file and the `/api/digest` body.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Digest {
-    /// ISO 8601 without zone (UTC), e.g. `2026-11-21T20:30:00`.
-    pub generated_at: String,
-    /// Every category key, each with its emails (possibly none).
-    pub categories: BTreeMap<Category, Vec<EmailItem>>,
-    /// Summary per category; a category may be absent.
-    pub summaries: BTreeMap<Category, String>,
-    /// Run figures.
-    pub stats: DigestStats,
-    /// Which path produced the digest (an extension of the spec): `offline`, or
-    /// `llm:<model>` when the LLM decided at least one category or wrote at least one summary.
-    /// Every refresh writes it; absent from the empty digest served before the first refresh
-    /// and from digests written before it existed (both offline).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub engine: Option<String>,
-    /// Per summary, which path wrote it (`offline` or `llm:<model>`); empty in older digests.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub summary_engines: BTreeMap<Category, String>,
-    /// Emails whose category the LLM decided (the rest: rules and the offline classifier).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub categorised_by_llm: u64,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
-impl Digest {
-    /// A digest with all five categories present and empty.
-    pub fn empty(generated_at: impl Into<String>) -> Self {
-        Self {
-            generated_at: generated_at.into(),
-            categories: Category::ALL.into_iter().map(|c| (c, Vec::new())).collect(),
-            summaries: BTreeMap::new(),
-            stats: DigestStats::default(),
-            engine: None,
-            summary_engines: BTreeMap::new(),
-            categorised_by_llm: 0,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn empty_digest_has_all_five_keys_in_spec_spelling() {
-        let json = serde_json::to_value(Digest::empty("2026-01-01T00:00:00")).unwrap();
-        let keys: Vec<_> = json["categories"]
-            .as_object()
-            .unwrap()
-            .keys()
-            .cloned()
-            .collect();
-        assert_eq!(keys.len(), 5);
-        for key in ["Need-Action", "FYI", "Newsletter", "Promotional", "Social"] {
-            assert!(keys.iter().any(|k| k == key), "{key} missing");
-        }
-    }
-
-    #[test]
-    fn category_parse_round_trips() {
-        for c in Category::ALL {
-            assert_eq!(Category::parse(&c.as_str().to_lowercase()), Some(c));
-        }
-        assert_eq!(Category::parse("spam"), None);
-        assert_eq!(Category::parse(" need-ACTION "), Some(Category::NeedAction));
-        assert_eq!(Category::Fyi.to_string(), "FYI");
-        assert_eq!(Category::NeedAction.as_str(), "Need-Action");
-    }
-}
+pub use category::Category;
+pub use digest::{Digest, DigestStats, EmailItem};
+pub use message::Message;

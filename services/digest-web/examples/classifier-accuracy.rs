@@ -67,14 +67,14 @@ fn main() -> std::io::Result<()> {
     for g in &golden {
         match parse_message(g.raw, None) {
             Ok(parsed) => {
-                let got = model.classify(&parsed);
+                let got = model.classify(&parsed.message);
                 if got.category == g.expected {
                     correct += 1;
                 } else {
                     writeln!(
                         out,
                         "  sample miss: {} expected {} got {} ({})",
-                        parsed.item.subject,
+                        parsed.message.subject,
                         g.expected,
                         got.category,
                         got.reasons.join("; ")

@@ -49,7 +49,7 @@ pub fn categoriser_golden() -> Result<(), String> {
     for message in &golden {
         match parse_message(message.raw, None) {
             Ok(email) => {
-                let got = classifier.classify(&email).category;
+                let got = classifier.classify(&email.message).category;
                 if got != message.expected {
                     misses.push(format!(
                         "{}: {got} instead of {}",
@@ -90,20 +90,17 @@ pub fn parser_edge_cases() -> Vec<(String, Result<(), String>)> {
                 (EdgeExpect::Fails, Err(_)) => Ok(()),
                 (EdgeExpect::Fails, Ok(email)) => Err(format!(
                     "should be refused, parsed with subject '{}'",
-                    email.item.subject
+                    email.message.subject
                 )),
                 (EdgeExpect::Parses { .. }, Err(e)) => Err(format!("does not parse: {e}")),
                 (EdgeExpect::Parses { subject, snippet }, Ok(email)) => {
-                    if !email.item.subject.contains(subject) {
+                    if !email.message.subject.contains(subject) {
                         Err(format!(
                             "subject '{}' lacks '{subject}'",
-                            email.item.subject
+                            email.message.subject
                         ))
-                    } else if !email.item.snippet.contains(snippet) {
-                        Err(format!(
-                            "snippet '{}' lacks '{snippet}'",
-                            email.item.snippet
-                        ))
+                    } else if !email.snippet.contains(snippet) {
+                        Err(format!("snippet '{}' lacks '{snippet}'", email.snippet))
                     } else {
                         Ok(())
                     }

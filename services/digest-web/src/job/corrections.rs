@@ -21,8 +21,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use rusqlite::Connection;
 
-use super::classify::corpus::domain_group;
-use super::classify::features::{Features, extract_text};
+use domain::email::features::{Features, extract_text};
+use domain::email::message::domain_group;
+
 use super::classify::{Classifier, MAX_REASONS};
 use crate::store::cache::{self, CachedMessage};
 use crate::store::corrections::{self, CORRECTED_BY, Correction};

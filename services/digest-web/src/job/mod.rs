@@ -3,7 +3,8 @@
 //! binary only parses its command line into [`RefreshOptions`] and prints the outcome.
 //!
 //! - [`mail`]: mail sources (Maildir, mbox, IMAP, the embedded sample) and MIME parsing.
-//! - [`classify`]: the offline categoriser (sender rules, signals, naive Bayes).
+//! - [`classify`]: the offline categoriser's service side (the rules file, the labelled corpus);
+//!   the model itself is `domain::email`'s.
 //! - [`summarize`](mod@summarize): the extractive summaries.
 //! - [`llm`]: the optional LLM step (categories of low-confidence messages, summaries).
 //! - [`corrections`]: what ops staff corrected on the dashboard, applied and learnt from.
@@ -40,7 +41,7 @@ pub mod llm;
 pub mod mail;
 pub mod summarize;
 
-use classify::{Classifier, Rules, RulesError};
+use classify::{Classifier, RulesError, load_rules};
 use corrections::Corrections;
 use llm::LlmStep;
 use mail::imap::ImapMailbox;
@@ -274,7 +275,7 @@ fn run_inner(
         source,
     };
     let classifier = match &options.rules_file {
-        Some(path) => Classifier::embedded().with_rules(Rules::load(path)?),
+        Some(path) => Classifier::embedded().with_rules(load_rules(path)?),
         None => Classifier::embedded().clone(),
     };
     let now = Utc::now();
@@ -533,20 +534,23 @@ fn to_cached(
     corrections: &Corrections,
     parsed: ParsedEmail,
 ) -> CachedMessage {
-    let classification = classifier.classify(&parsed);
+    let classification = classifier.classify(&parsed.message);
     let features = (!classification.features.is_empty()).then_some(classification.features);
     CachedMessage {
-        learned: corrections.tag_of(&parsed.item.from),
-        list_id: parsed.header("list-id").and_then(corrections::list_id),
+        learned: corrections.tag_of(&parsed.message.from),
+        list_id: parsed
+            .message
+            .header("list-id")
+            .and_then(corrections::list_id),
         features,
         category: classification.category,
         confidence: (classification.confidence * 1000.0).round() / 1000.0,
         received_at: parsed.received_at,
-        from_name: parsed.from_name,
         item: EmailItem {
             reasons: classification.reasons,
-            ..parsed.item
+            ..parsed.item()
         },
+        from_name: parsed.message.from_name,
         engine: "offline".into(),
     }
 }

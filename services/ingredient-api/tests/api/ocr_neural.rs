@@ -122,8 +122,8 @@ async fn real_photos_are_read_above_the_floor() {
     for line in truth.lines().filter(|l| !l.trim().is_empty()) {
         let entry: serde_json::Value = serde_json::from_str(line).unwrap();
         let file = entry["file"].as_str().unwrap();
-        // The three Open Food Facts photos the floor was measured on; the whole set, in its
-        // two halves, is `make ocr-real` (a benchmark, too slow for the tests).
+        // The Open Food Facts photos (close-ups of the list) carry this floor; the whole-pack
+        // video frames beside them are scored by `make ocr-real`, too slow for a test run.
         if !file.contains("_off_") {
             continue;
         }

@@ -38,7 +38,7 @@ pub(super) fn classify_fields(m: &CachedMessage) -> (String, String, String) {
     (
         scrub(&m.item.from),
         scrub(&m.item.subject),
-        scrub(crate::job::mail::truncate_chars(
+        scrub(domain::email::text::truncate_chars(
             &m.item.snippet,
             SNIPPET_CHARS,
         )),
@@ -154,7 +154,7 @@ pub(super) fn summary_user_message(category: Category, items: &[&CachedMessage])
             json!({
                 "from": scrub(m.from_name.as_deref().unwrap_or(&m.item.from)),
                 "subject": scrub(&m.item.subject),
-                "snippet": scrub(crate::job::mail::truncate_chars(&m.item.snippet, SNIPPET_CHARS)),
+                "snippet": scrub(domain::email::text::truncate_chars(&m.item.snippet, SNIPPET_CHARS)),
             })
         })
         .collect();

@@ -1,6 +1,6 @@
 //! Reading mail: where it comes from ([`MailSource`]: Maildir, mbox, IMAP, the embedded
-//! sample) and what one message becomes ([`parse_message`] → [`ParsedEmail`], which carries
-//! the spec's [`EmailItem`] plus what the classifier and the summaries need).
+//! sample) and what one message becomes ([`parse_message`] → [`ParsedEmail`]: the categoriser's
+//! [`Message`], plus what the digest's [`EmailItem`] and the run need).
 //!
 //! MIME is mail-parser's job (RFC 2047 words, quoted-printable, base64, every charset
 //! `encoding_rs` knows, multipart/alternative with text/plain preferred and HTML converted to
@@ -12,7 +12,8 @@ pub mod local;
 mod source;
 
 use chrono::{DateTime, TimeZone, Utc};
-use domain::email::EmailItem;
+use domain::email::text::truncate_chars;
+use domain::email::{EmailItem, Message};
 use mail_parser::MessageParser;
 
 pub use source::{ImapSecurity, ImapUrl, MailSource, check_source};
@@ -125,46 +126,29 @@ impl MailError {
 /// One message, decoded and cleaned.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParsedEmail {
-    /// The digest's view of it.
-    pub item: EmailItem,
-    /// The sender's display name, if any (decoded).
-    pub from_name: Option<String>,
+    /// What the categoriser reads: sender, subject, clean body (no markup, attachments
+    /// skipped, quoted replies and signatures kept out, at most a few thousand characters,
+    /// whitespace collapsed per line) and the header fields that carry evidence.
+    pub message: Message,
     /// When it was sent (Date header), else delivered; UTC.
     pub received_at: DateTime<Utc>,
-    /// Clean body text (no markup, attachments skipped, quoted replies and signatures kept
-    /// out), at most a few thousand characters, whitespace collapsed per line.
-    pub body: String,
-    /// Header fields that carry signals (lower-case name, raw value), in message order.
-    pub headers: Vec<(String, String)>,
+    /// About [`SNIPPET_CHARS`] characters of the body on one line.
+    pub snippet: String,
     /// How many attachments were skipped.
     pub attachments: usize,
 }
 
 impl ParsedEmail {
-    /// The raw value of the first header field called `name` (case-insensitive).
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// Whether any header's name starts with `prefix` (lower-case), e.g. `x-mailgun-`.
-    pub fn has_header_prefix(&self, prefix: &str) -> bool {
-        self.headers.iter().any(|(n, _)| n.starts_with(prefix))
-    }
-
-    /// The sender's domain (lower-case), empty when unknown.
-    pub fn from_domain(&self) -> &str {
-        self.item.from.rsplit_once('@').map_or("", |(_, d)| d)
-    }
-
-    /// The name to show for the sender: display name, else the address.
-    pub fn sender_label(&self) -> &str {
-        self.from_name
-            .as_deref()
-            .filter(|n| !n.is_empty())
-            .unwrap_or(&self.item.from)
+    /// The digest's view of it (without reasons).
+    pub fn item(&self) -> EmailItem {
+        EmailItem {
+            id: self.message.id.clone(),
+            subject: self.message.subject.clone(),
+            from: self.message.from.clone(),
+            date: self.received_at.format("%Y-%m-%d").to_string(),
+            snippet: self.snippet.clone(),
+            reasons: Vec::new(),
+        }
     }
 }
 
@@ -271,18 +255,16 @@ pub fn parse_message(
         .collect();
 
     Ok(ParsedEmail {
-        item: EmailItem {
+        message: Message {
             id,
-            subject,
             from,
-            date: received_at.format("%Y-%m-%d").to_string(),
-            snippet,
-            reasons: Vec::new(),
+            from_name,
+            subject,
+            body,
+            headers,
         },
-        from_name,
         received_at,
-        body,
-        headers,
+        snippet,
         attachments: message.attachment_count(),
     })
 }
@@ -363,23 +345,9 @@ pub fn collapse(text: &str) -> String {
     out
 }
 
-/// The longest prefix of `text` with at most `max` characters.
-pub fn truncate_chars(text: &str, max: usize) -> &str {
-    match text.char_indices().nth(max) {
-        Some((index, _)) => &text[..index],
-        None => text,
-    }
-}
-
-/// FNV-1a, 64 bits: a stable hash (unlike `DefaultHasher`, fixed across Rust versions) for
-/// ids of messages without Message-ID and for mbox cache keys. The values are stored in the
-/// run store's `message_cache`: they must never change.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    use std::hash::Hasher;
-    let mut hasher = fnv::FnvHasher::default();
-    hasher.write(bytes);
-    hasher.finish()
-}
+/// The one stable hash: the ids of messages without Message-ID and the mbox cache keys (stored
+/// in the run store's `message_cache`: their values must never change).
+pub use domain::email::text::fnv1a;
 
 #[cfg(test)]
 mod tests;

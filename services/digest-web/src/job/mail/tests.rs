@@ -15,16 +15,16 @@ fn every_edge_case_parses_or_fails_as_documented() {
         match (&case.expect, result) {
             (EdgeExpect::Parses { subject, snippet }, Ok(parsed)) => {
                 assert!(
-                    parsed.item.subject.contains(subject),
+                    parsed.message.subject.contains(subject),
                     "{}: subject {:?}",
                     case.name,
-                    parsed.item.subject
+                    parsed.message.subject
                 );
                 assert!(
-                    parsed.item.snippet.contains(snippet),
+                    parsed.snippet.contains(snippet),
                     "{}: snippet {:?}",
                     case.name,
-                    parsed.item.snippet
+                    parsed.snippet
                 );
             }
             (EdgeExpect::Fails, Err(_)) => {}
@@ -41,7 +41,11 @@ fn html_is_converted_without_markup_styles_or_scripts() {
         .unwrap();
     let parsed = parse_message(&case.raw, None).unwrap();
     for bad in ["<", ">", "color:red", "var a"] {
-        assert!(!parsed.body.contains(bad), "{bad} in {:?}", parsed.body);
+        assert!(
+            !parsed.message.body.contains(bad),
+            "{bad} in {:?}",
+            parsed.message.body
+        );
     }
 }
 
@@ -52,14 +56,14 @@ fn multipart_alternative_prefers_text_plain() {
         "--xx\nContent-Type: text/plain\n\nthe plain version\n--xx\nContent-Type: text/html\n\n<p>the html version</p>\n--xx--\n",
     );
     let parsed = parse_message(&raw, None).unwrap();
-    assert_eq!(parsed.body, "the plain version");
+    assert_eq!(parsed.message.body, "the plain version");
 }
 
 #[test]
 fn attachments_are_skipped_and_counted() {
     let parsed = parse_message(&fixtures::huge_message(), None).unwrap();
     assert_eq!(parsed.attachments, 1);
-    assert_eq!(parsed.body, "Hello, the logs are attached.");
+    assert_eq!(parsed.message.body, "Hello, the logs are attached.");
 }
 
 #[test]
@@ -68,16 +72,16 @@ fn missing_date_uses_delivery_time_and_missing_id_a_stable_hash() {
     let delivered = Utc.with_ymd_and_hms(2026, 3, 4, 5, 6, 7).unwrap();
     let a = parse_message(&raw, Some(delivered)).unwrap();
     assert_eq!(a.received_at, delivered);
-    assert_eq!(a.item.date, "2026-03-04");
-    assert_eq!(a.item.from, "someone@example.com");
-    assert_eq!(a.from_name.as_deref(), Some("Someone"));
+    assert_eq!(a.item().date, "2026-03-04");
+    assert_eq!(a.message.from, "someone@example.com");
+    assert_eq!(a.message.from_name.as_deref(), Some("Someone"));
     assert!(
-        a.item.id.starts_with('h') && a.item.id.len() == 17,
+        a.message.id.starts_with('h') && a.message.id.len() == 17,
         "{}",
-        a.item.id
+        a.message.id
     );
     let b = parse_message(&raw, None).unwrap();
-    assert_eq!(a.item.id, b.item.id, "the hash id is stable");
+    assert_eq!(a.message.id, b.message.id, "the hash id is stable");
 }
 
 #[test]
@@ -87,16 +91,16 @@ fn message_id_loses_its_angle_brackets_and_date_zone_is_applied() {
         "b",
     );
     let parsed = parse_message(&raw, None).unwrap();
-    assert_eq!(parsed.item.id, "abc.123@example.com");
+    assert_eq!(parsed.message.id, "abc.123@example.com");
     // 01:30 at +02:00 is the previous day in UTC.
-    assert_eq!(parsed.item.date, "2026-11-20");
+    assert_eq!(parsed.item().date, "2026-11-20");
 }
 
 #[test]
 fn snippet_is_about_200_chars_collapsed_and_cut_at_a_word() {
     let body = "word   \t ".repeat(100);
     let raw = msg("From: a@example.com\nSubject: long", &body);
-    let snippet = parse_message(&raw, None).unwrap().item.snippet;
+    let snippet = parse_message(&raw, None).unwrap().snippet;
     assert!(
         snippet.chars().count() <= 201,
         "{}",
@@ -115,7 +119,10 @@ fn quoted_replies_and_signatures_are_left_out_of_the_body() {
         "From: a@example.com\nSubject: re",
         "New text here.\n\nOn Mon, 1 Jan 2026, Bob wrote:\n> old text\n> more old\n\n-- \nBob's signature",
     );
-    assert_eq!(parse_message(&raw, None).unwrap().body, "New text here.");
+    assert_eq!(
+        parse_message(&raw, None).unwrap().message.body,
+        "New text here."
+    );
 }
 
 #[test]
@@ -135,18 +142,18 @@ fn every_sample_message_parses_with_a_sender_and_subject() {
     for g in golden {
         let parsed = parse_message(g.raw, None).unwrap_or_else(|e| panic!("{}: {e}", g.name));
         assert!(
-            parsed.item.from.contains('@') && parsed.item.from != "unknown@invalid",
+            parsed.message.from.contains('@') && parsed.message.from != "unknown@invalid",
             "{}",
             g.name
         );
-        assert!(!parsed.item.subject.is_empty(), "{}", g.name);
+        assert!(!parsed.message.subject.is_empty(), "{}", g.name);
         assert!(
-            !parsed.item.subject.contains('\u{fffd}'),
+            !parsed.message.subject.contains('\u{fffd}'),
             "{}: {}",
             g.name,
-            parsed.item.subject
+            parsed.message.subject
         );
-        assert!(!parsed.item.snippet.is_empty(), "{}", g.name);
+        assert!(!parsed.snippet.is_empty(), "{}", g.name);
     }
 }
 
@@ -156,28 +163,31 @@ fn sample_charsets_decode_to_the_expected_text() {
         golden_messages()
             .into_iter()
             .map(|g| parse_message(g.raw, None).unwrap())
-            .find(|p| p.item.id == id)
+            .find(|p| p.message.id == id)
             .unwrap()
     };
     assert_eq!(
-        by_id("keiyaku-3@example.com").item.subject,
+        by_id("keiyaku-3@example.com").message.subject,
         "契約書の確認をお願いします"
     );
-    assert_eq!(by_id("weihu-12@example.org").item.subject, "服务器维护通知");
+    assert_eq!(
+        by_id("weihu-12@example.org").message.subject,
+        "服务器维护通知"
+    );
     assert!(
         by_id("otchet-11@example.org")
-            .item
             .snippet
             .contains("Пожалуйста")
     );
     assert!(
         by_id("receipt-551@cafe-lumiere.example.net")
+            .message
             .body
             .contains("jus d’orange")
     );
     assert!(
         by_id("lancement-77@example.net")
-            .item
+            .message
             .subject
             .starts_with("Réunion")
     );
@@ -190,16 +200,19 @@ fn signal_headers_are_kept_and_others_dropped() {
         "b",
     );
     let parsed = parse_message(&raw, None).unwrap();
-    assert_eq!(parsed.header("LIST-UNSUBSCRIBE"), Some("<https://x>"));
-    assert!(parsed.has_header_prefix("x-mailgun-"));
-    assert_eq!(parsed.header("received"), None);
+    assert_eq!(
+        parsed.message.header("LIST-UNSUBSCRIBE"),
+        Some("<https://x>")
+    );
+    assert!(parsed.message.has_header_prefix("x-mailgun-"));
+    assert_eq!(parsed.message.header("received"), None);
 }
 
 proptest::proptest! {
     #[test]
     fn parsing_arbitrary_bytes_never_panics(raw in proptest::collection::vec(proptest::num::u8::ANY, 0..2000)) {
         if let Ok(parsed) = parse_message(&raw, None) {
-            let c = crate::job::classify::Classifier::embedded().classify(&parsed);
+            let c = crate::job::classify::Classifier::embedded().classify(&parsed.message);
             proptest::prop_assert!((0.0..=1.0).contains(&c.confidence));
         }
     }
@@ -211,11 +224,11 @@ proptest::proptest! {
     ) {
         let raw = format!("From: a@example.com\r\nSubject: {subject}\r\n\r\n{body}");
         let parsed = parse_message(raw.as_bytes(), None).unwrap();
-        let snippet = &parsed.item.snippet;
+        let snippet = &parsed.snippet;
         proptest::prop_assert!(snippet.chars().count() <= SNIPPET_CHARS + 1);
         proptest::prop_assert!(!snippet.contains("  ") && !snippet.contains('\n'));
         proptest::prop_assert_eq!(snippet.trim(), snippet.as_str());
-        let c = crate::job::classify::Classifier::embedded().classify(&parsed);
+        let c = crate::job::classify::Classifier::embedded().classify(&parsed.message);
         proptest::prop_assert!((0.0..=1.0).contains(&c.confidence), "{:?}", c);
     }
 }
@@ -229,5 +242,5 @@ fn the_message_key_hash_keeps_its_stored_values() {
     assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
     let raw = msg("From: a@example.com\nSubject: no id", "hello");
     let parsed = parse_message(&raw, None).unwrap();
-    assert_eq!(parsed.item.id, format!("h{:016x}", fnv1a(&raw)));
+    assert_eq!(parsed.message.id, format!("h{:016x}", fnv1a(&raw)));
 }

@@ -8,9 +8,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use domain::email::lexicon::is_stop_word;
 use domain::email::{Category, EmailItem};
-
-use crate::job::classify::bayes::is_stop_word;
 
 /// One message as the summariser sees it.
 #[derive(Debug, Clone, Copy)]

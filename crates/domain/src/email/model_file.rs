@@ -1,18 +1,16 @@
-//! The trained model shipped with the crate: `fixtures/corpus/model.bin`, written by
-//! `make classifier-model` from the corpus, so start-up loads weights instead of training.
+//! The trained model shipped with the crate: `data/mail/model.bin`, written by
+//! `make classifier-model` from the labelled corpus, so start-up loads weights instead of
+//! training.
 //!
 //! Format (little-endian): the magic `DGLM1\n`, the feature-space bits (u32), the weight scale
 //! (f32), the number of features (u32), then per feature with any non-zero weight its hashed
 //! index (u32) and five weights quantised to i16 (`weight = q × scale`).
 
 use super::features::{DIM, DIM_BITS};
-use super::linear::Linear;
+use super::model::Linear;
 
 /// The shipped model file.
-pub const SHIPPED: &[u8] = include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/fixtures/corpus/model.bin"
-));
+pub const SHIPPED: &[u8] = include_bytes!("../../data/mail/model.bin");
 
 const MAGIC: &[u8] = b"DGLM1\n";
 
@@ -76,4 +74,20 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Linear, String> {
         }
     }
     Linear::from_weights(weights).ok_or_else(|| "model file has the wrong size".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_files_round_trip_and_bad_ones_are_refused() {
+        let model = from_bytes(SHIPPED).unwrap();
+        assert_eq!(to_bytes(&model), SHIPPED);
+        assert!(from_bytes(b"").is_err());
+        assert!(from_bytes(&SHIPPED[..100]).is_err());
+        let mut wrong_bits = SHIPPED.to_vec();
+        wrong_bits[6] ^= 1;
+        assert!(from_bytes(&wrong_bits).is_err());
+    }
 }

@@ -4,7 +4,8 @@
 //! bulk-mail services, automation, addressing, reply chains), never a sender's own name. The
 //! learned model weighs them as features; the rules in [`super`] use a few of them directly.
 
-use super::ParsedEmail;
+use super::lexicon::lexicon;
+use super::message::Message;
 
 /// One fact read from the headers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -122,166 +123,9 @@ impl Signal {
     }
 }
 
-/// Prefixes of bulk-mail services' headers (lower-case).
-const ESP_PREFIXES: &[&str] = &[
-    "feedback-id",
-    "x-mailgun-",
-    "x-ses-",
-    "x-campaign",
-    "x-mailchimp-",
-    "x-mc-user",
-    "x-sg-",
-    "x-pm-",
-    "x-customerio",
-    "x-braze-",
-    "x-mailin-",
-    "x-sib-",
-    "x-mailup",
-    "x-kmail",
-    "x-klaviyo",
-    "x-shopify-email",
-    "x-hs-",
-    "x-marketoid",
-    "x-binding",
-    "x-msfbl",
-    "x-sailthru",
-    "x-tm-id",
-    "x-ck-",
-    "x-buttondown",
-    "x-newsletter",
-    "x-sarbacane",
-    "x-report-abuse",
-    "x-csa-complaints",
-    "x-rpcampaign",
-    "x-emarsys",
-    "x-mailjet",
-    "x-mj-",
-    "x-sparkpost",
-];
-
-/// Mailers that only bulk services use (in `X-Mailer`).
-const ESP_MAILERS: &[&str] = &[
-    "mailchimp",
-    "acumbamail",
-    "mailup",
-    "sarbacane",
-    "sendinblue",
-    "brevo",
-    "mailjet",
-    "newsletter",
-    "phplist",
-    "listmanager",
-    "lyris",
-];
-
-/// Ops tools' own header prefixes.
-const OPS_PREFIXES: &[&str] = &[
-    "x-github-",
-    "x-gitlab-",
-    "x-jira-",
-    "x-jenkins-",
-    "x-pagerduty-",
-    "x-opsgenie-",
-    "x-servicenow-",
-    "x-sentry",
-    "x-bitbucket",
-    "x-redmine-",
-    "x-bugzilla-",
-    "x-youtrack",
-    "x-zabbix",
-    "x-nagios",
-    "x-grafana",
-    "x-alertmanager",
-];
-
-/// Local parts of no-reply and system addresses (a prefix match).
-const SYSTEM_LOCALS: &[&str] = &[
-    "noreply",
-    "no-reply",
-    "no_reply",
-    "donotreply",
-    "do-not-reply",
-    "notification",
-    "notify",
-    "alert",
-    "mailer-daemon",
-    "postmaster",
-    "root",
-    "cron",
-    "daemon",
-    "bot",
-    "system",
-    "monitor",
-    "jenkins",
-    "jira",
-    "gitlab",
-    "ci",
-    "build",
-    "backup",
-    "autonotification",
-    "automated",
-    "support",
-    "billing",
-    "receipts",
-    "security",
-];
-
-/// Local parts of marketing addresses (a prefix match).
-const MARKETING_LOCALS: &[&str] = &[
-    "news",
-    "offer",
-    "deal",
-    "deals",
-    "promo",
-    "marketing",
-    "sales",
-    "shop",
-    "store",
-    "special",
-    "email.campaign",
-    "events",
-];
-
-/// Personal mail clients (in `X-Mailer` / `User-Agent`, lower-case).
-const PERSONAL_CLIENTS: &[&str] = &[
-    "thunderbird",
-    "apple mail",
-    "microsoft outlook 1",
-    "outlook 16",
-    "evolution",
-    "mutt",
-    "roundcube",
-    "k-9",
-    "kmail",
-    "claws",
-    "alpine",
-    "pine ",
-    "icedove",
-    "seamonkey",
-    "iphone mail",
-    "gmail",
-];
-
-/// Clients of the mass-mailing 2000s.
-const OLD_CLIENTS: &[&str] = &[
-    "outlook express",
-    "eudora",
-    "the bat",
-    "aol ",
-    "mozilla 4.",
-    "pegasus",
-    "microsoft office outlook 11",
-    "incredimail",
-];
-
-/// Reply prefixes in the languages we read (lower-case, with the colon).
-pub const REPLY_PREFIXES: &[&str] = &[
-    "re:", "re :", "aw:", "antw:", "r:", "rif:", "sv:", "vs:", "odp:", "res:", "ynt:", "回复:",
-    "答复:",
-];
-
 /// The signals of one message, in [`Signal`] order, without repeats.
-pub fn signals(email: &ParsedEmail) -> Vec<Signal> {
+pub fn signals(email: &Message) -> Vec<Signal> {
+    let words = &lexicon().headers;
     let mut out = Vec::new();
     let mut add = |s: Signal| out.push(s);
     let lower = |name: &str| email.header(name).map(|v| v.trim().to_ascii_lowercase());
@@ -320,7 +164,7 @@ pub fn signals(email: &ParsedEmail) -> Vec<Signal> {
         .is_some_and(|v| v.starts_with("auto-replied"))
         || email.header("x-autoreply").is_some()
         || lower("x-autorespond").is_some()
-        || is_auto_reply_subject(&email.item.subject)
+        || is_auto_reply_subject(&email.subject)
     {
         add(Signal::AutoReplied);
     } else if auto.as_deref().is_some_and(|v| !v.starts_with("no")) {
@@ -329,16 +173,21 @@ pub fn signals(email: &ParsedEmail) -> Vec<Signal> {
     let x_mailer = lower("x-mailer")
         .or_else(|| lower("user-agent"))
         .unwrap_or_default();
-    let has_prefix = |prefixes: &[&str]| {
+    let has_prefix = |prefixes: &[String]| {
         email
             .headers
             .iter()
-            .any(|(n, _)| prefixes.iter().any(|p| n.starts_with(p)))
+            .any(|(n, _)| prefixes.iter().any(|p| n.starts_with(p.as_str())))
     };
-    if has_prefix(ESP_PREFIXES) || ESP_MAILERS.iter().any(|m| x_mailer.contains(m)) {
+    if has_prefix(&words.esp_prefixes)
+        || words
+            .esp_mailers
+            .iter()
+            .any(|m| x_mailer.contains(m.as_str()))
+    {
         add(Signal::Esp);
     }
-    if has_prefix(OPS_PREFIXES) {
+    if has_prefix(&words.ops_prefixes) {
         add(Signal::OpsTool);
     }
     if ["x-github-reason", "x-gitlab-notificationreason"]
@@ -347,16 +196,19 @@ pub fn signals(email: &ParsedEmail) -> Vec<Signal> {
     {
         add(Signal::ReviewRequested);
     }
-    let subject = email.item.subject.trim_start().to_lowercase();
+    let subject = email.subject.trim_start().to_lowercase();
     if email.header("in-reply-to").is_some()
         || email.header("references").is_some()
-        || REPLY_PREFIXES.iter().any(|p| subject.starts_with(p))
+        || words
+            .reply_prefixes
+            .iter()
+            .any(|p| subject.starts_with(p.as_str()))
     {
         add(Signal::Reply);
     }
     // Addressing.
     let to = lower("to").unwrap_or_default();
-    let from = email.item.from.as_str();
+    let from = email.from.as_str();
     let list_address = list_post
         .as_deref()
         .and_then(|p| p.split("mailto:").nth(1))
@@ -377,9 +229,10 @@ pub fn signals(email: &ParsedEmail) -> Vec<Signal> {
     if email.header("cc").is_some() {
         add(Signal::Copied);
     }
-    let stripped = REPLY_PREFIXES
+    let stripped = words
+        .reply_prefixes
         .iter()
-        .find_map(|p| subject.strip_prefix(p))
+        .find_map(|p| subject.strip_prefix(p.as_str()))
         .unwrap_or(&subject)
         .trim_start();
     if stripped.starts_with('[') && stripped.contains(']') {
@@ -387,19 +240,27 @@ pub fn signals(email: &ParsedEmail) -> Vec<Signal> {
     }
     // The sender.
     let local = from.split('@').next().unwrap_or_default();
-    if SYSTEM_LOCALS.iter().any(|l| role_match(local, l))
+    if words.system_locals.iter().any(|l| role_match(local, l))
         || local.contains("noreply")
         || local.contains("no-reply")
     {
         add(Signal::SystemSender);
-    } else if MARKETING_LOCALS.iter().any(|l| role_match(local, l)) {
+    } else if words.marketing_locals.iter().any(|l| role_match(local, l)) {
         add(Signal::MarketingSender);
     } else if looks_like_person(email.from_name.as_deref(), local) {
         add(Signal::PersonSender);
     }
-    if PERSONAL_CLIENTS.iter().any(|c| x_mailer.contains(c)) {
+    if words
+        .personal_clients
+        .iter()
+        .any(|c| x_mailer.contains(c.as_str()))
+    {
         add(Signal::PersonalClient);
-    } else if OLD_CLIENTS.iter().any(|c| x_mailer.contains(c)) {
+    } else if words
+        .old_clients
+        .iter()
+        .any(|c| x_mailer.contains(c.as_str()))
+    {
         add(Signal::OldClient);
     }
     if lower("x-priority").is_some_and(|v| v.starts_with('1'))
@@ -423,7 +284,7 @@ fn role_match(local: &str, role: &str) -> bool {
 
 /// GitHub and GitLab send notifications with a `List-Id` per repository: a thread, not an
 /// announce list.
-fn is_vcs_list(email: &ParsedEmail) -> bool {
+fn is_vcs_list(email: &Message) -> bool {
     email
         .headers
         .iter()
@@ -458,49 +319,21 @@ fn looks_like_person(name: Option<&str>, local: &str) -> bool {
         || (!last.is_empty() && local.contains(&last[..last.len().min(4)]))
 }
 
-/// Subject prefixes that mail clients put on automatic replies (Outlook, Exchange, Gmail,
-/// Thunderbird and their translations): an out-of-office convention as strong as the header
-/// that older clients do not send.
-const AUTO_REPLY_SUBJECTS: &[&str] = &[
-    "automatic reply",
-    "auto-reply",
-    "autoreply",
-    "auto reply",
-    "auto:",
-    "out of office",
-    "out of the office",
-    "réponse automatique",
-    "absence du bureau",
-    "absent du bureau",
-    "automatische antwort",
-    "abwesenheitsnotiz",
-    "abwesend",
-    "respuesta automática",
-    "fuera de la oficina",
-    "risposta automatica",
-    "fuori ufficio",
-    "resposta automática",
-    "ausente do escritório",
-    "fora do escritório",
-    "automatisch antwoord",
-    "afwezig",
-    "автоматический ответ",
-    "自動応答",
-    "自动回复",
-    "自動返信",
-];
-
 /// Whether the subject starts with an automatic-reply prefix (after any `Re:`-style prefix).
 fn is_auto_reply_subject(subject: &str) -> bool {
+    let words = &lexicon().headers;
     let lower = subject.trim().to_lowercase();
     let mut rest = lower.as_str();
     while let Some((head, tail)) = rest.split_once(':') {
         let head = head.trim();
-        if ["re", "aw", "fw", "fwd", "wg", "tr", "rv", "r", "res", "sv"].contains(&head) {
+        if words.auto_reply_skip.iter().any(|s| s == head) {
             rest = tail.trim_start();
         } else {
             break;
         }
     }
-    AUTO_REPLY_SUBJECTS.iter().any(|p| rest.starts_with(p))
+    words
+        .auto_reply_subjects
+        .iter()
+        .any(|p| rest.starts_with(p.as_str()))
 }

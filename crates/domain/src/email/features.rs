@@ -5,9 +5,10 @@
 //! which must not be learnt). Text features are scaled by 1/√n so long mail does not outvote its
 //! headers; signals and cues count 1 each.
 
-use super::ParsedEmail;
 use super::cues::{Cue, Group, cues, groups};
 use super::evidence::{Signal, signals};
+use super::message::Message;
+use super::text::{fnv1a, is_cjk, truncate_chars};
 
 /// Bits of the hashed feature space.
 pub const DIM_BITS: u32 = 18;
@@ -107,24 +108,18 @@ pub struct Features {
 }
 
 /// The message's features. `readable` is false when the body is to be ignored.
-pub fn extract(email: &ParsedEmail, readable: bool, explain: bool) -> Features {
+pub fn extract(email: &Message, readable: bool, explain: bool) -> Features {
     let body = if readable {
-        truncate(&email.body, BODY_CHARS)
+        truncate_chars(&email.body, BODY_CHARS)
     } else {
         ""
     };
-    extract_parts(
-        &email.item.subject,
-        body,
-        &signals(email),
-        readable,
-        explain,
-    )
+    extract_parts(&email.subject, body, &signals(email), readable, explain)
 }
 
 /// Features of a header-less example (subject and body only), as in `corpus/emails.tsv`.
 pub fn extract_text(subject: &str, body: &str) -> Features {
-    extract_parts(subject, truncate(body, BODY_CHARS), &[], true, false)
+    extract_parts(subject, truncate_chars(body, BODY_CHARS), &[], true, false)
 }
 
 fn extract_parts(
@@ -220,28 +215,8 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
         })
 }
 
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32, 0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xac00..=0xd7af)
-}
-
-/// The hashed index of a feature name (FNV-1a).
+/// The hashed index of a feature name (FNV-1a, the `fnv` crate's: the shipped model's indices
+/// were computed with the same function).
 pub fn index(name: &str) -> u32 {
-    (crate_fnv(name.as_bytes()) % DIM as u64) as u32
-}
-
-fn crate_fnv(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash
-}
-
-/// `text` cut to at most `max` characters, on a character boundary.
-pub fn truncate(text: &str, max: usize) -> &str {
-    match text.char_indices().nth(max) {
-        Some((i, _)) => &text[..i],
-        None => text,
-    }
+    (fnv1a(name.as_bytes()) % DIM as u64) as u32
 }

@@ -2,7 +2,7 @@
 //! undecodable charset or markup without prose is categorised from its headers (and subject when
 //! that is readable) instead, and its reasons say so.
 
-use super::ParsedEmail;
+use super::message::Message;
 
 /// Why the body (or the subject) cannot be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,11 +36,11 @@ impl Unreadable {
 }
 
 /// What cannot be read, body first; `None` when the message reads fine.
-pub fn check(email: &ParsedEmail) -> Option<Unreadable> {
+pub fn check(email: &Message) -> Option<Unreadable> {
     body_problem(&email.body).or_else(|| {
         let bad =
             |s: &str| s.contains('\u{fffd}') || s.chars().any(|c| c.is_control() && c != '\t');
-        (bad(&email.item.subject) || email.from_name.as_deref().is_some_and(bad))
+        (bad(&email.subject) || email.from_name.as_deref().is_some_and(bad))
             .then_some(Unreadable::BadHeaders)
     })
 }

@@ -1,0 +1,401 @@
+//! Training the mail category model and measuring it with whole senders or kinds of mail held
+//! out.
+//!
+//! Senders are grouped by registrable domain ([`Message::sender_group`]). [`evaluate`] trains
+//! on four fifths of the sender domains and tests on the fifth it never saw, five times, so
+//! every message is tested exactly once by a model that never saw its sender.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::Category;
+use super::classifier::{Classifier, body_is_readable};
+use super::features::{Features, extract, extract_text};
+use super::message::Message;
+use super::model::{Linear, Training, class};
+use super::readable;
+use super::text::fnv1a;
+
+/// One labelled example.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Example {
+    /// The label.
+    pub category: Category,
+    /// Subject line.
+    pub subject: String,
+    /// Body text.
+    pub body: String,
+}
+
+/// Reads header-less examples: `category<TAB>subject<TAB>body` lines (`#` comments and blank
+/// lines skipped).
+/// Lines with an unknown category or too few fields are errors naming the line.
+pub fn parse_examples(text: &str) -> Result<Vec<Example>, String> {
+    let mut out = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.splitn(3, '\t');
+        let (Some(category), Some(subject), Some(body)) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            return Err(format!(
+                "corpus line {}: expected 3 tab-separated fields",
+                number + 1
+            ));
+        };
+        let category = Category::parse(category)
+            .ok_or_else(|| format!("corpus line {}: unknown category '{category}'", number + 1))?;
+        out.push(Example {
+            category,
+            subject: subject.to_owned(),
+            body: body.to_owned(),
+        });
+    }
+    Ok(out)
+}
+
+/// One labelled message.
+#[derive(Debug, Clone)]
+pub struct Labelled {
+    /// The message.
+    pub email: Message,
+    /// Its label.
+    pub category: Category,
+}
+
+/// The fold (0–4) a sender group is tested in.
+pub fn fold_of(group: &str) -> usize {
+    (fnv1a(group.as_bytes()) % 5) as usize
+}
+
+/// Trains the model on labelled messages (each also without its headers, see
+/// [`corpus_features`]) plus header-less examples (the service's `corpus/emails.tsv`: other
+/// authors' wording, six languages).
+pub fn train_model<'a>(
+    messages: impl Iterator<Item = &'a Labelled>,
+    extra: &[Example],
+    settings: Training,
+) -> Linear {
+    let features: Vec<(Features, Category)> = corpus_features(messages)
+        .chain(
+            extra
+                .iter()
+                .map(|e| (extract_text(&e.subject, &e.body), e.category)),
+        )
+        .collect();
+    let pairs: Vec<(&Features, Category)> = features.iter().map(|(f, c)| (f, *c)).collect();
+    Linear::train(&pairs, settings)
+}
+
+/// Each message's features twice: as the classifier computes them, and from its subject and
+/// body alone. Headers decide most corpus mail, so without the header-less copy the model
+/// would learn little from the words and cues; with it, text has to carry the category on its
+/// own too, as in mail whose headers say nothing (forwarded, pasted, from old clients).
+pub fn corpus_features<'a>(
+    messages: impl Iterator<Item = &'a Labelled>,
+) -> impl Iterator<Item = (Features, Category)> {
+    messages.flat_map(|m| {
+        let readable = body_is_readable(readable::check(&m.email));
+        let body = if readable { m.email.body.as_str() } else { "" };
+        [
+            (features_of(&m.email), m.category),
+            (extract_text(&m.email.subject, body), m.category),
+        ]
+    })
+}
+
+/// The features the classifier computes for a message (readability applied).
+pub fn features_of(email: &Message) -> Features {
+    let problem = readable::check(email);
+    extract(email, body_is_readable(problem), false)
+}
+
+/// Predictions against labels: the confusion matrix and what follows from it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Evaluation {
+    /// `confusion[expected][predicted]`, [`Category::ALL`] order.
+    pub confusion: [[usize; 5]; 5],
+    /// Sender groups tested.
+    pub senders: usize,
+}
+
+impl Evaluation {
+    /// Counts one prediction.
+    pub fn add(&mut self, expected: Category, predicted: Category) {
+        self.confusion[class(expected)][class(predicted)] += 1;
+    }
+
+    /// Messages tested.
+    pub fn tested(&self) -> usize {
+        self.confusion.iter().flatten().sum()
+    }
+
+    /// Share correct.
+    pub fn accuracy(&self) -> f64 {
+        let correct: usize = (0..5).map(|i| self.confusion[i][i]).sum();
+        correct as f64 / self.tested().max(1) as f64
+    }
+
+    /// (precision, recall, F1) of one category.
+    pub fn scores(&self, category: Category) -> (f64, f64, f64) {
+        let k = class(category);
+        let tp = self.confusion[k][k] as f64;
+        let predicted: usize = (0..5).map(|i| self.confusion[i][k]).sum();
+        let actual: usize = self.confusion[k].iter().sum();
+        let p = tp / predicted.max(1) as f64;
+        let r = tp / actual.max(1) as f64;
+        let f1 = if p + r > 0.0 {
+            2.0 * p * r / (p + r)
+        } else {
+            0.0
+        };
+        (p, r, f1)
+    }
+
+    /// The lowest per-category F1.
+    pub fn min_f1(&self) -> f64 {
+        Category::ALL
+            .iter()
+            .map(|&c| self.scores(c).2)
+            .fold(1.0, f64::min)
+    }
+
+    /// Markdown: accuracy line, per-category table, confusion matrix.
+    pub fn render(&self) -> String {
+        let senders = if self.senders > 0 {
+            format!(" from {} held-out sender domains", self.senders)
+        } else {
+            String::new()
+        };
+        let mut out = format!(
+            "accuracy {:.1}% on {} messages{senders}\n\n| category | messages | precision | recall | F1 |\n|---|---|---|---|---|\n",
+            self.accuracy() * 100.0,
+            self.tested(),
+        );
+        for c in Category::ALL {
+            let (p, r, f1) = self.scores(c);
+            let n: usize = self.confusion[class(c)].iter().sum();
+            if n == 0 {
+                continue;
+            }
+            out.push_str(&format!("| {c} | {n} | {p:.3} | {r:.3} | {f1:.3} |\n"));
+        }
+        out.push_str("\n| expected \\ predicted |");
+        for c in Category::ALL {
+            out.push_str(&format!(" {c} |"));
+        }
+        out.push_str("\n|---|---|---|---|---|---|\n");
+        for e in Category::ALL {
+            out.push_str(&format!("| {e} |"));
+            for p in Category::ALL {
+                out.push_str(&format!(" {} |", self.confusion[class(e)][class(p)]));
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Trains without the sender groups of `folds` and tests the whole classifier (rules included)
+/// on them. `evaluate(&[0, 1, 2, 3, 4])` is five-fold cross-validation by sender.
+pub fn evaluate(corpus: &[Labelled], extra: &[Example], folds: &[usize]) -> Evaluation {
+    let groups: Vec<String> = corpus.iter().map(|m| m.email.sender_group()).collect();
+    let mut evaluation = Evaluation::default();
+    for &fold in folds {
+        let train = corpus
+            .iter()
+            .zip(&groups)
+            .filter(|(_, g)| fold_of(g) != fold)
+            .map(|(m, _)| m);
+        let classifier = Classifier::from_model(train_model(train, extra, Training::default()));
+        let mut senders = BTreeSet::new();
+        for (m, g) in corpus.iter().zip(&groups) {
+            if fold_of(g) == fold {
+                senders.insert(g.as_str());
+                evaluation.add(m.category, classifier.classify(&m.email).category);
+            }
+        }
+        evaluation.senders += senders.len();
+    }
+    evaluation
+}
+
+/// What corrections did to held-out senders ([`evaluate_corrections`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CorrectionEffect {
+    /// Sender groups corrected (each tested on its own).
+    pub groups: usize,
+    /// Their messages not corrected, classified by the updated model.
+    pub held_out: usize,
+    /// Of them, those that followed the correction to its category.
+    pub followed: usize,
+    /// Of them, those already in that category before the update (should be none).
+    pub followed_before: usize,
+    /// Accuracy on every other sender of the fold, before and after, averaged over groups.
+    pub others_before: f64,
+    /// See `others_before`.
+    pub others_after: f64,
+}
+
+/// Trains without the senders of `fold`, then for each of its sender groups with more than
+/// `corrections` + 2 messages of one label (its first message's): moves the first
+/// `corrections` of them to another category (the next one in [`Category::ALL`]: a user who
+/// files this sender's mail differently), updates the model from them alone
+/// ([`Classifier::learning_from`]) and classifies the group's other messages of that label,
+/// and every other sender of the fold. No sender rule is involved: this measures what the
+/// model learnt.
+pub fn evaluate_corrections(
+    corpus: &[Labelled],
+    extra: &[Example],
+    fold: usize,
+    corrections: usize,
+) -> CorrectionEffect {
+    let groups: Vec<String> = corpus.iter().map(|m| m.email.sender_group()).collect();
+    let train = corpus
+        .iter()
+        .zip(&groups)
+        .filter(|(_, g)| fold_of(g) != fold)
+        .map(|(m, _)| m);
+    let base = Classifier::from_model(train_model(train, extra, Training::default()));
+    let mut by_group: BTreeMap<&str, Vec<&Labelled>> = BTreeMap::new();
+    for (m, g) in corpus.iter().zip(&groups) {
+        if fold_of(g) == fold {
+            by_group.entry(g.as_str()).or_default().push(m);
+        }
+    }
+    let accuracy = |classifier: &Classifier, skip: &str| {
+        let (mut right, mut all) = (0usize, 0usize);
+        for (g, messages) in &by_group {
+            if *g == skip {
+                continue;
+            }
+            for m in messages {
+                all += 1;
+                right += usize::from(classifier.classify(&m.email).category == m.category);
+            }
+        }
+        right as f64 / all.max(1) as f64
+    };
+    let mut effect = CorrectionEffect::default();
+    for (group, messages) in &by_group {
+        // Similar mail: the group's messages with the label of its first one.
+        let label = messages[0].category;
+        let similar: Vec<&Labelled> = messages
+            .iter()
+            .copied()
+            .filter(|m| m.category == label)
+            .collect();
+        if similar.len() < corrections + 3 {
+            continue;
+        }
+        let next = Category::ALL[(class(label) + 1) % Category::ALL.len()];
+        let examples: Vec<(String, Features, Category)> = similar[..corrections]
+            .iter()
+            .map(|m| (group.to_string(), features_of(&m.email), next))
+            .collect();
+        let updated = base.learning_from(&examples);
+        effect.groups += 1;
+        for m in &similar[corrections..] {
+            effect.held_out += 1;
+            effect.followed += usize::from(updated.classify(&m.email).category == next);
+            effect.followed_before += usize::from(base.classify(&m.email).category == next);
+        }
+        effect.others_before += accuracy(&base, group);
+        effect.others_after += accuracy(&updated, group);
+    }
+    let n = effect.groups.max(1) as f64;
+    effect.others_before /= n;
+    effect.others_after /= n;
+    effect
+}
+
+/// The harsher test: for each kind of mail (approval requests, list posts, sales, …), train
+/// without any message of that kind and test on it. This measures whether the model recognises
+/// a kind of mail it has never seen from its headers and cues, not from memorised templates.
+/// `kinds` gives each message's kind by message id. Returns the pooled evaluation and, per
+/// kind, (category, tested, correct).
+pub fn evaluate_unseen_kinds(
+    corpus: &[Labelled],
+    extra: &[Example],
+    kinds: &HashMap<&str, &str>,
+) -> (Evaluation, Vec<(String, Category, usize, usize)>) {
+    let kind_of = |m: &Labelled| kinds.get(m.email.id.as_str()).copied().unwrap_or("?");
+    // A kind that is its category's only kind (all Social mail) cannot be left out: the model
+    // would never have seen the category at all.
+    let mut kinds_per_category: HashMap<Category, BTreeSet<&str>> = HashMap::new();
+    for m in corpus {
+        kinds_per_category
+            .entry(m.category)
+            .or_default()
+            .insert(kind_of(m));
+    }
+    let all: BTreeSet<&str> = corpus
+        .iter()
+        .filter(|m| kinds_per_category[&m.category].len() > 1)
+        .map(kind_of)
+        .collect();
+    let mut evaluation = Evaluation::default();
+    let mut per_kind = Vec::new();
+    for kind in all {
+        let classifier = Classifier::from_model(train_model(
+            corpus.iter().filter(|m| kind_of(m) != kind),
+            extra,
+            Training::default(),
+        ));
+        let (mut tested, mut correct, mut category) = (0, 0, Category::Fyi);
+        for m in corpus.iter().filter(|m| kind_of(m) == kind) {
+            let predicted = classifier.classify(&m.email).category;
+            evaluation.add(m.category, predicted);
+            tested += 1;
+            correct += usize::from(predicted == m.category);
+            category = m.category;
+        }
+        per_kind.push((kind.to_owned(), category, tested, correct));
+    }
+    (evaluation, per_kind)
+}
+
+/// Out of distribution: trained on `corpus` only, tested on header-less `examples` (the
+/// service's `corpus/emails.tsv`: other wording, six languages, no headers).
+pub fn evaluate_handwritten(corpus: &[Labelled], examples: &[Example]) -> Evaluation {
+    let features: Vec<(Features, Category)> = corpus_features(corpus.iter()).collect();
+    let pairs: Vec<(&Features, Category)> = features.iter().map(|(f, c)| (f, *c)).collect();
+    let model = Linear::train(&pairs, Training::default());
+    let mut evaluation = Evaluation::default();
+    for e in examples {
+        let p = model.probabilities(&extract_text(&e.subject, &e.body));
+        let best = (0..5).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(1);
+        evaluation.add(e.category, Category::ALL[best]);
+    }
+    evaluation
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_example_lines_are_errors_with_line_numbers() {
+        assert_eq!(
+            parse_examples("# c\nSpam\tx\ty").unwrap_err(),
+            "corpus line 2: unknown category 'Spam'"
+        );
+        assert!(
+            parse_examples("FYI\tonly two")
+                .unwrap_err()
+                .contains("line 1")
+        );
+        let examples = parse_examples("# c\n\nFYI\tBackup done\tAll 3 volumes copied.").unwrap();
+        assert_eq!(examples.len(), 1);
+        assert_eq!(examples[0].category, Category::Fyi);
+        assert_eq!(examples[0].body, "All 3 volumes copied.");
+    }
+
+    #[test]
+    fn folds_are_stable() {
+        // The corpus figures in docs/digest.md depend on these never moving.
+        assert_eq!(fold_of("example.org"), (fnv1a(b"example.org") % 5) as usize);
+        assert_eq!(Message::default().sender_group(), "");
+    }
+}
