@@ -52,8 +52,7 @@ pub struct OcrOutcome {
 }
 
 /// The answer when nothing read is credible as an ingredient list.
-pub const NO_LIST: &str =
-    "no ingredient list found: photograph the list itself, flat and in focus";
+pub const NO_LIST: &str = "no ingredient list found: photograph the list itself, flat and in focus";
 
 /// The answer when no engine read a list within the time budget (`OCR_TIMEOUT_SECS`).
 pub const NO_LIST_IN_TIME: &str = "no ingredient list read in time: photograph the list itself, \
@@ -309,27 +308,32 @@ impl OcrService {
                 if neural.as_ref().is_some_and(korean_first)
                     && let Some(reading) = self.read_korean(&prepared, deadline).await
                 {
-                    return self.finish(in_language(reading, language), started);
+                    return self.finish(in_language(reading, language), started, deadline);
                 }
                 match (self.read_tesseract(&prepared, deadline).await, neural) {
                     (Ok(tess), Some(n)) if score(&n.reading.found) > score(&tess.found) => {
                         n.reading
                     }
                     (Ok(tess), _) => {
-                        return self.finish(in_language(tess, language), started);
+                        return self.finish(in_language(tess, language), started, deadline);
                     }
                     (Err(_), Some(n)) => n.reading,
                     (Err(e), None) => return Err(e),
                 }
             }
         };
-        self.finish(in_language(reading, language), started)
+        self.finish(in_language(reading, language), started, deadline)
     }
 
     /// The response from an engine's reading: its misreads mended, items translated; a
     /// reading that is not credible as an ingredient list ([`credible`]) is
-    /// [`OcrError::NoList`], never a made-up list.
-    fn finish(&self, reading: EngineReading, started: Instant) -> Result<OcrOutcome, OcrError> {
+    /// [`OcrError::NoList`], never a made-up list (saying the time ran out when it did).
+    fn finish(
+        &self,
+        reading: EngineReading,
+        started: Instant,
+        deadline: Instant,
+    ) -> Result<OcrOutcome, OcrError> {
         let found = &reading.found;
         tracing::info!(
             engine = reading.engine.name(),
@@ -347,7 +351,12 @@ impl OcrService {
                 items = items.len(),
                 "no credible ingredient list"
             );
-            return Err(OcrError::NoList(NO_LIST));
+            let spent = Instant::now() >= deadline;
+            return Err(OcrError::NoList(if spent {
+                NO_LIST_IN_TIME
+            } else {
+                NO_LIST
+            }));
         }
         Ok(OcrOutcome {
             text: translate(&items, found.language).join(", "),
@@ -528,17 +537,29 @@ mod tests {
         // Misreads among known names, after a header.
         assert!(credible(
             kb,
-            &items(&["Sojsauce (Wasser, Sojabohnen)", "Modifizierte Stärke", "Branntenessg"]),
+            &items(&[
+                "Sojsauce (Wasser, Sojabohnen)",
+                "Modifizierte Stärke",
+                "Branntenessg"
+            ]),
             true
         ));
         // A class name before its bracket counts as known.
-        assert!(credible(kb, &items(&["Emulgator (Sojalecithin)", "Xyzzy"]), true));
+        assert!(credible(
+            kb,
+            &items(&["Emulgator (Sojalecithin)", "Xyzzy"]),
+            true
+        ));
         // Noise read off a pack, with or without a header read into it, and nothing at all.
         assert!(!credible(kb, &items(&["500", "Wm", "MadnMc"]), true));
         assert!(!credible(kb, &items(&["トン和信", "Ab"]), true));
         assert!(!credible(kb, &[], true));
         // Without a header, most items must be known.
-        assert!(!credible(kb, &items(&["Zucker", "Wm", "MadnMc", "Xq"]), false));
+        assert!(!credible(
+            kb,
+            &items(&["Zucker", "Wm", "MadnMc", "Xq"]),
+            false
+        ));
         assert!(credible(kb, &items(&["Zucker", "Salz", "Xq"]), false));
     }
 }
