@@ -490,7 +490,9 @@ mod tests {
         assert!(!unread_list_first(":(45%)，,，，，(\n三，)，，."));
         assert!(unread_page(":(45%)，,，，，(\n三，)，，."));
         assert!(!unread_page("Wheat flour, Sugar, Salt, Palm oil, Milk"));
-        assert!(!unread_page("寻\n:(45%)，,，，，(\n成分：オーツ麦(45%)、小麦粉、砂糖"));
+        assert!(!unread_page(
+            "寻\n:(45%)，,，，，(\n成分：オーツ麦(45%)、小麦粉、砂糖"
+        ));
         assert!(!unread_page(""));
     }
 

@@ -275,7 +275,10 @@ async fn the_budget_bounds_the_whole_request_across_engines() {
     let image = STANDARD.encode(render(&label, Variant::Clean));
     match service.recognise(image).await {
         Err(OcrError::NoList(message)) => {
-            assert!(message.starts_with("no ingredient list read in time"), "{message}");
+            assert!(
+                message.starts_with("no ingredient list read in time"),
+                "{message}"
+            );
         }
         other => panic!("a reading past the budget: {other:?}"),
     }
