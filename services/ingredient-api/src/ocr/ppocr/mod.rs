@@ -7,11 +7,8 @@
 //!    becomes a minimum-area rotated rectangle grown by the DB "unclip" margin ([`geometry`]);
 //! 2. when most text regions stand upright, the page is turned a quarter and detected again;
 //!    when the regions are small print (median extent across under
-//!    [`PpOcrOptions::small_text`] px) on a larger photo, the page is detected again at the
-//!    scale that brings that median to [`PpOcrOptions::small_text`] px, at least
-//!    [`PpOcrOptions::detector_side`] (1,280 px) on its longest side and at most
-//!    [`PpOcrOptions::max_detector_pixels`]: a whole pack filmed at 720×1280 is upscaled, since
-//!    its list is print of a few pixels that the detector does not find at the frame's own size;
+//!    [`PpOcrOptions::small_text`] px) on a larger photo, the page is detected again at
+//!    [`PpOcrOptions::detector_side`] (1,280 px);
 //! 3. each rectangle at least [`PpOcrOptions::min_line_height`] across is sampled straight
 //!    out of the full-resolution image at 48 px height along its long side, the classifier
 //!    flips lines it reads as upside down, and when most are, the page is taken as upside
@@ -47,11 +44,8 @@ pub struct PpOcrOptions {
     /// Median extent across of the first pass's text boxes (in its input's pixels) under
     /// which the page is detected again at [`Self::detector_side`].
     pub small_text: f32,
-    /// Least longest side of the detector's input for small print, in pixels.
+    /// Longest side of the detector's input for small print, in pixels.
     pub detector_side: u32,
-    /// Most pixels of the detector's input for small print (its activations are the
-    /// request's peak memory).
-    pub max_detector_pixels: u32,
     /// Probability above which a map pixel is text.
     pub threshold: f32,
     /// Least mean probability of a text region.
@@ -72,7 +66,6 @@ impl Default for PpOcrOptions {
             first_side: 736,
             small_text: 12.0,
             detector_side: 1280,
-            max_detector_pixels: 2_400_000,
             threshold: 0.3,
             region_score: 0.6,
             unclip_ratio: 1.6,
@@ -190,9 +183,7 @@ impl PpOcr {
         // Small print on a large photo is detected again on a larger copy.
         let small = height < o.small_text && image.width().max(image.height()) > o.first_side;
         if small && o.detector_side > o.first_side {
-            rects = self
-                .detect(models, &page, small_print_side(&o, page.dimensions(), height))?
-                .0;
+            rects = self.detect(models, &page, o.detector_side)?.0;
         } else if turned {
             rects = self.detect(models, &page, o.first_side)?.0;
         }
@@ -290,10 +281,9 @@ impl PpOcr {
         page: &RgbImage,
         side: u32,
     ) -> Result<(Vec<RotatedRect>, f32), PpOcrError> {
-        let (w, h) = page.dimensions();
-        // Only the small-print pass asks for more than the page's own size.
-        let scale = side as f32 / w.max(h) as f32;
         let o = self.options;
+        let (w, h) = page.dimensions();
+        let scale = (side as f32 / w.max(h) as f32).min(1.0);
         let round32 = |v: u32| ((v as f32 * scale / 32.0).round() as u32).max(1) * 32;
         let (nw, nh) = (round32(w), round32(h));
         let small = image::imageops::resize(page, nw, nh, image::imageops::FilterType::Triangle);
@@ -416,21 +406,6 @@ impl PpOcr {
         }
         Ok((out, true))
     }
-}
-
-/// The detector's longest side for a page of `(w, h)` pixels whose text regions measured
-/// `height` px across (median) at [`PpOcrOptions::first_side`]: the side that makes them
-/// [`PpOcrOptions::small_text`] px, at least [`PpOcrOptions::detector_side`] (or the page's own
-/// size, when smaller), at most [`PpOcrOptions::max_detector_pixels`].
-fn small_print_side(o: &PpOcrOptions, (w, h): (u32, u32), height: f32) -> u32 {
-    let long = w.max(h) as f32;
-    let first = (o.first_side as f32).min(long);
-    // The regions' median extent across at the page's own size.
-    let native = (height * long / first).max(1.0);
-    let wanted = long * o.small_text / native;
-    let most = long * (o.max_detector_pixels as f32 / (w as f32 * h as f32)).sqrt();
-    let least = (o.detector_side as f32).min(long);
-    wanted.min(most).max(least).round() as u32
 }
 
 /// True when most of the text area stands in regions taller than wide: a page turned 90°.
@@ -580,22 +555,6 @@ mod tests {
             ctc_greedy(&one_hot(0, 0.9), 4, &alphabet),
             (String::new(), 0.0)
         );
-    }
-
-    #[test]
-    fn small_print_is_detected_at_the_scale_it_needs_within_the_pixel_cap() {
-        let o = PpOcrOptions::default();
-        // A 720×1280 video frame whose regions measured 6 px at 736 (10.4 px at its own
-        // size): upscaled to make them 12 px; 3 px at 736: up to 2.4 MP (1.61×).
-        assert_eq!(small_print_side(&o, (720, 1280), 6.0), 1472);
-        assert_eq!(small_print_side(&o, (720, 1280), 3.0), 2066);
-        // 9 px at 736 (15.7 px): 12 px wanted is below its own size; the least side holds.
-        assert_eq!(small_print_side(&o, (720, 1280), 9.0), 1280);
-        // A 12 MP photo of small print: at most 2.4 MP.
-        let side = small_print_side(&o, (3000, 4000), 4.0);
-        assert!((1780..=1800).contains(&side), "{side}");
-        // A page smaller than the least side is detected at its own size.
-        assert_eq!(small_print_side(&o, (600, 900), 20.0), 900);
     }
 
     #[test]
