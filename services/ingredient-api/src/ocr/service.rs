@@ -490,22 +490,28 @@ async fn within<T>(deadline: Instant, work: impl Future<Output = T>) -> Option<T
         .ok()
 }
 
-/// Whether the items read are credible as an ingredient list: of its items, those the
-/// knowledge base resolves (the name before any bracket) or that name a function class are
-/// at least a third after a header, at least half in a list found without one (and at least
-/// one). Noise read off a pack (`500, Wm, MadnMc`), a reading in a script the label is not
-/// printed in, or nothing at all is not a list.
+/// Whether the items read are credible as an ingredient list: after a header, at least one
+/// item is a name the knowledge base resolves or a function class (the name before any
+/// bracket, without marks and figures: `rote Paprika* 11%`); without a header, at least half
+/// are. Noise read off a pack (`500, Wm, MadnMc`), a reading in a script the label is not
+/// printed in, or nothing at all is not a list. (Requiring a third after a header too turned
+/// away real lists of products the knowledge base hardly knows, a plaster's materials, on
+/// the shared photos.)
 pub fn credible(kb: &KnowledgeBase, items: &[String], header: bool) -> bool {
     let known = items
         .iter()
         .filter(|item| {
-            let head = item.split(['(', '（']).next().unwrap_or(item).trim();
+            let head = item.split(['(', '（']).next().unwrap_or(item);
+            let head: String = head
+                .chars()
+                .filter(|c| c.is_alphabetic() || *c == ' ' || *c == '-')
+                .collect();
+            let head = head.trim();
             !head.is_empty()
                 && (kb.resolve(head).is_some() || FunctionClasses::get().class(head).is_some())
         })
         .count();
-    let share = if header { 3 } else { 2 };
-    known >= 1 && share * known >= items.len()
+    known >= 1 && (header || 2 * known >= items.len())
 }
 
 /// The reading with the list in the requested language when the page has one, else the
@@ -544,7 +550,12 @@ mod tests {
             ]),
             true
         ));
-        // A class name before its bracket counts as known.
+        // Marks and figures around a known name, and a class name before its bracket.
+        assert!(credible(
+            kb,
+            &items(&["rote Paprika* 11%", "Xq", "Yq", "Zq"]),
+            true
+        ));
         assert!(credible(
             kb,
             &items(&["Emulgator (Sojalecithin)", "Xyzzy"]),
