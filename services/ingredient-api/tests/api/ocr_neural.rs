@@ -122,8 +122,8 @@ async fn real_photos_are_read_above_the_floor() {
     for line in truth.lines().filter(|l| !l.trim().is_empty()) {
         let entry: serde_json::Value = serde_json::from_str(line).unwrap();
         let file = entry["file"].as_str().unwrap();
-        // The Open Food Facts photos (close-ups of the list) carry this floor; the whole-pack
-        // video frames beside them are scored by `make ocr-real`, too slow for a test run.
+        // The three Open Food Facts photos the floor was measured on; the whole set, in its
+        // two halves, is `make ocr-real` (a benchmark, too slow for the tests).
         if !file.contains("_off_") {
             continue;
         }
@@ -247,40 +247,8 @@ async fn hostile_images_get_an_input_error_or_an_empty_result() {
             Err(OcrError::Input(e)) => {
                 assert!(!e.to_string().is_empty(), "{name}");
             }
-            // No list on it: said so, never a made-up one.
-            Err(OcrError::NoList(message)) => {
-                assert!(message.starts_with("no ingredient list"), "{name}");
-            }
             Err(e) => panic!("{name}: {e}"),
         }
-    }
-}
-
-/// One budget bounds the whole request: a Korean label (which the models cannot read, so
-/// Tesseract must) with a budget of one second ends as a clear failure, never a Tesseract
-/// reading that ran past it.
-#[tokio::test]
-async fn the_budget_bounds_the_whole_request_across_engines() {
-    use crate::labels::{Variant, corpus, render};
-    let settings = OcrSettings::from_env(&EnvSource::from_pairs([
-        ("OCR_CONCURRENCY", "1"),
-        ("OCR_TIMEOUT_SECS", "1"),
-    ]))
-    .unwrap();
-    let service = OcrService::build(&settings).await;
-    let label = corpus()
-        .into_iter()
-        .find(|l| l.name == "ko-biscuits")
-        .expect("the Korean biscuit label");
-    let image = STANDARD.encode(render(&label, Variant::Clean));
-    match service.recognise(image).await {
-        Err(OcrError::NoList(message)) => {
-            assert!(
-                message.starts_with("no ingredient list read in time"),
-                "{message}"
-            );
-        }
-        other => panic!("a reading past the budget: {other:?}"),
     }
 }
 
