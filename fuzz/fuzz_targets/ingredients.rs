@@ -8,8 +8,8 @@
 use domain::analysis::{AnalysisInput, Expertise, SkinType, analyze};
 use domain::knowledge::KnowledgeBase;
 use domain::knowledge::allergy::AllergyAliases;
-use domain::knowledge::fold::fold;
 use domain::parse::split_ingredients;
+use domain::text::fold::fold;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -21,7 +21,7 @@ pub mod supplement;
 
 pub use crate::vocabulary::*;
 pub use engine::{analyze, analyze_with, analyze_with_supplement};
-pub use input::{AnalysisInput, InputError};
+pub use input::{AnalysisInput, RequestError};
 pub use supplement::{ExternalFacts, Supplement};
 
 /// The `engine` of a response produced without any LLM.

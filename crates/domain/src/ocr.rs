@@ -4,7 +4,6 @@
 //! misreads is repaired in the service's OCR code, next to that engine.
 
 pub mod label;
-pub mod label_english;
 pub mod translate;
 
 use serde::{Deserialize, Serialize};

@@ -5,8 +5,9 @@
 use std::collections::{BTreeSet, HashMap};
 
 use domain::analysis::ProductCategory;
-use domain::knowledge::fold::{ci_number, e_number, fold};
+use domain::knowledge::codes::{ci_number, e_number};
 use domain::knowledge::{DATA_FILES, EuCosmetics, Iarc, KnowledgeBase};
+use domain::text::fold::fold;
 
 /// At least this many distinct ingredients (the knowledge base's size floor).
 const MIN_DISTINCT_INGREDIENTS: usize = 1_500;
@@ -150,7 +151,7 @@ fn problems(kb: &KnowledgeBase) -> Vec<String> {
             out.push(format!("{n}: empty purpose or score_reason"));
         }
         for lang in ing.names.keys() {
-            if !domain::knowledge::LANGUAGES.contains(&lang.as_str()) {
+            if !domain::language::Language::translations().any(|l| l.code() == lang) {
                 out.push(format!("{n}: unknown language '{lang}'"));
             }
         }
@@ -189,17 +190,27 @@ fn count_problems(kb: &KnowledgeBase, min_distinct: usize, min_languages: usize)
 }
 
 #[test]
+fn every_name_the_english_tables_map_is_an_entry() {
+    let kb = KnowledgeBase::embedded();
+    let tables = domain::language::english::LabelEnglish::get();
+    assert!(tables.canonical_names().count() > 10);
+    for canonical in tables.canonical_names() {
+        assert!(
+            kb.lookup(canonical).is_some(),
+            "label-english.toml: {canonical} is no entry of the knowledge base"
+        );
+    }
+}
+
+#[test]
 fn every_data_file_is_embedded() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let embedded: BTreeSet<&str> = DATA_FILES.iter().map(|(f, _)| *f).collect();
     for entry in std::fs::read_dir(dir).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-        // Two files are not slices: what users call allergies, and how lists read in English.
-        let not_slices = [
-            "allergy-aliases.toml",
-            "function-classes.toml",
-            "label-english.toml",
-        ];
+        // One file is not a slice: what users call allergies. The words of the label
+        // languages are in data/language/ (read by `domain::language`).
+        let not_slices = ["allergy-aliases.toml"];
         if name.ends_with(".toml") && !not_slices.contains(&name.as_str()) {
             assert!(
                 embedded.contains(name.as_str()),

@@ -5,9 +5,11 @@
 
 use super::context::Context;
 use crate::knowledge::allergy::{AllergyAliases, DeclaredAllergy};
-use crate::knowledge::fold::{fold, is_cjk};
 use crate::knowledge::{AllergenGroup, KnowledgeBase, MatchKind, Resolved};
+use crate::language::Lexicon;
 use crate::parse::ParsedIngredient;
+use crate::text::fold::fold;
+use crate::text::script::is_cjk;
 
 /// The user's allergies as declared (blank ones dropped), and the entries named by allergy
 /// words that are no group ("kiwi" → the Kiwi entry) with the allergy that names them.
@@ -154,12 +156,14 @@ pub(super) fn word_matches(
     };
     let folded = fold(label);
     let found = AllergyAliases::embedded().words_in_with(&folded, &lookup);
+    let names = &Lexicon::get().names;
     let mut words = Vec::new();
     for f in found {
         // "farine de lentilles": a flour named by what it is ground from is no wheat flour
         // (the word after it is read on its own: "farine de blé" still names wheat).
-        if ROMANCE_FLOURS.contains(&f.word.as_str())
-            && ["de", "d", "di", "do", "da", "del"]
+        if names.flours.contains(&f.word)
+            && names
+                .flour_of
                 .iter()
                 .any(|p| folded.contains(&format!("{} {p} ", f.word)))
         {
@@ -182,10 +186,6 @@ pub(super) fn word_matches(
     }
     words
 }
-
-/// "Flour" in the Romance label languages (folded): wheat flour when alone, the flour of
-/// what follows when a preposition names it.
-const ROMANCE_FLOURS: &[&str] = &["farine", "harina", "farinha", "farina"];
 
 /// The concern sentence of a name flagged by the safety net.
 pub(super) fn found_by_word_note(name: &str, words: &[String]) -> String {

@@ -7,21 +7,22 @@ use super::supplement::Supplement;
 use super::{ProductCategory, SkinType};
 use crate::grammar::is_class_word;
 use crate::knowledge::allergy::DeclaredAllergy;
-use crate::knowledge::fold::fold;
-use crate::knowledge::{CosmeticText, KnowledgeBase, Prepared, Resolved};
+use crate::knowledge::{CosmeticText, EntryText, KnowledgeBase, Resolved};
+use crate::language::Lexicon;
 use crate::shared::SharedStr;
+use crate::text::fold::fold;
 
 /// What a plant named alone inside `parent` stands for: "Vegetable oils (palm, rapeseed)"
 /// lists palm oil and rapeseed oil; "Vegetable fat (shea, coconut)" shea butter and coconut
 /// fat. English labels only (other languages build these names differently).
-pub(super) fn plant_source_nouns(parent: &str) -> &'static [&'static str] {
+pub(super) fn plant_source_nouns(parent: &str) -> &'static [String] {
     let folded = fold(parent);
     let last = folded.rsplit(' ').next().unwrap_or_default();
-    match last {
-        "oil" | "oils" => &["oil"],
-        "fat" | "fats" => &["fat", "butter", "oil"],
-        _ => &[],
-    }
+    Lexicon::get()
+        .names
+        .plant_sources
+        .get(last)
+        .map_or(&[], Vec::as_slice)
 }
 
 /// What the whole request shares while analysing.
@@ -73,7 +74,7 @@ impl<'a> Context<'a> {
         resolve(self.kb, self.extra, name)
     }
 
-    pub(super) fn prepared(&self, index: usize) -> Option<&'a Prepared> {
+    pub(super) fn prepared(&self, index: usize) -> Option<&'a EntryText> {
         self.kb
             .prepared(index)
             .or_else(|| self.extra.and_then(|e| e.prepared(index)))

@@ -26,7 +26,7 @@ pub(super) struct Finding<'kb> {
     pub(super) allergy: Vec<(String, usize)>,
     /// The allergen words that matched in a name not known as a whole (the safety net).
     pub(super) by_word: Vec<String>,
-    /// `notes` joined, rendered at start-up ([`Prepared::plain`](crate::knowledge::Prepared::plain), or its skin-type variant),
+    /// `notes` joined, rendered at start-up ([`EntryText::plain`](crate::knowledge::EntryText::plain), or its skin-type variant),
     /// while no allergy or spelling note is among them.
     pub(super) plain: Option<&'kb SharedStr>,
 }

@@ -2,8 +2,8 @@
 
 use super::{Expertise, SkinType, UNKNOWN_PRODUCT};
 use crate::knowledge::KnowledgeBase;
-use crate::knowledge::fold::clean_invisible;
 use crate::parse::{ParsedIngredient, has_invisible, split_ingredients_with};
+use crate::text::fold::clean_invisible;
 
 /// Most characters accepted in `ingredients`.
 pub const MAX_CHARS: usize = 20_000;
@@ -18,7 +18,7 @@ pub const MAX_PRODUCT_NAME_CHARS: usize = 200;
 
 /// Why a request cannot be analysed. The texts are the `error` of the 400 body.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum InputError {
+pub enum RequestError {
     /// `ingredients` absent.
     #[error("ingredients is required")]
     Missing,
@@ -70,26 +70,26 @@ impl AnalysisInput {
         allergies: &[String],
         skin_type: SkinType,
         expertise: Expertise,
-    ) -> Result<Self, InputError> {
+    ) -> Result<Self, RequestError> {
         let started = std::time::Instant::now();
-        let raw = ingredients.ok_or(InputError::Missing)?;
+        let raw = ingredients.ok_or(RequestError::Missing)?;
         let chars = raw.chars().count();
         if chars > MAX_CHARS {
-            return Err(InputError::TooLong(chars));
+            return Err(RequestError::TooLong(chars));
         }
         // NUL is a control character: `clean_invisible` removes it with the others.
         let cleaned = without_invisible(raw);
         if cleaned.trim().is_empty() {
-            return Err(InputError::Blank);
+            return Err(RequestError::Blank);
         }
         if allergies.len() > MAX_ALLERGIES {
-            return Err(InputError::TooManyAllergies(allergies.len()));
+            return Err(RequestError::TooManyAllergies(allergies.len()));
         }
         if let Some(pos) = allergies
             .iter()
             .position(|a| a.chars().count() > MAX_ALLERGY_CHARS)
         {
-            return Err(InputError::AllergyTooLong(pos + 1));
+            return Err(RequestError::AllergyTooLong(pos + 1));
         }
         // A knowledge-base name with a comma in it is one ingredient, not two.
         let kb = KnowledgeBase::embedded();
@@ -97,10 +97,10 @@ impl AnalysisInput {
             kb.joins_with_comma(first, second)
         });
         if parsed.is_empty() {
-            return Err(InputError::NoIngredients);
+            return Err(RequestError::NoIngredients);
         }
         if parsed.len() > MAX_INGREDIENTS {
-            return Err(InputError::TooMany(parsed.len()));
+            return Err(RequestError::TooMany(parsed.len()));
         }
         let product_name = product_name
             .map(|p| {
@@ -143,7 +143,7 @@ fn without_invisible(text: &str) -> String {
 mod tests {
     use super::*;
 
-    fn input(text: &str) -> Result<AnalysisInput, InputError> {
+    fn input(text: &str) -> Result<AnalysisInput, RequestError> {
         AnalysisInput::new(None, Some(text), &[], SkinType::Normal, Expertise::Beginner)
     }
 
@@ -151,10 +151,10 @@ mod tests {
     fn limits_are_enforced_with_clear_messages() {
         assert_eq!(
             AnalysisInput::new(None, None, &[], SkinType::Normal, Expertise::Beginner).unwrap_err(),
-            InputError::Missing
+            RequestError::Missing
         );
-        assert_eq!(input(" \u{200B}\n ").unwrap_err(), InputError::Blank);
-        assert_eq!(input(", ; .").unwrap_err(), InputError::NoIngredients);
+        assert_eq!(input(" \u{200B}\n ").unwrap_err(), RequestError::Blank);
+        assert_eq!(input(", ; .").unwrap_err(), RequestError::NoIngredients);
         let long = "a".repeat(MAX_CHARS + 1);
         assert_eq!(
             input(&long).unwrap_err().to_string(),

@@ -18,11 +18,11 @@ use super::{
 };
 use crate::grammar::{class_of, component_of, is_class_word};
 use crate::knowledge::allergy::AllergyAliases;
-use crate::knowledge::fold::fold;
 use crate::knowledge::inci_family;
 use crate::knowledge::{AllergenGroup, MatchKind, Resolved};
 use crate::parse::{ParsedIngredient, flatten_subs};
 use crate::shared::SharedStr;
+use crate::text::fold::fold;
 
 /// What the product-level rules need to know about one top-level ingredient besides its
 /// IngredientDetail.
@@ -107,7 +107,7 @@ pub(super) fn analyze_item<'kb>(
     drop_exempt_source(&mut primary, &mut subs);
     apply_gluten_free_claim(parsed, &mut primary, &mut subs);
     let mut own = describe(ctx, parsed, primary.as_mut(), &subs, is_class);
-    // The primary finding's own sentences; [`Prepared::plain`] stands for them while no more
+    // The primary finding's own sentences; [`EntryText::plain`] stands for them while no more
     // are added.
     let own_notes = own.notes.len();
     let worst_sub = weigh_subs(&mut own, &subs, primary_index);

@@ -167,20 +167,6 @@ pub(super) fn repaired<'a>(
     out
 }
 
-/// Words that offer a choice between two ingredients ("présure animale ou coagulant
-/// microbien", "sunflower and/or rapeseed oil"), with their spaces.
-const ALTERNATIVES: &[&str] = &[
-    " and/or ",
-    " et/ou ",
-    " und/oder ",
-    " y/o ",
-    " e/o ",
-    " ou ",
-    " or ",
-    " oder ",
-    " o ",
-];
-
 /// The two ingredients of a name that offers a choice between them, when each is known: both
 /// are listed, so that the allergens of either count.
 fn either_of<'n>(
@@ -188,8 +174,10 @@ fn either_of<'n>(
     extra: Option<&Supplement>,
     name: &'n str,
 ) -> Option<Vec<&'n str>> {
-    ALTERNATIVES.iter().find_map(|word| {
-        let (a, b) = name.split_once(word)?;
+    // The words that offer a choice between two ingredients ("présure animale ou coagulant
+    // microbien", "sunflower and/or rapeseed oil"), with their spaces.
+    crate::grammar::words().choices.iter().find_map(|word| {
+        let (a, b) = name.split_once(word.as_str())?;
         let (a, b) = (a.trim(), b.trim());
         (resolve(kb, extra, a).is_some() && resolve(kb, extra, b).is_some()).then(|| vec![a, b])
     })

@@ -17,7 +17,7 @@ pub const UNKNOWN_SCORE: u8 = 5;
 pub const ALLERGEN_SCORE: u8 = 2;
 
 /// The entry's score after regulatory caps and the user's skin type, with the reasons, and
-/// the reasons and the score's reason joined ([`Prepared::plain`](crate::knowledge::Prepared::plain) or its skin-type variant).
+/// the reasons and the score's reason joined ([`EntryText::plain`](crate::knowledge::EntryText::plain) or its skin-type variant).
 pub(super) fn personal_score<'kb>(
     ctx: &Context<'kb>,
     ing: &'kb Ingredient,
@@ -43,7 +43,7 @@ pub(super) fn personal_score<'kb>(
 }
 
 /// [`personal_score`] without the sentences (for ranking alternatives). The skin penalty is
-/// the one rendered at start-up ([`Prepared::skin`](crate::knowledge::Prepared::skin)); it is worked out only for an entry
+/// the one rendered at start-up ([`EntryText::skin`](crate::knowledge::EntryText::skin)); it is worked out only for an entry
 /// without prepared texts.
 pub(super) fn personal_value(ctx: &Context<'_>, index: usize, ing: &Ingredient) -> u8 {
     let mut score = ing.safety_score();

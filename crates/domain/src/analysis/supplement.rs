@@ -8,10 +8,10 @@
 //! and recommendation, and alternatives are taken only from the knowledge base. Each detail
 //! built from one says so in its `source` field ([`FactSource::Llm`]).
 
-use crate::knowledge::fold::fold;
 use crate::knowledge::{
-    AllergenGroup, Ingredient, KnowledgeBase, MatchKind, Prepared, Resolved, SkinFlag,
+    AllergenGroup, EntryText, Ingredient, KnowledgeBase, MatchKind, Resolved, SkinFlag,
 };
+use crate::text::fold::fold;
 
 use super::input::AnalysisInput;
 use super::{Origin, ProductCategory};
@@ -78,7 +78,7 @@ pub struct ExternalFacts {
 struct Entry {
     key: String,
     ingredient: Ingredient,
-    prepared: Prepared,
+    prepared: EntryText,
 }
 
 /// Entries for names the knowledge base does not know, indexed after its own entries.
@@ -164,7 +164,7 @@ impl Supplement {
             names: Default::default(),
             in_cosmetics: None,
         };
-        let prepared = Prepared::new(
+        let prepared = EntryText::new(
             &ingredient,
             None,
             if concerns.is_empty() {
@@ -205,7 +205,7 @@ impl Supplement {
         index >= self.base && index < self.base + self.entries.len()
     }
 
-    pub(crate) fn prepared(&self, index: usize) -> Option<&Prepared> {
+    pub(crate) fn prepared(&self, index: usize) -> Option<&EntryText> {
         index
             .checked_sub(self.base)
             .and_then(|i| self.entries.get(i))

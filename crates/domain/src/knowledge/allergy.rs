@@ -10,7 +10,14 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use super::AllergenGroup;
-use super::fold::fold;
+use crate::language::{AllergyWords, Lexicon};
+use crate::text::fold::fold;
+use crate::text::script::is_cjk;
+
+/// The words around allergen words ([`crate::language`]).
+fn words() -> &'static AllergyWords {
+    &Lexicon::get().allergy
+}
 
 /// The alias file, embedded.
 pub const ALIASES_FILE: &str = include_str!("../../data/allergy-aliases.toml");
@@ -36,82 +43,6 @@ pub struct AllergyAliases {
     stems: Vec<(String, Vec<AllergenGroup>)>,
 }
 
-/// Alias words that describe the user, not an ingredient: never looked for in names.
-const NOT_INGREDIENT_WORDS: &[&str] = &[
-    "cereal",
-    "cereals",
-    "coeliac",
-    "celiac",
-    "coeliac disease",
-    "celiac disease",
-    "lactose intolerance",
-    "seafood",
-    "grano",
-    // Spanish "en polvo" (powdered); the octopus is "pulpo" there.
-    "polvo",
-];
-
-/// Words that say an allergen is absent when next to its word: "sans gluten", "gluten-free",
-/// "senza lattosio", "glutenfrei" (folded, a token before or after the allergen word).
-const NEGATIONS_BEFORE: &[&str] = &[
-    "sans",
-    "without",
-    "no",
-    "non",
-    "sin",
-    "ohne",
-    "senza",
-    "sem",
-    "zero",
-    "free from",
-];
-const NEGATIONS_AFTER: &[&str] = &["free", "frei", "libre", "gratis", "livre"];
-
-/// Words that, anywhere in a name, make "milk", "butter", "lait" or "nut" a plant's:
-/// coconut milk, cocoa butter, shea butter, noix de coco, noix de muscade, milk thistle.
-const PLANT_MODIFIERS: &[&str] = &[
-    "coconut",
-    "coco",
-    "cocco",
-    "kokos",
-    "cocos",
-    "cocoa",
-    "cacao",
-    "cacau",
-    "kakao",
-    "shea",
-    "karite",
-    "muscade",
-    "moscada",
-    "moscata",
-    "thistle",
-    "chardon",
-    "mariendistel",
-    "cardo",
-    "tartar",
-    "tartre",
-    "illipe",
-    "mango",
-    "kokum",
-    "kokosmilch",
-];
-
-/// Compounds starting with these are plant drinks or pastes, not milk ("Hafermilch",
-/// "Sojamilch", "Mandelmilch").
-const PLANT_MILK_STEMS: &[&str] = &[
-    "mandel",
-    "hafer",
-    "soja",
-    "reis",
-    "cashew",
-    "haselnuss",
-    "erbsen",
-];
-
-/// Word stems that are names of an allergen only as a whole word (compounds say otherwise:
-/// buckwheat is no wheat, a nutmeg no nut).
-const NOT_COMPOUND_STEMS: &[&str] = &["wheat", "cereal", "cereals", "seafood"];
-
 /// Adds the food groups of `word` to `out`, each group once (its first word kept).
 fn push_found(groups: &[AllergenGroup], word: &str, out: &mut Vec<FoundWord>) {
     for g in groups {
@@ -134,32 +65,6 @@ pub struct FoundWord {
 }
 
 static ALIASES: OnceLock<AllergyAliases> = OnceLock::new();
-
-/// Words a user adds to an allergen that do not change which allergen it is.
-const NOISE_SUFFIXES: &[&str] = &[
-    " allergy",
-    " allergies",
-    " intolerance",
-    " sensitivity",
-    " free",
-    " allergie",
-    " allergique",
-    " alergia",
-    " allergia",
-    " alergia a",
-    " unvertraglichkeit",
-];
-const NOISE_PREFIXES: &[&str] = &[
-    "allergy to ",
-    "allergic to ",
-    "allergie au ",
-    "allergie aux ",
-    "allergie a ",
-    "alergia a ",
-    "alergia al ",
-    "allergia a ",
-    "allergia al ",
-];
 
 impl AllergyAliases {
     /// The embedded alias table.
@@ -192,16 +97,17 @@ impl AllergyAliases {
         };
         let mut cjk_words: Vec<(String, Vec<AllergenGroup>)> = Vec::new();
         let mut stems: Vec<(String, Vec<AllergenGroup>)> = Vec::new();
+        let lexicon = self::words();
         for (word, groups) in &words {
             let groups = food(groups);
-            if groups.is_empty() || NOT_INGREDIENT_WORDS.contains(&word.as_str()) {
+            if groups.is_empty() || lexicon.not_ingredient.contains(word) {
                 continue;
             }
-            if word.chars().any(super::fold::is_cjk) {
+            if word.chars().any(is_cjk) {
                 cjk_words.push((word.clone(), groups));
             } else if word.chars().count() >= 5
                 && !word.contains(' ')
-                && !NOT_COMPOUND_STEMS.contains(&word.as_str())
+                && !lexicon.whole_word_only.contains(word)
             {
                 stems.push((word.clone(), groups));
             }
@@ -239,17 +145,18 @@ impl AllergyAliases {
     ) -> Vec<FoundWord> {
         let mut out: Vec<FoundWord> = Vec::new();
         let push = push_found;
+        let lexicon = words();
         let tokens: Vec<&str> = folded.split(' ').filter(|t| !t.is_empty()).collect();
-        let plant = tokens.iter().any(|t| PLANT_MODIFIERS.contains(t));
+        let plant = tokens.iter().any(|t| lexicon.plant.iter().any(|p| p == t));
         let negated = |start: usize, end: usize| {
             let before = start.checked_sub(1).map(|i| tokens[i]);
             let before2 = start
                 .checked_sub(2)
                 .map(|i| format!("{} {}", tokens[i], tokens[i + 1]));
             let after = tokens.get(end).copied();
-            before.is_some_and(|b| NEGATIONS_BEFORE.contains(&b))
-                || before2.is_some_and(|b| NEGATIONS_BEFORE.contains(&b.as_str()))
-                || after.is_some_and(|a| NEGATIONS_AFTER.contains(&a))
+            before.is_some_and(|b| lexicon.negations_before.contains(b))
+                || before2.is_some_and(|b| lexicon.negations_before.contains(&b))
+                || after.is_some_and(|a| lexicon.negations_after.iter().any(|n| n == a))
         };
         let keep = |groups: &[AllergenGroup]| -> Vec<AllergenGroup> {
             groups
@@ -268,7 +175,7 @@ impl AllergyAliases {
             let mut matched = 0;
             for n in (1..=3.min(tokens.len() - i)).rev() {
                 let phrase = tokens[i..i + n].join(" ");
-                if NOT_INGREDIENT_WORDS.contains(&phrase.as_str()) {
+                if lexicon.not_ingredient.contains(&phrase) {
                     continue;
                 }
                 let hit = self
@@ -296,17 +203,24 @@ impl AllergyAliases {
             }
             if matched == 0 {
                 let token = tokens[i];
-                if token.chars().any(super::fold::is_cjk) {
+                if token.chars().any(is_cjk) {
                     self.cjk_in(token, &keep, &mut out);
-                } else if !negated(i, i + 1) && !NEGATIONS_AFTER.iter().any(|n| token.ends_with(n))
+                } else if !negated(i, i + 1)
+                    && !lexicon
+                        .negations_after
+                        .iter()
+                        .any(|n| token.ends_with(n.as_str()))
                 {
                     for (stem, groups) in &self.stems {
                         if token.len() >= stem.len() + 3
                             && token.contains(stem.as_str())
-                            && !PLANT_MODIFIERS.iter().any(|p| token.starts_with(p))
+                            && !lexicon.plant.iter().any(|p| token.starts_with(p.as_str()))
                         {
                             // "Mandelmilch" names the almond, not milk.
-                            let plant_milk = PLANT_MILK_STEMS.iter().any(|p| token.starts_with(p));
+                            let plant_milk = lexicon
+                                .plant_milk
+                                .iter()
+                                .any(|p| token.starts_with(p.as_str()));
                             let groups: Vec<AllergenGroup> = keep(groups)
                                 .into_iter()
                                 .filter(|g| !(plant_milk && *g == AllergenGroup::Milk))
@@ -326,6 +240,7 @@ impl AllergyAliases {
     /// negation ("gluten free flour", "sans gluten", "senza glutine") or written with one
     /// ("glutenfrei").
     pub fn negated_groups(&self, folded: &str) -> Vec<AllergenGroup> {
+        let lexicon = words();
         let tokens: Vec<&str> = folded.split(' ').filter(|t| !t.is_empty()).collect();
         let mut out: Vec<AllergenGroup> = Vec::new();
         for i in 0..tokens.len() {
@@ -339,15 +254,15 @@ impl AllergyAliases {
                     .checked_sub(2)
                     .map(|b| format!("{} {}", tokens[b], tokens[b + 1]));
                 let after = tokens.get(i + n).copied();
-                if before.is_some_and(|b| NEGATIONS_BEFORE.contains(&b))
-                    || before2.is_some_and(|b| NEGATIONS_BEFORE.contains(&b.as_str()))
-                    || after.is_some_and(|a| NEGATIONS_AFTER.contains(&a))
+                if before.is_some_and(|b| lexicon.negations_before.contains(b))
+                    || before2.is_some_and(|b| lexicon.negations_before.contains(&b))
+                    || after.is_some_and(|a| lexicon.negations_after.iter().any(|n| n == a))
                 {
                     out.extend(groups.iter().filter(|g| g.is_food_allergen()));
                 }
             }
-            for negation in NEGATIONS_AFTER {
-                if let Some(stem) = tokens[i].strip_suffix(negation)
+            for negation in &lexicon.negations_after {
+                if let Some(stem) = tokens[i].strip_suffix(negation.as_str())
                     && let Some(groups) = self.groups(stem)
                 {
                     out.extend(groups.iter().filter(|g| g.is_food_allergen()));
@@ -368,25 +283,10 @@ impl AllergyAliases {
     ) {
         // Compounds where the word means something else: 乳化 (emulsified), 乳酸 (lactic
         // acid), 豆乳 (soy milk), 無乳 / 不含 (without), ココナッツミルク.
-        const NOT_ALLERGEN: &[&str] = &[
-            "乳化",
-            "乳酸",
-            "豆乳",
-            "ココナッツ",
-            "椰",
-            "无乳",
-            "無乳",
-            "不含",
-            "乳酸菌",
-            "유화",
-            "유산",
-            "두유",
-            "코코넛",
-        ];
         let mut rest = token.to_owned();
-        for n in NOT_ALLERGEN {
-            if rest.contains(n) {
-                rest = rest.replace(n, " ");
+        for n in &words().cjk_not_allergen {
+            if rest.contains(n.as_str()) {
+                rest = rest.replace(n.as_str(), " ");
             }
         }
         for (word, groups) in &self.cjk_words {
@@ -427,13 +327,14 @@ impl AllergyAliases {
             return Some(g);
         }
         let mut word = folded;
-        for p in NOISE_PREFIXES {
-            if let Some(rest) = word.strip_prefix(p) {
+        let lexicon = words();
+        for p in &lexicon.noise_before {
+            if let Some(rest) = word.strip_prefix(p.as_str()) {
                 word = rest;
             }
         }
-        for s in NOISE_SUFFIXES {
-            if let Some(rest) = word.strip_suffix(s) {
+        for s in &lexicon.noise_after {
+            if let Some(rest) = word.strip_suffix(s.as_str()) {
                 word = rest;
             }
         }

@@ -10,7 +10,8 @@
 //! own the facts of its family's entry ([`Family::entry_name`]), and [`render`] writes the
 //! name the INCI way for its canonical name.
 
-use super::fold::{ci_number, fold};
+use super::codes::ci_number;
+use crate::text::fold::fold;
 
 /// A family of INCI names built by one naming rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

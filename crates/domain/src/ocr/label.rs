@@ -13,16 +13,21 @@
 //! 3. The section: text after the header until a line starts another section (nutrition,
 //!    best before, storage, …, in the nine languages), a blank line or a full stop ends it;
 //!    never while a bracket is open or the previous line ends with a comma.
-//! 4. Lines are joined (a hyphenated break is mended), the list is split at top-level
-//!    separators (`,` `、` `，` `;`) but not inside brackets nor in decimal commas (`13,5 %`,
-//!    `1,2-hexanediol`), and joined again with `", "`.
+//! 4. Lines are joined (a hyphenated break is mended), the list is split by the list
+//!    grammar's one splitter ([`split_items`], [`crate::grammar::split`]: `/analyze` splits a
+//!    list the same way) with the brackets as an OCR engine reads them, and joined again with
+//!    `", "`.
 //!
 //! Without any header, the most ingredient-like block (the one with most separators) is used.
 
 use unicode_normalization::UnicodeNormalization;
 
 pub use crate::grammar::Language;
-use crate::grammar::{ABBREVIATIONS, HEADERS};
+use crate::grammar::split::{Brackets, TopLevel, is_closer, is_opener};
+use crate::grammar::words;
+use crate::language::Lexicon;
+use crate::text::distance::bounded_distance;
+use crate::text::script::{is_cjk_text, is_han, is_hangul, is_kana};
 
 /// What [`extract`] found.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -39,183 +44,6 @@ pub struct Extraction {
     /// `成分` and `Ingredientes` name none).
     pub header_language: Option<Language>,
 }
-
-/// Words that start another section of a label, lower-case. A line starting with one of
-/// them ends the ingredient list.
-const SECTION_STARTS: &[&str] = &[
-    // English
-    "nutrition",
-    "nutritional",
-    "typical values",
-    "best before",
-    "use by",
-    "made in",
-    "produced in",
-    "product of",
-    "allergy",
-    "allergen",
-    "allergens",
-    "may contain",
-    "contains:",
-    "storage",
-    "store ",
-    "keep ",
-    "net weight",
-    "net wt",
-    "net ",
-    "directions",
-    "how to use",
-    "instructions",
-    "warning",
-    "caution",
-    "manufactured",
-    "distributed",
-    "packed",
-    "energy",
-    "per 100",
-    "for external use",
-    // French
-    "valeurs nutritionnelles",
-    "valeur nutritionnelle",
-    "informations nutritionnelles",
-    "à consommer",
-    "a consommer",
-    "fabriqué",
-    "fabrique en",
-    "produit en",
-    "allergènes",
-    "peut contenir",
-    "conserver",
-    "à conserver",
-    "poids net",
-    "mode d'emploi",
-    "utilisation",
-    "précautions",
-    "attention",
-    "énergie",
-    // Spanish
-    "información nutricional",
-    "informacion nutricional",
-    "valores nutricionales",
-    "consumir preferentemente",
-    "fecha de caducidad",
-    "fabricado",
-    "elaborado",
-    "hecho en",
-    "alérgenos",
-    "puede contener",
-    "conservar",
-    "peso neto",
-    "modo de empleo",
-    "instrucciones",
-    "advertencia",
-    "precauciones",
-    "energía",
-    "contenido neto",
-    // German
-    "nährwerte",
-    "nährwertangaben",
-    "nährwertinformationen",
-    "durchschnittliche nährwerte",
-    "mindestens haltbar",
-    "hergestellt",
-    "allergene",
-    "kann spuren",
-    "kann enthalten",
-    "lagerung",
-    "kühl und trocken",
-    "trocken lagern",
-    "nettogewicht",
-    "nettoinhalt",
-    "füllmenge",
-    "anwendung",
-    "gebrauchsanweisung",
-    "warnhinweis",
-    "vorsicht",
-    "brennwert",
-    // Italian
-    "valori nutrizionali",
-    "dichiarazione nutrizionale",
-    "da consumarsi",
-    "prodotto in",
-    "fabbricato",
-    "allergeni",
-    "può contenere",
-    "conservare",
-    "peso netto",
-    "modo d'uso",
-    "modalità d'uso",
-    "avvertenze",
-    "energia",
-    // Portuguese
-    "informação nutricional",
-    "informacao nutricional",
-    "tabela nutricional",
-    "consumir de preferência",
-    "validade",
-    "fabricado em",
-    "produzido em",
-    "alergénios",
-    "alérgenos:",
-    "pode conter",
-    "conservar em",
-    "peso líquido",
-    "modo de usar",
-    "modo de utilização",
-    "precauções",
-    "advertências",
-    // Korean
-    "영양정보",
-    "영양성분",
-    "유통기한",
-    "소비기한",
-    "제조원",
-    "제조국",
-    "원산지",
-    "알레르기",
-    "보관",
-    "보관방법",
-    "내용량",
-    "중량",
-    "사용법",
-    "사용방법",
-    "주의사항",
-    "제조일",
-    // Japanese
-    "栄養成分",
-    "栄養成分表示",
-    "賞味期限",
-    "消費期限",
-    "製造者",
-    "製造所",
-    "販売者",
-    "原産国",
-    "アレルギー",
-    "保存方法",
-    "内容量",
-    "使用方法",
-    "使用上の注意",
-    "注意",
-    "エネルギー",
-    // Chinese
-    "营养成分",
-    "营养成分表",
-    "保质期",
-    "生产日期",
-    "产地",
-    "生产商",
-    "制造商",
-    "过敏原",
-    "致敏物质",
-    "贮存条件",
-    "储存条件",
-    "贮存方法",
-    "净含量",
-    "使用方法",
-    "注意事项",
-    "能量",
-    "产品标准",
-];
 
 /// Finds the ingredient list in OCR output. Never panics; empty input gives an empty list.
 pub fn extract(text: &str) -> Extraction {
@@ -363,7 +191,8 @@ fn find_misread_header(lines: &[String]) -> Option<HeaderMatch> {
             return None;
         }
         let chars: Vec<char> = word.chars().collect();
-        let language = HEADERS.iter().find_map(|&(header, language)| {
+        let language = words().headers.iter().find_map(|h| {
+            let (header, language) = (&h.phrase, h.language);
             let header: Vec<char> = header.chars().collect();
             let cjk = header.iter().all(|&c| is_cjk_char(c));
             let one_off = header.len() == chars.len()
@@ -398,11 +227,11 @@ fn find_misread_latin_header(lines: &[String]) -> Option<HeaderMatch> {
             return None;
         }
         let letters: Vec<char> = word.chars().collect();
-        HEADERS.iter().find(|(header, _)| {
-            let header: Vec<char> = header.chars().collect();
+        words().headers.iter().find(|h| {
+            let header: Vec<char> = h.phrase.chars().collect();
             header.len() >= MISREAD_LATIN_HEADER_MIN_LETTERS
-                && header.iter().all(|c| c.is_alphabetic() && !is_cjk_char(*c))
-                && crate::knowledge::fold::bounded_distance(&header, &letters, 1).is_some()
+                && header.iter().all(|c| c.is_alphabetic() && !is_cjk_text(*c))
+                && bounded_distance(&header, &letters, 1).is_some()
         })?;
         // Which header it was is a guess (`Ingedients` is one letter off the English one on
         // a French label): the list's words tell the language.
@@ -422,7 +251,8 @@ fn header_in_line(line: &str) -> Option<(usize, Option<Language>)> {
         return None;
     }
     let mut best: Option<(usize, usize, Option<Language>)> = None; // (start, end, lang)
-    for &(header, language) in HEADERS {
+    for h in &words().headers {
+        let (header, language) = (h.phrase.as_str(), h.language);
         let mut from = 0;
         while let Some(pos) = lower[from..].find(header) {
             let start = from + pos;
@@ -474,13 +304,16 @@ fn starts_other_section(line: &str) -> bool {
     let lower = lower.trim_start_matches(|c: char| !c.is_alphanumeric());
     // OCR spaces inside CJK words ("アレ ルギー"): compare CJK keywords without spaces.
     let compact: String = lower.chars().filter(|c| !c.is_whitespace()).collect();
-    let cjk_hit = SECTION_STARTS.iter().any(|s| {
-        !s.is_ascii() && s.chars().next().is_some_and(is_cjk_char) && compact.starts_with(s)
+    let section_starts = &words().section_starts;
+    let cjk_hit = section_starts.iter().any(|s| {
+        !s.is_ascii()
+            && s.chars().next().is_some_and(is_cjk_char)
+            && compact.starts_with(s.as_str())
     });
     cjk_hit
         || misread_cjk_section_start(&compact, line)
-        || SECTION_STARTS.iter().any(|s| {
-            lower.starts_with(s) && {
+        || section_starts.iter().any(|s| {
+            lower.starts_with(s.as_str()) && {
                 // A Latin keyword must end at a word boundary ("energy" is not "energydrink").
                 let rest = &lower[s.len()..];
                 s.ends_with([' ', ':']) || !rest.starts_with(char::is_alphabetic) || !s.is_ascii()
@@ -500,7 +333,7 @@ fn misread_cjk_section_start(compact: &str, line: &str) -> bool {
         return false;
     }
     let start: Vec<char> = compact.chars().take(8).collect();
-    SECTION_STARTS.iter().any(|keyword| {
+    words().section_starts.iter().any(|keyword| {
         let keyword: Vec<char> = keyword.chars().collect();
         keyword.len() >= MISREAD_SECTION_MIN_CHARS
             && keyword.iter().all(|&c| is_cjk_char(c))
@@ -547,7 +380,7 @@ fn sentence_end(text: &str, depth_before: i32) -> Option<usize> {
                     .rev()
                     .collect::<String>()
                     .to_lowercase();
-                if ABBREVIATIONS.contains(&word.as_str()) {
+                if words().abbreviations.contains(&word) {
                     continue;
                 }
                 if word.chars().count() == 1 && word.chars().all(char::is_alphabetic) {
@@ -665,7 +498,7 @@ fn list_goes_on(rest: &str, next: Option<&str>) -> bool {
 }
 
 /// A piece of text that may be one ingredient: one to six words outside brackets, starting
-/// with a letter or figure, without a colon or a statement's word ([`STATEMENT_WORDS`]).
+/// with a letter or figure, without a colon or a statement's word.
 fn item_shaped(piece: &str) -> bool {
     let mut depth = 0;
     let outside: String = piece
@@ -690,106 +523,10 @@ fn item_shaped(piece: &str) -> bool {
     (1..=6).contains(&words.len())
         && piece.chars().next().is_some_and(char::is_alphanumeric)
         && !piece.contains(':')
-        && !words.iter().any(|w| STATEMENT_WORDS.contains(&w.as_str()))
+        && !words
+            .iter()
+            .any(|w| self::words().statement_words.contains(w))
 }
-
-/// Words of statements printed after a list (`See side of pack`, `Peut contenir…`, `Bitte
-/// kühl lagern`) that ingredient names do not use: articles, pronouns, common verbs.
-const STATEMENT_WORDS: &[&str] = &[
-    // English
-    "the",
-    "this",
-    "these",
-    "your",
-    "you",
-    "see",
-    "please",
-    "is",
-    "are",
-    "may",
-    "not",
-    "for",
-    "keep",
-    "store",
-    "use",
-    "contains",
-    "serve",
-    "served",
-    "shake",
-    "best",
-    "once",
-    "after",
-    "before",
-    "opening",
-    "refrigerate",
-    "recycle",
-    "suitable",
-    // French
-    "le",
-    "la",
-    "les",
-    "ce",
-    "cette",
-    "votre",
-    "vous",
-    "voir",
-    "est",
-    "sont",
-    "peut",
-    "ne",
-    "pas",
-    "pour",
-    "contient",
-    // Spanish
-    "el",
-    "los",
-    "las",
-    "este",
-    "esta",
-    "su",
-    "ver",
-    "es",
-    "son",
-    "puede",
-    "no",
-    "para",
-    "contiene",
-    // German
-    "der",
-    "die",
-    "das",
-    "dieses",
-    "ihr",
-    "sie",
-    "siehe",
-    "ist",
-    "sind",
-    "kann",
-    "nicht",
-    "für",
-    "bitte",
-    "enthält",
-    // Italian
-    "il",
-    "lo",
-    "gli",
-    "questo",
-    "vedere",
-    "è",
-    "sono",
-    "può",
-    "non",
-    "per",
-    "contiene",
-    // Portuguese
-    "os",
-    "seu",
-    "é",
-    "são",
-    "pode",
-    "não",
-    "contém",
-];
 
 /// The line that follows `index` in the section's line sequence (index 0 is the header line).
 fn line_after(lines: &[String], start_line: usize, index: usize) -> Option<&str> {
@@ -859,57 +596,81 @@ fn append_line(out: &mut String, line: &str) {
 
 /// Han ideographs and kana (not Hangul).
 fn is_kana_or_han(c: char) -> bool {
-    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}')
+    is_kana(c) || is_han(c)
 }
 
-/// Han, kana, Hangul and CJK punctuation.
+/// Han, kana, Hangul and CJK punctuation ([`is_cjk_text`]).
 fn is_cjk_char(c: char) -> bool {
-    matches!(c,
-        '\u{1100}'..='\u{11FF}' | '\u{3000}'..='\u{30FF}' | '\u{3130}'..='\u{318F}'
-        | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}'
-        | '\u{F900}'..='\u{FAFF}' | '\u{FF00}'..='\u{FFEF}')
+    is_cjk_text(c)
 }
 
-/// Splits a list at top-level separators; commas inside brackets and between digits stay.
+/// Splits a list found on a label into its items with the list grammar's one splitter
+/// ([`crate::grammar::split`]), the passes of text an OCR engine read around it: the text in
+/// compatibility form (NFKC: `（` is `(`), a colon between two CJK names read as the `、` it
+/// is, brackets as read (any closing bracket closes, one left open runs to the end), then
+/// each item's commas inside brackets written `", "` and the item cleaned of specks.
 pub fn split_items(list: &str) -> Vec<String> {
     let list: String = list.nfkc().collect();
-    let chars: Vec<char> = list.chars().collect();
+    let list = cjk_colons_as_separators(&list);
     let mut items = Vec::new();
-    let mut current = String::new();
+    for item in TopLevel::with(Brackets::as_read(&list)) {
+        push_item(&mut items, &commas_inside_brackets(item.text));
+    }
+    items
+}
+
+/// `、` read as a colon between two CJK names (`食用盐 : 食用香精`) outside brackets: the
+/// colon becomes the `、` it is.
+fn cjk_colons_as_separators(list: &str) -> std::borrow::Cow<'_, str> {
+    if !list.contains(':') {
+        return std::borrow::Cow::Borrowed(list);
+    }
+    let chars: Vec<char> = list.chars().collect();
+    let mut depth = 0i32;
+    let mut out = String::with_capacity(list.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if is_opener(c) {
+            depth += 1;
+        } else if is_closer(c) {
+            depth = (depth - 1).max(0);
+        }
+        if c == ':' && depth == 0 && cjk_on_both_sides(&chars, i) {
+            out.push('、');
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// An item with each separator inside its brackets (`,` not between digits, `、`, `，`)
+/// written `", "`, as the list is.
+fn commas_inside_brackets(item: &str) -> String {
+    let chars: Vec<char> = item.chars().collect();
+    let mut out = String::with_capacity(item.len());
     let mut depth = 0i32;
     for (i, &c) in chars.iter().enumerate() {
-        let prev = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
-        let next = chars.get(i + 1).copied();
-        match c {
-            '(' | '[' | '{' | '〈' | '【' | '《' | '「' => depth += 1,
-            ')' | ']' | '}' | '〉' | '】' | '》' | '」' => depth = (depth - 1).max(0),
-            _ => {}
+        if is_opener(c) {
+            depth += 1;
+        } else if is_closer(c) {
+            depth = (depth - 1).max(0);
         }
-        let separator = match c {
+        let comma = match c {
             '、' | '，' => true,
-            ';' => depth == 0,
-            // `、` read as a colon between two CJK names (`食用盐 : 食用香精`).
-            ':' => depth == 0 && cjk_on_both_sides(&chars, i),
             ',' => {
-                let decimal = prev.is_some_and(|p| p.is_ascii_digit())
-                    && next.is_some_and(|n| n.is_ascii_digit());
-                !decimal
+                let digit = |c: Option<&char>| c.is_some_and(char::is_ascii_digit);
+                !(digit(i.checked_sub(1).and_then(|j| chars.get(j))) && digit(chars.get(i + 1)))
             }
             _ => false,
         };
-        if separator && depth == 0 {
-            push_item(&mut items, &current);
-            current.clear();
-        } else if separator {
-            // Inside brackets: keep the comma, normalised.
-            current.truncate(current.trim_end().len());
-            current.push_str(", ");
-        } else if !(c.is_whitespace() && current.ends_with(", ")) {
-            current.push(c);
+        if comma && depth > 0 {
+            out.truncate(out.trim_end().len());
+            out.push_str(", ");
+        } else if !(c.is_whitespace() && out.ends_with(", ")) {
+            out.push(c);
         }
     }
-    push_item(&mut items, &current);
-    items
+    out
 }
 
 /// Whether the nearest non-space characters before and after `chars[i]` are CJK letters.
@@ -936,7 +697,7 @@ fn push_item(items: &mut Vec<String>, raw: &str) {
         && item
             .rsplit(|c: char| !c.is_alphanumeric())
             .next()
-            .is_some_and(|w| ABBREVIATIONS.contains(&w.to_lowercase().as_str()));
+            .is_some_and(|w| words().abbreviations.contains(&w.to_lowercase()));
     if item.chars().any(char::is_alphanumeric) {
         // "45%0)" / "45%o)": a speck after the per cent sign read as a letter or digit.
         let item = item.replace("%0)", "%)").replace("%o)", "%)");
@@ -1202,14 +963,14 @@ fn most_list_like_block(lines: &[String]) -> Option<usize> {
 pub fn detect_language(text: &str) -> Option<Language> {
     let (mut hangul, mut kana, mut han, mut latin) = (0usize, 0usize, 0usize, 0usize);
     for c in text.chars() {
-        match c {
-            '\u{AC00}'..='\u{D7AF}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}' => {
-                hangul += 1
-            }
-            '\u{3040}'..='\u{30FF}' => kana += 1,
-            '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' => han += 1,
-            c if c.is_ascii_alphabetic() || ('\u{C0}'..='\u{24F}').contains(&c) => latin += 1,
-            _ => {}
+        if is_hangul(c) {
+            hangul += 1;
+        } else if is_kana(c) {
+            kana += 1;
+        } else if is_han(c) {
+            han += 1;
+        } else if c.is_ascii_alphabetic() || ('\u{C0}'..='\u{24F}').contains(&c) {
+            latin += 1;
         }
     }
     let cjk = hangul + kana + han;
@@ -1226,64 +987,35 @@ pub fn detect_language(text: &str) -> Option<Language> {
         return None;
     }
     let lower: String = text.nfkc().collect::<String>().to_lowercase();
-    let mut scores = [0i32; 6]; // en fr es de it pt
+    let cues = &Lexicon::get().cues.languages;
+    let mut scores = vec![0i32; cues.len()];
     let lines: Vec<String> = lower.lines().map(clean_line).collect();
     if let Some((_, Some(lang))) = lines.iter().find_map(|l| header_in_line(l))
-        && let Some(score) = Language::ALL
+        && let Some(score) = cues
             .iter()
-            .position(|&l| l == lang)
+            .position(|(l, _)| *l == lang)
             .and_then(|i| scores.get_mut(i))
     {
         *score += 6;
     }
-    if lower.contains("ingredientes") {
-        scores[2] += 3;
-        scores[5] += 3;
-    }
-    for c in lower.chars() {
-        match c {
-            'ñ' | '¿' | '¡' => scores[2] += 3,
-            'ß' | 'ä' | 'ö' | 'ü' => scores[3] += 3,
-            'ã' | 'õ' => scores[5] += 3,
-            'ç' => {
-                scores[1] += 1;
-                scores[5] += 1
-            }
-            'è' | 'ê' | 'â' | 'î' | 'û' | 'œ' => scores[1] += 1,
-            'ì' | 'ò' => scores[4] += 1,
-            _ => {}
+    for ((_, cue), score) in cues.iter().zip(scores.iter_mut()) {
+        if cue.phrases.iter().any(|p| lower.contains(p.as_str())) {
+            *score += 3;
         }
     }
-    const WORDS: [&[&str]; 6] = [
-        &[
-            "and", "of", "with", "oil", "water", "sugar", "flour", "salt", "milk", "the", "powder",
-            "extract", "acid", "wheat",
-        ],
-        &[
-            "et", "de", "du", "des", "huile", "eau", "sucre", "farine", "sel", "lait", "le", "la",
-            "au", "aux", "poudre", "extrait", "blé", "acide",
-        ],
-        &[
-            "y", "de", "del", "con", "aceite", "agua", "azúcar", "harina", "sal", "leche", "en",
-            "polvo", "extracto", "trigo", "ácido", "girasol",
-        ],
-        &[
-            "und", "mit", "aus", "von", "öl", "wasser", "zucker", "mehl", "salz", "milch",
-            "pulver", "extrakt", "weizen", "säure", "enthält",
-        ],
-        &[
-            "e", "di", "del", "della", "con", "olio", "acqua", "zucchero", "farina", "sale",
-            "latte", "in", "polvere", "estratto", "grano", "acido", "girasole",
-        ],
-        &[
-            "e", "de", "do", "da", "com", "óleo", "água", "açúcar", "farinha", "sal", "leite",
-            "em", "pó", "extrato", "trigo", "ácido", "girassol",
-        ],
-    ];
+    for c in lower.chars() {
+        for ((_, cue), score) in cues.iter().zip(scores.iter_mut()) {
+            if cue.strong.contains(&c) {
+                *score += 3;
+            } else if cue.letters.contains(&c) {
+                *score += 1;
+            }
+        }
+    }
     for word in lower.split(|c: char| !c.is_alphabetic()) {
-        for (i, list) in WORDS.iter().enumerate() {
-            if list.contains(&word) {
-                scores[i] += 1;
+        for ((_, cue), score) in cues.iter().zip(scores.iter_mut()) {
+            if cue.words.contains(word) {
+                *score += 1;
             }
         }
     }
@@ -1294,7 +1026,7 @@ pub fn detect_language(text: &str) -> Option<Language> {
     if score == 0 {
         return Some(Language::English);
     }
-    Some(Language::ALL[best])
+    cues.get(best).map(|(language, _)| *language)
 }
 
 #[cfg(test)]

@@ -14,12 +14,13 @@
 //! Misreads are mended before, by the service that read the label (names known only as a
 //! typo stay as printed here).
 
-use crate::knowledge::fold::fold;
 use crate::knowledge::{Ingredient, KnowledgeBase, MatchKind, Resolved};
+use crate::language::Lexicon;
+use crate::language::english::{LabelEnglish, Number};
+use crate::text::fold::fold;
 use crate::vocabulary::ProductCategory;
 
 use super::label::{Language, split_items};
-use super::label_english::{LabelEnglish, Number};
 
 /// The items in English; English labels and unknown names are left as printed.
 pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Language>) -> Vec<String> {
@@ -415,7 +416,7 @@ impl<'kb> Translator<'kb> {
         match language {
             Language::French | Language::Spanish | Language::Portuguese => {
                 let plural = (first.ends_with('s') || first.ends_with('x'))
-                    && !SINGULAR_IN_S.contains(&first);
+                    && !Lexicon::get().names.singular_in_s.contains(first);
                 // A plural is made ("Fraises" → Strawberries), a singular only chosen: an
                 // English mass noun stays as it is ("Avoine" → Oats).
                 (Some(plural), plural)
@@ -431,12 +432,6 @@ impl<'kb> Translator<'kb> {
         }
     }
 }
-
-/// French, Spanish and Portuguese words (folded) that end in `s` or `x` in the singular.
-const SINGULAR_IN_S: &[&str] = &[
-    "mais", "jus", "pois", "anis", "cassis", "ananas", "radis", "noix", "houx", "gras", "riz",
-    "gas", "pais", "arroz", "nuez", "cuscus", "couscous", "lapis",
-];
 
 /// `key` (folded) without the qualifier `phrase`: a whole-word phrase in Latin-script
 /// languages; at the start of the name in Korean, Japanese and Chinese and of a word in
@@ -600,7 +595,8 @@ mod tests {
     fn cjk_names_are_translated() {
         let kb = KnowledgeBase::embedded();
         let expected = kb
-            .english_name("小麦粉")
+            .lookup("小麦粉")
+            .map(|i| i.name.as_str())
             .expect("the knowledge base knows 小麦粉");
         assert_eq!(english(&["小麦粉"], Language::Chinese), [expected]);
     }

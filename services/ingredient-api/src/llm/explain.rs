@@ -7,8 +7,8 @@ use std::time::Duration;
 use domain::analysis::{
     ExternalFacts, Origin, ProductCategory, Recommendation, RiskLevel, Supplement, grade,
 };
-use domain::knowledge::fold::fold;
 use domain::knowledge::{AllergenGroup, SkinFlag};
+use domain::text::fold::fold;
 use llm_client::{ChatRequest, JsonSchema, LlmClient, Message};
 use serde::Deserialize;
 use serde_json::{Value, json};

@@ -19,7 +19,7 @@
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use domain::grammar::classes::FunctionClasses;
+use domain::language::classes::FunctionClasses;
 use domain::knowledge::KnowledgeBase;
 use domain::ocr::label::Language;
 

@@ -5,6 +5,7 @@ mod health;
 mod helpers;
 mod hostile;
 mod labels;
+mod list_grammar;
 mod llm;
 mod observability;
 mod ocr;

@@ -19,9 +19,10 @@
 //! ([`crate::ocr::repair::cjk`]) with the character pairs measured on Tesseract's CJK models
 //! (no pairs were measured for PP-OCR; its CJK readings are mended as they always were).
 
-use domain::knowledge::fold::{bounded_distance, fold};
 use domain::knowledge::{KnowledgeBase, MatchKind};
 use domain::ocr::label::Language;
+use domain::text::distance::bounded_distance;
+use domain::text::fold::fold;
 
 use super::TextLine;
 use crate::ocr::repair::{cjk, match_case};

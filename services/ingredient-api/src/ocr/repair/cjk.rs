@@ -1,6 +1,6 @@
 //! Mending single-character misreads in Korean, Japanese and Chinese items through the
 //! knowledge base's names of that language and the function classes (`乳化剂`, `膨張剤`,
-//! `팽창제`: `domain::grammar::classes`).
+//! `팽창제`: `domain::language::classes`).
 //!
 //! OCR engines misread one character of a CJK name now and then (`棕榈油` → `棕桐油`, `팜유` →
 //! `팡유`). The knowledge base's fuzzy matching refuses CJK names (one character is a whole
@@ -31,10 +31,10 @@
 
 use std::collections::BTreeSet;
 
-use domain::grammar::classes::FunctionClasses;
 use domain::knowledge::KnowledgeBase;
-use domain::knowledge::fold::is_cjk;
+use domain::language::classes::FunctionClasses;
 use domain::ocr::label::Language;
+use domain::text::script::{is_cjk, is_han, is_hangul, is_kana};
 
 /// Shortest run from which one stray character is dropped.
 const MIN_EXTRA_LENGTH: usize = 6;
@@ -124,8 +124,8 @@ fn class_names(language: Language) -> impl Iterator<Item = &'static str> {
 /// Whether a CJK name is written in the script of `language` (see [`class_names`]).
 fn written_in(name: &str, language: Language) -> bool {
     let hangul = name.chars().any(is_hangul);
-    let kana = name.chars().any(|c| matches!(c, '\u{3040}'..='\u{30FF}'));
-    let han = name.chars().any(|c| is_cjk(c) && !is_hangul(c));
+    let kana = name.chars().any(is_kana);
+    let han = name.chars().any(is_han);
     match language {
         Language::Korean => hangul,
         Language::Japanese => !hangul && (kana || han),
@@ -258,10 +258,6 @@ impl<'t> Names<'t> {
             (None, _) => None,
         }
     }
-}
-
-fn is_hangul(c: char) -> bool {
-    matches!(c, '\u{AC00}'..='\u{D7AF}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}')
 }
 
 fn confused_pair(table: &[(char, char)], (a, b): (char, char)) -> bool {

@@ -43,18 +43,7 @@ pub fn exclamation_as_l(item: &str) -> String {
         .collect()
 }
 
-/// `name` with the capitalisation style of `printed` (all caps, or a capital first letter).
-pub fn match_case(printed: &str, name: &str) -> String {
-    let letters = printed.chars().filter(|c| c.is_alphabetic());
-    if letters.clone().count() > 1 && letters.clone().all(char::is_uppercase) {
-        return name.to_uppercase();
-    }
-    let mut chars = name.chars();
-    match (printed.chars().next(), chars.next()) {
-        (Some(p), Some(first)) if p.is_uppercase() => first.to_uppercase().chain(chars).collect(),
-        _ => name.to_owned(),
-    }
-}
+pub use domain::text::match_case;
 
 #[cfg(test)]
 mod tests {

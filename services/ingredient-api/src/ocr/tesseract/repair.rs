@@ -8,9 +8,10 @@
 //! - Korean, Japanese and Chinese: one misread character ([`crate::ocr::repair::cjk`]) with
 //!   the pairs the Debian "fast" CJK models were measured to confuse ([`CJK_CONFUSABLE`]).
 
-use domain::knowledge::fold::{bounded_distance, fold};
 use domain::knowledge::{KnowledgeBase, MatchKind};
 use domain::ocr::label::Language;
+use domain::text::distance::bounded_distance;
+use domain::text::fold::fold;
 
 use crate::ocr::repair::{cjk, match_case};
 

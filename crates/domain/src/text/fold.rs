@@ -7,6 +7,8 @@
 
 use unicode_normalization::UnicodeNormalization;
 
+use super::script::is_cjk;
+
 /// Characters removed before anything else: controls, zero-width and bidirectional marks.
 /// They are invisible on a label, so they must not change what a name means.
 pub fn is_invisible(c: char) -> bool {
@@ -32,14 +34,6 @@ pub fn clean_invisible(text: &str) -> String {
             out
         }
     }
-}
-
-/// Whether `c` belongs to a script written without spaces between words (Han, kana, Hangul).
-pub fn is_cjk(c: char) -> bool {
-    matches!(c,
-        '\u{1100}'..='\u{11FF}' | '\u{3040}'..='\u{30FF}' | '\u{3130}'..='\u{318F}'
-        | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}'
-        | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{2FFFF}')
 }
 
 /// The folded form of `name`: the key of every index. Idempotent: `fold(fold(x)) == fold(x)`.
@@ -157,31 +151,6 @@ pub fn fold_keep_accents(name: &str) -> String {
     out
 }
 
-/// A 64-bit set of the bytes of `s` (each byte to one bit): a typo of `d` edits changes at
-/// most `2 * d` bits, so candidates farther apart are skipped without computing a distance.
-pub fn byte_mask(s: &[u8]) -> u64 {
-    s.iter().fold(0u64, |m, b| m | 1u64 << (b % 64))
-}
-
-/// Byte counts of `s` in 32 bins: `d` edits change the bins' L1 distance by at most `2 * d`.
-pub fn byte_histogram(s: &[u8]) -> [u8; 32] {
-    let mut h = [0u8; 32];
-    for b in s {
-        let bin = usize::from(b % 32);
-        h[bin] = h[bin].saturating_add(1);
-    }
-    h
-}
-
-/// The L1 distance of two histograms, stopping early above `max`.
-pub fn histogram_distance(a: &[u8; 32], b: &[u8; 32], max: usize) -> bool {
-    let mut d = 0usize;
-    for (x, y) in a.iter().zip(b) {
-        d += usize::from(x.abs_diff(*y));
-    }
-    d <= max
-}
-
 /// Stands in for ß between lower-casing and the separator pass, where it becomes "ss"
 /// (a private-use character: no normalisation form touches it).
 const SHARP_S: char = '\u{E000}';
@@ -235,101 +204,6 @@ fn join_words(stripped: &str) -> String {
     out
 }
 
-/// The canonical `E123a` form of an E-number or INS number in any spelling ("E 211", "e-211",
-/// "INS 211", "E160a(ii)", "E-150 d"), or `None` when `folded` is not one.
-/// `folded` must already be folded.
-pub fn e_number(folded: &str) -> Option<String> {
-    let rest = folded
-        .strip_prefix("ins")
-        .or_else(|| folded.strip_prefix('e'))?
-        .trim_start();
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    if !(3..=4).contains(&digits.len()) {
-        return None;
-    }
-    let mut tail = rest[digits.len()..].trim_start();
-    let mut code = format!("E{digits}");
-    // An optional letter suffix ("a" in E160a), then an optional roman numeral ("ii").
-    let mut chars = tail.chars();
-    if let Some(c) = chars.next()
-        && matches!(c, 'a'..='h')
-        && chars.next().is_none_or(|n| n == ' ')
-    {
-        code.push(c);
-        tail = tail[1..].trim_start();
-    }
-    if tail.is_empty() {
-        return Some(code);
-    }
-    if tail.chars().all(|c| matches!(c, 'i' | 'v' | 'x')) && tail.len() <= 4 {
-        return Some(format!("{code}({tail})"));
-    }
-    None
-}
-
-/// The canonical `CI 12345` form of a Colour Index number ("CI77491", "C.I. 77491",
-/// "ci 77491"), or `None`. `folded` must already be folded.
-pub fn ci_number(folded: &str) -> Option<String> {
-    // "Cl 45350": a lower-case L read or typed for the I. Chlorine's symbol is never
-    // followed by a five-digit number, so the misreading is unambiguous.
-    let rest = folded
-        .strip_prefix("ci")
-        .or_else(|| folded.strip_prefix("c i"))
-        .or_else(|| folded.strip_prefix("cl"))?
-        .trim_start();
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    if digits.len() != 5 {
-        return None;
-    }
-    let tail = rest[5..].trim();
-    match tail {
-        "" => Some(format!("CI {digits}")),
-        // "CI 77491:1" folds to "ci 77491 1"; keep the variant digit.
-        t if t.len() == 1 && t.chars().all(|c| c.is_ascii_digit()) => {
-            Some(format!("CI {digits}:{t}"))
-        }
-        _ => None,
-    }
-}
-
-/// The restricted Damerau-Levenshtein (optimal string alignment) distance between `a` and `b`
-/// (bytes of ASCII names, or characters), or `None` as soon as it must exceed `max`.
-/// Without allocating: sequences of 64 items or more are never compared (names that long are
-/// not typo-corrected).
-pub fn bounded_distance<T: PartialEq>(a: &[T], b: &[T], max: usize) -> Option<usize> {
-    const N: usize = 64;
-    if a.len() >= N || b.len() >= N || a.len().abs_diff(b.len()) > max {
-        return None;
-    }
-    let (n, m) = (a.len(), b.len());
-    let mut prev2 = [0usize; N];
-    let mut prev = [0usize; N];
-    let mut cur = [0usize; N];
-    for (j, p) in prev.iter_mut().enumerate().take(m + 1) {
-        *p = j;
-    }
-    for i in 1..=n {
-        cur[0] = i;
-        let mut row_min = cur[0];
-        for j in 1..=m {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(prev2[j - 2] + 1);
-            }
-            cur[j] = v;
-            row_min = row_min.min(v);
-        }
-        if row_min > max {
-            return None;
-        }
-        prev2 = prev;
-        prev = cur;
-    }
-    let d = prev[m];
-    (d <= max).then_some(d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,63 +224,6 @@ mod tests {
     }
 
     #[test]
-    fn e_numbers_in_every_spelling() {
-        for s in ["E211", "E 211", "e-211", "INS 211", "ins211", "E-211"] {
-            assert_eq!(e_number(&fold(s)).as_deref(), Some("E211"), "{s}");
-        }
-        assert_eq!(e_number(&fold("E160a")).as_deref(), Some("E160a"));
-        assert_eq!(e_number(&fold("E 160 a")).as_deref(), Some("E160a"));
-        assert_eq!(e_number(&fold("E150d")).as_deref(), Some("E150d"));
-        assert_eq!(e_number(&fold("E160a(ii)")).as_deref(), Some("E160a(ii)"));
-        assert_eq!(e_number(&fold("E1422")).as_deref(), Some("E1422"));
-        assert_eq!(e_number(&fold("egg")), None);
-        assert_eq!(e_number(&fold("E21")), None);
-        assert_eq!(e_number(&fold("Emulsifier")), None);
-    }
-
-    #[test]
-    fn ci_numbers_in_every_spelling() {
-        for s in ["CI 77491", "CI77491", "C.I. 77491", "ci-77491", "Cl 77491"] {
-            assert_eq!(ci_number(&fold(s)).as_deref(), Some("CI 77491"), "{s}");
-        }
-        assert_eq!(ci_number(&fold("CI 77163")).as_deref(), Some("CI 77163"));
-        assert_eq!(ci_number(&fold("cinnamon")), None);
-        assert_eq!(ci_number(&fold("Clove 12345")), None);
-    }
-
-    /// Optimal string alignment distance, the textbook full-matrix way (the test's oracle).
-    fn osa_distance(a: &[char], b: &[char]) -> usize {
-        let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-        for (i, row) in d.iter_mut().enumerate() {
-            row[0] = i;
-        }
-        for (j, cell) in d[0].iter_mut().enumerate() {
-            *cell = j;
-        }
-        for i in 1..=a.len() {
-            for j in 1..=b.len() {
-                let cost = usize::from(a[i - 1] != b[j - 1]);
-                d[i][j] = (d[i - 1][j] + 1)
-                    .min(d[i][j - 1] + 1)
-                    .min(d[i - 1][j - 1] + cost);
-                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                    d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
-                }
-            }
-        }
-        d[a.len()][b.len()]
-    }
-
-    #[test]
-    fn distance_counts_transpositions_once() {
-        let c = |s: &str| s.chars().collect::<Vec<_>>();
-        assert_eq!(bounded_distance(&c("glycerln"), &c("glycerin"), 2), Some(1));
-        assert_eq!(bounded_distance(&c("glyecrin"), &c("glycerin"), 2), Some(1));
-        assert_eq!(bounded_distance(&c("nutmeg"), &c("nut"), 2), None);
-        assert_eq!(bounded_distance(&c("abc"), &c("abc"), 0), Some(0));
-    }
-
-    #[test]
     fn ascii_invisible_characters_are_the_controls_but_line_breaks_and_tabs() {
         for b in 0u8..=0x7f {
             let c = char::from(b);
@@ -415,22 +232,54 @@ mod tests {
         }
     }
 
+    /// Every name of the knowledge base's entries (canonical, synonyms, codes, translations),
+    /// read from the data files as they are on disk.
+    fn knowledge_base_names() -> Vec<String> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+        let mut names = Vec::new();
+        for file in std::fs::read_dir(dir).expect("the data folder") {
+            let path = file.expect("a data file").path();
+            if path.extension().is_none_or(|e| e != "toml") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("a data file");
+            let value: toml::Value = toml::from_str(&text).expect("TOML");
+            let entries = value.get("ingredient").and_then(toml::Value::as_array);
+            for entry in entries.into_iter().flatten() {
+                let strings = |v: Option<&toml::Value>| -> Vec<String> {
+                    match v {
+                        Some(toml::Value::String(s)) => vec![s.clone()],
+                        Some(toml::Value::Array(a)) => a
+                            .iter()
+                            .filter_map(|s| s.as_str().map(str::to_owned))
+                            .collect(),
+                        _ => Vec::new(),
+                    }
+                };
+                for key in ["name", "synonyms", "e_number", "ci_number"] {
+                    names.extend(strings(entry.get(key)));
+                }
+                let translated = entry.get("names").and_then(toml::Value::as_table);
+                for v in translated.into_iter().flat_map(|t| t.values()) {
+                    names.extend(strings(Some(v)));
+                }
+            }
+        }
+        names
+    }
+
     #[test]
     fn every_knowledge_base_name_folds_alike_on_both_paths() {
-        let kb = crate::knowledge::KnowledgeBase::embedded();
+        let names = knowledge_base_names();
+        assert!(names.len() > 10_000, "{}", names.len());
         let mut common = 0;
-        for ing in kb.ingredients() {
-            let names = ing
-                .primary_names()
-                .chain(ing.names.values().flat_map(|n| n.iter()));
-            for name in names {
-                let mut general = fold_once(name);
-                for _ in 0..2 {
-                    general = fold_once(&general);
-                }
-                assert_eq!(fold(name), general, "{name}");
-                common += usize::from(!name.is_ascii() && fold_common(name).is_some());
+        for name in &names {
+            let mut general = fold_once(name);
+            for _ in 0..2 {
+                general = fold_once(&general);
             }
+            assert_eq!(fold(name), general, "{name}");
+            common += usize::from(!name.is_ascii() && fold_common(name).is_some());
         }
         // The fast path is the usual one for names that are not ASCII.
         assert!(common > 1_000, "{common}");
@@ -477,23 +326,5 @@ mod tests {
             prop_assert_eq!(fold(&s), general);
         }
 
-        #[test]
-        fn bounded_distance_is_the_full_distance_when_small(a in "[a-cé ]{0,12}", b in "[a-cé ]{0,12}") {
-            let ca: Vec<char> = a.chars().collect();
-            let cb: Vec<char> = b.chars().collect();
-            let full = osa_distance(&ca, &cb);
-            let expected = (full <= 2).then_some(full);
-            prop_assert_eq!(bounded_distance(&ca, &cb, 2), expected);
-            if a.is_ascii() && b.is_ascii() {
-                prop_assert_eq!(bounded_distance(a.as_bytes(), b.as_bytes(), 2), expected);
-            }
-        }
-
-        #[test]
-        fn e_and_ci_never_panic(s in "\\PC{0,20}") {
-            let f = fold(&s);
-            let _ = e_number(&f);
-            let _ = ci_number(&f);
-        }
     }
 }

@@ -1,19 +1,15 @@
 //! Function classes: the words a label prints for what an additive or a group of ingredients
 //! does ("Emulsifier (soya lecithin)", `émulsifiant`, `膨脹剤`, `Anionische Tenside`) rather
 //! than for an ingredient, in the nine languages, with their English names
-//! (`data/function-classes.toml`). The grammar reads a class word before brackets as the list
-//! of its contents and a class word alone as its class; `/ocr`'s English text writes the
-//! class in English, in the number printed.
+//! (`data/language/function-classes.toml`, read by [`Lexicon`](super::Lexicon)). The grammar
+//! reads a class word before brackets as the list of its contents and a class word alone as
+//! its class; `/ocr`'s English text writes the class in English, in the number printed.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use crate::knowledge::fold::fold;
-
-/// The file, embedded so that the binary needs nothing at run time.
-pub const FILE: &str = include_str!("../../data/function-classes.toml");
+use crate::text::fold::fold;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -84,10 +80,7 @@ pub enum ClassesError {
 impl FunctionClasses {
     /// The embedded table.
     pub fn get() -> &'static FunctionClasses {
-        static TABLE: OnceLock<FunctionClasses> = OnceLock::new();
-        TABLE.get_or_init(|| {
-            Self::parse(FILE).expect("function-classes.toml is valid (unit tested)")
-        })
+        &super::Lexicon::get().classes
     }
 
     /// Parses the file's text; a name folded alike in two classes is an error.
@@ -168,7 +161,7 @@ mod tests {
 
     #[test]
     fn the_embedded_table_parses_and_names_classes_in_each_script() {
-        let table = FunctionClasses::parse(FILE).unwrap();
+        let table = FunctionClasses::parse(super::super::Files::EMBEDDED.classes).unwrap();
         let one = |name: &str| table.class(name).map(|(c, n)| (c.one.as_str(), n));
         assert_eq!(
             one("Poudres à lever"),

@@ -1,21 +1,17 @@
 //! How a translated list is written in English, beside the names the knowledge base holds
-//! (`data/label-english.toml`): the INCI names of entries whose canonical name is a food name, the words
-//! that qualify a name (`entier` → Whole) or say which English name it is (`pâte` → Mass),
-//! UK/EU label spelling, and the names label English writes in the plural.
+//! (`data/language/label-english.toml`): the INCI names of entries whose canonical name is a
+//! food name, UK/EU label spelling, and the names label English writes in the plural; with the
+//! words of `names.toml` that qualify a name (`entier` → Whole) or say which English name it
+//! is (`pâte` → Mass).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use crate::grammar::classes::FunctionClasses;
-pub use crate::grammar::classes::{Class, Number};
-use crate::knowledge::fold::fold;
-
-use super::label::Language;
-
-/// The file, embedded so that the binary needs nothing at run time.
-pub const FILE: &str = include_str!("../../data/label-english.toml");
+use super::Language;
+use super::classes::FunctionClasses;
+pub use super::classes::{Class, Number};
+use crate::text::fold::fold;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -24,8 +20,13 @@ struct File {
     food_names: BTreeMap<String, String>,
     plural_in_lists: PluralFile,
     spelling: BTreeMap<String, String>,
-    modifiers: BTreeMap<String, BTreeMap<String, String>>,
-    words: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+/// The modifiers and naming words of `names.toml` by language: printed form → English.
+#[derive(Debug, Default)]
+pub(super) struct WrittenTables {
+    pub modifiers: BTreeMap<Language, BTreeMap<String, String>>,
+    pub naming: BTreeMap<Language, BTreeMap<String, String>>,
 }
 
 #[derive(Deserialize)]
@@ -41,31 +42,27 @@ pub struct LabelEnglish {
     food_names: HashMap<String, String>,
     plural_in_lists: HashSet<String>,
     spelling: Vec<(String, String)>,
-    modifiers: HashMap<&'static str, Vec<(String, String)>>,
-    words: HashMap<&'static str, Vec<(String, String)>>,
+    modifiers: HashMap<Language, Vec<(String, String)>>,
+    words: HashMap<Language, Vec<(String, String)>>,
 }
 
 impl LabelEnglish {
     /// The embedded tables.
     pub fn get() -> &'static LabelEnglish {
-        static TABLES: OnceLock<LabelEnglish> = OnceLock::new();
-        TABLES.get_or_init(|| Self::parse(FILE).expect("label-english.toml is valid (unit tested)"))
+        &super::Lexicon::get().english
     }
 
-    /// Parses the file's text.
-    pub fn parse(text: &str) -> Result<Self, toml::de::Error> {
+    /// Parses the file's text, with the written modifiers and naming words of `names.toml`.
+    pub(super) fn parse(text: &str, written: WrittenTables) -> Result<Self, toml::de::Error> {
         let file: File = toml::from_str(text)?;
-        let by_language = |table: BTreeMap<String, BTreeMap<String, String>>| {
-            let mut out: HashMap<&'static str, Vec<(String, String)>> = HashMap::new();
-            for (code, entries) in table {
-                let Some(language) = Language::from_code(&code) else {
-                    continue;
-                };
+        let by_language = |table: BTreeMap<Language, BTreeMap<String, String>>| {
+            let mut out: HashMap<Language, Vec<(String, String)>> = HashMap::new();
+            for (language, entries) in table {
                 let mut list: Vec<(String, String)> =
                     entries.into_iter().map(|(k, v)| (fold(&k), v)).collect();
                 // Longest first, so "vierge extra" is found before "extra".
                 list.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
-                out.insert(language.code(), list);
+                out.insert(language, list);
             }
             out
         };
@@ -76,8 +73,8 @@ impl LabelEnglish {
             food_names: file.food_names.into_iter().collect(),
             plural_in_lists: file.plural_in_lists.names.iter().map(|n| fold(n)).collect(),
             spelling,
-            modifiers: by_language(file.modifiers),
-            words: by_language(file.words),
+            modifiers: by_language(written.modifiers),
+            words: by_language(written.naming),
         })
     }
 
@@ -113,19 +110,21 @@ impl LabelEnglish {
 
     /// The qualifying words of a language (folded), with their English, longest first.
     pub fn modifiers(&self, language: Language) -> &[(String, String)] {
-        self.modifiers
-            .get(language.code())
-            .map_or(&[], Vec::as_slice)
+        self.modifiers.get(&language).map_or(&[], Vec::as_slice)
     }
 
     /// The words that choose among an entry's English names (folded), with their English.
     pub fn words(&self, language: Language) -> &[(String, String)] {
-        self.words.get(language.code()).map_or(&[], Vec::as_slice)
+        self.words.get(&language).map_or(&[], Vec::as_slice)
     }
 
-    /// Every INCI mapping, for checking against the knowledge base.
-    pub fn inci_entries(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.inci.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    /// Every canonical name the tables map (to an INCI name or a food name), for checking
+    /// against the knowledge base.
+    pub fn canonical_names(&self) -> impl Iterator<Item = &str> {
+        self.inci
+            .keys()
+            .chain(self.food_names.keys())
+            .map(String::as_str)
     }
 }
 
@@ -151,22 +150,13 @@ fn replace_words(text: &str, from: &str, to: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::knowledge::KnowledgeBase;
 
     #[test]
-    fn the_file_parses_and_every_inci_mapping_names_an_entry() {
-        let tables = LabelEnglish::parse(FILE).unwrap();
-        let kb = KnowledgeBase::embedded();
-        for canonical in tables
-            .inci_entries()
-            .map(|(c, _)| c)
-            .chain(tables.food_names.keys().map(String::as_str))
-        {
-            assert!(
-                kb.by_name(canonical).is_some(),
-                "label-english.toml: {canonical} is no entry of the knowledge base"
-            );
-        }
+    fn the_file_parses_with_words_in_every_language() {
+        let tables = LabelEnglish::get();
+        assert_eq!(tables.inci("Water"), Some("Aqua"));
+        assert_eq!(tables.food_name("Parfum"), Some("Flavouring"));
+        assert!(tables.plural_in_lists("hazelnut"));
         for code in ["fr", "es", "de", "it", "pt", "ko", "ja", "zh"] {
             let language = Language::from_code(code).unwrap();
             assert!(!tables.modifiers(language).is_empty(), "{code} modifiers");
