@@ -269,7 +269,29 @@ fn header_in_line(line: &str) -> Option<(usize, Option<Language>)> {
             }
         }
     }
-    best.map(|(_, end, language)| (end, language))
+    best.map(|(_, end, language)| (chained_header_end(&lower, end), language))
+}
+
+/// Where a header shared by several languages ends: one language's header followed by the
+/// others', joined by slashes or bars (`Zusammensetzung/Composition/Composizione:`), is one
+/// header, and the list starts after the last one. The first names the list's language.
+fn chained_header_end(lower: &str, mut end: usize) -> usize {
+    loop {
+        let Some(after) = lower[end..].trim_start().strip_prefix(['/', '|']) else {
+            return end;
+        };
+        let at = lower.len() - after.trim_start().len();
+        let next = words()
+            .headers
+            .iter()
+            .filter(|h| lower[at..].starts_with(h.phrase.as_str()))
+            .filter_map(|h| header_end(lower, at, at + h.phrase.len()))
+            .max();
+        match next {
+            Some(next) if next > end => end = next,
+            _ => return end,
+        }
+    }
 }
 
 /// Where the header text that starts at `start` and ends at `after` really ends (after the

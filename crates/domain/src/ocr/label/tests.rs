@@ -588,3 +588,24 @@ proptest! {
         prop_assert_eq!(letters(&items.concat()), letters(&list));
     }
 }
+
+#[test]
+fn a_header_in_several_languages_joined_by_slashes_is_one_header() {
+    // A plaster's trilingual header: the list starts after the last one, in the first's
+    // language.
+    let found = extract(
+        "Zusammensetzung/Composition/Composizione:\nMineralöl, Absorber, synthetischer Kleber",
+    );
+    assert_eq!(
+        found.items,
+        ["Mineralöl", "Absorber", "synthetischer Kleber"]
+    );
+    assert_eq!(found.header_language, Some(Language::German));
+    let found = extract("Zutaten / Ingrédients / Ingredienti: Zucker, Salz");
+    assert_eq!(found.items, ["Zucker", "Salz"]);
+    // A slash after a header followed by no other header is the list's.
+    assert_eq!(
+        extract("Zutaten: Zucker/Glukosesirup, Salz").items,
+        ["Zucker/Glukosesirup", "Salz"]
+    );
+}
