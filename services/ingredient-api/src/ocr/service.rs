@@ -19,8 +19,8 @@
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use domain::language::classes::FunctionClasses;
 use domain::knowledge::KnowledgeBase;
+use domain::language::classes::FunctionClasses;
 use domain::ocr::label::Language;
 
 use super::OcrError;
@@ -492,26 +492,70 @@ async fn within<T>(deadline: Instant, work: impl Future<Output = T>) -> Option<T
 
 /// Whether the items read are credible as an ingredient list: after a header, at least one
 /// item is a name the knowledge base resolves or a function class (the name before any
-/// bracket, without marks and figures: `rote Paprika* 11%`); without a header, at least half
-/// are. Noise read off a pack (`500, Wm, MadnMc`), a reading in a script the label is not
-/// printed in, or nothing at all is not a list. (Requiring a third after a header too turned
-/// away real lists of products the knowledge base hardly knows, a plaster's materials, on
-/// the shared photos.)
+/// bracket, without marks and figures: `rote Paprika* 11%`), or three quarters of three items
+/// or more read as words ([`reads_as_words`]: the materials of a plaster, `Mineralöl,
+/// Absorber, synthetischer Kleber`, which the knowledge base of foods and cosmetics does not
+/// know); without a header, at least half are known. Noise read off a pack (`500, Wm,
+/// MadnMc`), a reading in a script the label is not printed in, or nothing at all is not a
+/// list. (Requiring a third known after a header turned away real lists of products the
+/// knowledge base hardly knows, on the shared photos.)
 pub fn credible(kb: &KnowledgeBase, items: &[String], header: bool) -> bool {
-    let known = items
+    let heads: Vec<String> = items.iter().map(|item| item_head(item)).collect();
+    let known = heads
         .iter()
-        .filter(|item| {
-            let head = item.split(['(', '（']).next().unwrap_or(item);
-            let head: String = head
-                .chars()
-                .filter(|c| c.is_alphabetic() || *c == ' ' || *c == '-')
-                .collect();
-            let head = head.trim();
+        .filter(|head| {
             !head.is_empty()
                 && (kb.resolve(head).is_some() || FunctionClasses::get().class(head).is_some())
         })
         .count();
-    known >= 1 && (header || 2 * known >= items.len())
+    if header {
+        let words = items.iter().filter(|item| reads_as_words(item)).count();
+        known >= 1 || (items.len() >= 3 && 4 * words >= 3 * items.len())
+    } else {
+        known >= 1 && 2 * known >= items.len()
+    }
+}
+
+/// The accented letters of the Latin-script label languages (lower case).
+const LATIN_LETTERS: &str = "äöüßàâéèêëîïôûùçœæåáíóúñãõì";
+
+/// The vowels of the Latin-script label languages, accented or not (lower case).
+const LATIN_VOWELS: &str = "aeiouyäöüàâéèêëîïôûùœæåáíóúãõì";
+
+/// An item's name before any bracket, without marks and figures (`rote Paprika* 11%` →
+/// `rote Paprika`).
+fn item_head(item: &str) -> String {
+    let head = item.split(['(', '（']).next().unwrap_or(item);
+    let head: String = head
+        .chars()
+        .filter(|c| c.is_alphabetic() || *c == ' ' || *c == '-')
+        .collect();
+    head.trim().to_owned()
+}
+
+/// Whether an item reads as words of a language written in Latin letters rather than as what
+/// a recogniser makes of a blur: no digit inside a word (`Wa55er`), no capital after a
+/// lower-case letter (`MadnMc`), a vowel in each word, and one word of four letters or more.
+/// Figures and shares as separate words (`11%`) and brackets do not count against it.
+fn reads_as_words(item: &str) -> bool {
+    let head = item.split(['(', '（']).next().unwrap_or(item);
+    let words: Vec<&str> = head
+        .split([' ', '-', '/'])
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit() || c == ','))
+        .collect();
+    let lower = |c: char| c.to_lowercase().next().unwrap_or(c);
+    let letter = |c: char| c.is_ascii_alphabetic() || LATIN_LETTERS.contains(lower(c));
+    let vowel = |c: char| LATIN_VOWELS.contains(lower(c));
+    let word_like = |w: &&str| {
+        let chars: Vec<char> = w.chars().collect();
+        chars.iter().all(|&c| letter(c))
+            && chars.iter().any(|&c| vowel(c))
+            && !chars
+                .windows(2)
+                .any(|p| p[0].is_lowercase() && p[1].is_uppercase())
+    };
+    !words.is_empty() && words.iter().all(word_like) && words.iter().any(|w| w.chars().count() >= 4)
 }
 
 /// The reading with the list in the requested language when the page has one, else the
@@ -565,6 +609,24 @@ mod tests {
         assert!(!credible(kb, &items(&["500", "Wm", "MadnMc"]), true));
         assert!(!credible(kb, &items(&["トン和信", "Ab"]), true));
         assert!(!credible(kb, &[], true));
+        // After a header, materials the knowledge base does not know, read as words; not
+        // the same number of misreads.
+        assert!(credible(
+            kb,
+            &items(&[
+                "Mineralöl",
+                "Absorber",
+                "synthetischer Kleber",
+                "Polyurethan-Folie"
+            ]),
+            true
+        ));
+        assert!(!credible(
+            kb,
+            &items(&["Wa55er 00982", "temnperaturMa", "Xq"]),
+            true
+        ));
+        assert!(!credible(kb, &items(&["Absorber", "Kleber"]), true));
         // Without a header, most items must be known.
         assert!(!credible(
             kb,
