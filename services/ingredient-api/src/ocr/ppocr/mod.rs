@@ -2,13 +2,15 @@
 //! by the DB detector, turned upright by the angle classifier, read by the CTC recogniser.
 //!
 //! [`PpOcr::read_until`] on an upright RGB image:
-//! 1. the detector runs on a copy whose longest side is [`PpOcrOptions::first_side`] (736 px,
-//!    rounded to multiples of 32): its probability map is thresholded, each connected region
+//! 1. the detector runs on a copy whose longest side is [`PpOcrOptions::first_side`] (1,280
+//!    px, never enlarged, rounded to multiples of 32: a 720×1280 video frame at its own
+//!    resolution, where the small print of a whole pack is 6–8 px high; at 736 px it merged
+//!    into unreadable boxes): its probability map is thresholded, each connected region
 //!    becomes a minimum-area rotated rectangle grown by the DB "unclip" margin ([`geometry`]);
 //! 2. when most text regions stand upright, the page is turned a quarter and detected again;
 //!    when a quarter of the regions or more are small print (extent across under
 //!    [`PpOcrOptions::small_text`] px) on a larger photo, the page is detected again at
-//!    [`PpOcrOptions::detector_side`] (1,280 px): a whole pack in the frame has its list in
+//!    [`PpOcrOptions::detector_side`] (1,920 px): a whole pack in the frame has its list in
 //!    small print under a brand name, a title and figures in large type, so the median region
 //!    is large while the list is not;
 //! 3. each rectangle at least [`PpOcrOptions::min_line_height`] across is sampled straight
@@ -65,9 +67,9 @@ pub struct PpOcrOptions {
 impl Default for PpOcrOptions {
     fn default() -> Self {
         Self {
-            first_side: 736,
+            first_side: 1280,
             small_text: 12.0,
-            detector_side: 1280,
+            detector_side: 1920,
             threshold: 0.3,
             region_score: 0.6,
             unclip_ratio: 1.6,
