@@ -609,3 +609,21 @@ fn a_header_in_several_languages_joined_by_slashes_is_one_header() {
         ["Zucker/Glukosesirup", "Salz"]
     );
 }
+
+#[test]
+fn a_footnote_read_into_the_list_ends_it() {
+    assert_eq!(
+        extract("Zutaten: Reis* 93 %, Wasser *aus biologischer Landwirtschaft").items,
+        ["Reis* 93 %", "Wasser"]
+    );
+    assert_eq!(
+        extract("Zutaten: Äpfel* *aus biologischer Landwirtschaft, Zucker").items,
+        ["Äpfel*"]
+    );
+    // Marks at the end of a word or opening an item are the list's own (the splitter sets
+    // them aside at an item's edges); the list goes on after them.
+    assert_eq!(
+        extract("Ingrédients : sucre*, *vanille, sel. *issu de l'agriculture biologique").items,
+        ["sucre", "vanille", "sel"]
+    );
+}
