@@ -239,10 +239,11 @@ impl OcrService {
                 };
                 match neural_found {
                     Some(n) if n.is_enough() => Ok(Stage::Done(n)),
-                    // The budget is spent: the best reading so far answers.
-                    Some(n) if Instant::now() >= deadline && !n.reading.found.items.is_empty() => {
-                        Ok(Stage::Done(n))
-                    }
+                    // The budget is spent: the best reading so far answers (or, without a
+                    // list, the failure that says so). Preparing the page for Tesseract
+                    // would cost a second of CPU the request no longer has, and the slot's
+                    // next request would wait for it.
+                    Some(n) if Instant::now() >= deadline => Ok(Stage::Done(n)),
                     other => {
                         // The page as the neural engine found it upright: Tesseract's own
                         // orientation step does not cover every script (Korean).
