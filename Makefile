@@ -40,15 +40,8 @@ analyze-demo: ## Analyse a sample list with the CLI (no server needed)
 ##@ Test
 
 .PHONY: test test-rust test-api test-api-llm lint fmt fmt-check clippy module-map screenshots fuzz
-test: ## Lint and run every test (installs test packages and the OCR models first)
-	@$(INSTALL_DEPS) test
-	@scripts/setup/install-ocr-models.sh
-	@$(MAKE) --no-print-directory lint
-	@$(MAKE) --no-print-directory test-rust
-	@$(MAKE) --no-print-directory test-api
-	@$(MAKE) --no-print-directory test-api-llm
-	@$(MAKE) --no-print-directory deploy-check
-	@$(MAKE) --no-print-directory deploy-live
+test: ## Lint and run every test: what CI runs, stages overlapped for two cores (docs/ci.md)
+	@scripts/test/all.sh
 
 test-rust: ## Run the workspace's Rust tests only (nextest when installed)
 	@scripts/test/rust.sh
@@ -108,7 +101,7 @@ classifier-model: ## Retrain the shipped classifier model on the corpus (crates/
 
 ##@ Bench
 
-.PHONY: bench bench-cpu bench-domain bench-domain-cpu bench-ocr bench-refresh soak
+.PHONY: bench bench-cpu bench-domain bench-domain-cpu bench-ocr bench-refresh bench-ci soak
 bench: ## Measure both services side by side (wrk, GNU time, criterion, refresh; ~5 min) into docs/benchmarks.md
 	@$(INSTALL_DEPS) bench test_ocr
 	@scripts/bench/all.sh
@@ -130,6 +123,9 @@ bench-ocr: ## /ocr CPU seconds (median, p95) and peak memory per image on one co
 bench-refresh: ## Time digest-refresh on a generated 10,000-message Maildir (cold, warm, peak memory)
 	@$(INSTALL_DEPS) bench
 	@scripts/bench/refresh.sh 10000
+
+bench-ci: ## Time CI as a fresh machine runs it: fresh clone of REV (HEAD), empty cargo registry and caches (docs/ci.md)
+	@scripts/bench/ci-fresh.sh $(REV)
 
 soak: ## Mixed /analyze + /ocr load for SOAK_SECS (300): errors, memory, p99; verdict in docs/benchmarks.md
 	@$(INSTALL_DEPS) bench test_ocr

@@ -20,6 +20,8 @@
 #                      cannot reach deb.debian.org and keeps the lists; install takes the .debs
 #                      from the cache; dpkg's post-invoke hook empties the cache, as in the
 #                      official image). The root filesystem is cached in $DEPLOY_CACHE (.tmp/).
+#   base_rootfs PKG...  only makes (or finds) that cached root filesystem: no engine needed, so
+#                      make test starts it early, beside the Rust build.
 #
 # The docker 20.10 client from docker.io (/usr/bin/docker) does the builds: it has BuildKit
 # built in, which builds only the stages an image needs (the machine's newer client wants buildx).
@@ -143,21 +145,39 @@ EOF
 # The base image of make deploy-live, image-check and k8s-check: one package set (one cached root
 # filesystem), what the Dockerfiles and the proxy stand-in install plus the builder image's.
 builder_packages="build-essential pkg-config ca-certificates"
+project_packages() {
+  echo "$(dockerfile_packages deploy/docker/*.Dockerfile scripts/deploy/proxy-standin.Dockerfile) $builder_packages"
+}
 project_base_image() {
-  # shellcheck disable=SC2046,SC2086 # package lists are split on purpose
-  base_image debian:bookworm-slim $(dockerfile_packages deploy/docker/*.Dockerfile \
-    scripts/deploy/proxy-standin.Dockerfile) $builder_packages
+  # shellcheck disable=SC2046 # the package list is split on purpose
+  base_image debian:bookworm-slim $(project_packages)
+}
+project_base_rootfs() {
+  # shellcheck disable=SC2046 # the package list is split on purpose
+  base_rootfs $(project_packages)
 }
 
 base_image() {
   local tag=$1
   shift
+  base_rootfs "$@"
+  "$DOCKER" import --change 'CMD ["bash"]' \
+    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    "$base_tarball" "$tag" >/dev/null
+}
+
+# Sets base_tarball to the cached root filesystem with the .debs of PKG..., made first if
+# missing (or when DEPLOY_FRESH=1). Two callers at once wait for each other (flock).
+base_rootfs() {
   local pkgs="$*" key tarball
   key=$(printf '%s\n' "bookworm minbase slim-shape v1" "$pkgs" | cksum | cut -d' ' -f1)
   tarball=$DEPLOY_CACHE/bookworm-slim-$key.tar
+  base_tarball=$tarball
+  mkdir -p "$DEPLOY_CACHE"
+  exec 8>"$DEPLOY_CACHE/.lock"
+  flock 8
   if [ ! -f "$tarball" ] || [ "${DEPLOY_FRESH:-0}" = 1 ]; then
     command -v mmdebstrap >/dev/null || { echo "engine: mmdebstrap missing (apt-get install mmdebstrap)" >&2; return 1; }
-    mkdir -p "$DEPLOY_CACHE"
     rm -f "$DEPLOY_CACHE"/bookworm-slim-*.tar
     echo "engine: making the bookworm base root filesystem (mmdebstrap, Debian packages; cached in $DEPLOY_CACHE)" >&2
     # As the official slim image: merged /usr without the usrmerge package, no docs, man pages
@@ -181,9 +201,8 @@ base_image() {
       >"$DEPLOY_CACHE/mmdebstrap.log" 2>&1 || { tail -n 30 "$DEPLOY_CACHE/mmdebstrap.log" >&2; return 1; }
     mv "${tarball%.tar}.part.tar" "$tarball"
   fi
-  "$DOCKER" import --change 'CMD ["bash"]' \
-    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-    "$tarball" "$tag" >/dev/null
+  flock -u 8
+  exec 8>&-
 }
 
 # engine_build TAG DOCKERFILE LOGDIR [ARG...]: a BuildKit build from the repository root with no

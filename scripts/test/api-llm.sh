@@ -10,7 +10,9 @@ cd "$(dirname "$0")/../.."
 tag=test-api-llm
 # shellcheck source=scripts/test/schemathesis-lib.sh
 source scripts/test/schemathesis-lib.sh
-cargo build -q -p ingredient-api --bin ingredient-api
+# SERVICE_BIN_DIR: as in scripts/test/api.sh, binaries already built.
+bin=${SERVICE_BIN_DIR:-target/debug}
+[ -n "${SERVICE_BIN_DIR:-}" ] || cargo build -q -p ingredient-api --bin ingredient-api
 
 llm_port=$(free_port)
 python3 scripts/test/llm-garbage-server.py "$llm_port" &
@@ -19,7 +21,7 @@ api_port=$(free_port)
 env -i PATH="$PATH" HOST=127.0.0.1 PORT="$api_port" WORKERS=2 OCR_TIMEOUT_SECS=5 \
   OCR_QUEUE_WAIT_SECS=5 LLM_BASE_URL="http://127.0.0.1:$llm_port/v1" LLM_MODEL=garbage \
   LLM_OCR_BUDGET_SECS=2 LLM_ANALYZE_BUDGET_SECS=2 LOG_FORMAT=json RUST_LOG=warn \
-  target/debug/ingredient-api >"$work/ingredient-api.log" 2>&1 &
+  "$bin/ingredient-api" >"$work/ingredient-api.log" 2>&1 &
 pids+=($!)
 wait_port "$llm_port"
 wait_port "$api_port" "$work/ingredient-api.log"

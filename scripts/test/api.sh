@@ -5,14 +5,17 @@
 # the documented schema, or it exits non-zero. Services are stopped by PID on exit.
 #   scripts/test/api.sh            (make test-api)
 #   MAX_EXAMPLES=500 scripts/test/api.sh   (more cases per operation; default 100)
+#   SERVICE_BIN_DIR=DIR scripts/test/api.sh  (the services' debug binaries in DIR, not built here)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tag=test-api
 # shellcheck source=scripts/test/schemathesis-lib.sh
 source scripts/test/schemathesis-lib.sh
 
-cargo build -q -p ingredient-api -p digest-web --bins
-bin=target/debug
+# SERVICE_BIN_DIR: binaries already built (make test passes those of its test build, whose
+# features differ from a plain `cargo build -p`'s, so building here would compile again).
+bin=${SERVICE_BIN_DIR:-target/debug}
+[ -n "${SERVICE_BIN_DIR:-}" ] || cargo build -q -p ingredient-api -p digest-web --bins
 
 # digest-web's data: one real run of the job on the embedded sample (a real digest, a real run
 # store); the fuzzed POST /api/refresh then runs `true`, fast and harmless.

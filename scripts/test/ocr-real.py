@@ -6,7 +6,7 @@ half's fuzzy F1, median and slowest seconds, photos over the 8 s budget, empty a
 (the server's process id) also the CPU seconds each photo cost the server and its Tesseract
 children (wall time on a shared machine says more about the neighbours than about /ocr).
 
-Usage: ocr-real.py URL [--pid PID] [--save FILE] [--only REGEX] [--half tune|check]
+Usage: ocr-real.py URL [--pid PID] [--save FILE] [--only REGEX] [--half tune|check] [--timeout S]
 Scoring is the set's own score.py (fuzzy item match, similarity >= 0.85, the printed list).
 """
 import argparse, json, os, re, statistics, subprocess, sys, tempfile, zlib
@@ -52,6 +52,8 @@ def main():
     ap.add_argument("--only", help="a regex on file names")
     ap.add_argument("--half", choices=["tune", "check"], help="read one half only")
     ap.add_argument("--pid", type=int, help="the server's process id: CPU seconds per photo")
+    ap.add_argument("--timeout", type=int, default=120,
+                    help="seconds the client waits for one answer (default 120; more on a busy machine)")
     args = ap.parse_args()
     if not os.path.isdir(PHOTOS):
         print("skipped: ../shared/data not found")
@@ -71,7 +73,8 @@ def main():
             post = (f"a=$({tick}); {post}; b=$({tick}); "
                     f"echo {{image}} $((b - a)) >> {cpu_log}")
         cmd = [sys.executable, os.path.join(PHOTOS, "score.py"), "--dir", PHOTOS, "--jobs", "1",
-               "--timeout", "120", "--json-key", "original_text", "--save", saved, "--cmd", post]
+               "--timeout", str(args.timeout), "--json-key", "original_text", "--save", saved,
+               "--cmd", post]
         if only:
             cmd += ["--only", only]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)

@@ -1,17 +1,12 @@
 # Shared by scripts/test/api.sh and scripts/test/api-llm.sh (source it from the project root
 # after setting `tag`, the name that prefixes messages): schemathesis in the project-local
-# venv, a work dir whose services are stopped by PID on exit, free ports, and one
-# schemathesis run with the checks both scripts use.
+# venv (pinned in scripts/setup/install-python-tools.sh), a work dir whose services are stopped
+# by PID on exit, free ports, and one schemathesis run with the checks both scripts use.
 
-SCHEMATHESIS_VERSION=4.32.5
 MAX_EXAMPLES=${MAX_EXAMPLES:-100}
 root=$PWD
 venv=.tmp/venv
-if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
-  echo "$tag: installing schemathesis $SCHEMATHESIS_VERSION into $venv" >&2
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
-fi
+scripts/setup/install-python-tools.sh schemathesis
 
 mkdir -p .tmp
 work=$(mktemp -d "$root/.tmp/$tag.XXXXXX")

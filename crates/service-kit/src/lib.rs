@@ -1,6 +1,8 @@
 //! The plumbing both services share around actix-web, so each service's code is about its
 //! own contract:
 //!
+//! - [`server`]: the skeleton of a service: listening settings, binding, the middleware
+//!   every request passes through, the 404/405 handlers and `main` itself.
 //! - [`config`]: typed configuration from defaults, an optional `KEY=VALUE` file and the
 //!   environment ([`config::EnvSource`]), with one clear error per invalid value.
 //! - [`telemetry`]: `tracing` set up for readable text or JSON (`LOG_FORMAT=json`).
@@ -14,4 +16,5 @@ pub use env_config as config;
 pub mod metrics;
 pub mod panic;
 pub mod request_id;
+pub mod server;
 pub mod telemetry;

@@ -1,5 +1,9 @@
 //! Logging with `tracing`: readable text by default, one JSON object per line when
-//! `LOG_FORMAT=json`. `RUST_LOG` sets the filter (default `info`).
+//! `LOG_FORMAT=json`. `RUST_LOG` sets the filter (default `info`). Text is coloured only on a
+//! terminal and never when `NO_COLOR` is set (<https://no-color.org>), so a log written to a
+//! file or a pipe (`make run > log 2>&1`, a container's log) holds no escape codes.
+
+use std::io::IsTerminal;
 
 use tracing_subscriber::EnvFilter;
 
@@ -30,8 +34,13 @@ impl std::str::FromStr for LogFormat {
 pub fn init(format: LogFormat, default_filter: &str) {
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter));
+    let colour = colour(
+        std::io::stderr().is_terminal(),
+        std::env::var_os("NO_COLOR").as_deref(),
+    );
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(colour)
         .with_writer(std::io::stderr);
     // A second init in the same process fails harmlessly; the first subscriber stays.
     let _ = match format {
@@ -45,9 +54,30 @@ pub fn init(format: LogFormat, default_filter: &str) {
     };
 }
 
+/// Whether text logs get colours: on a terminal, unless `NO_COLOR` holds a non-empty value.
+fn colour(terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    terminal && no_color.is_none_or(std::ffi::OsStr::is_empty)
+}
+
 /// For integration tests: logs only when `TEST_LOG` is set, so test output stays quiet.
 pub fn init_for_tests() {
     if std::env::var_os("TEST_LOG").is_some() {
         init(LogFormat::Text, "debug");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+
+    use super::colour;
+
+    #[test]
+    fn colours_only_on_a_terminal_without_no_color() {
+        assert!(colour(true, None));
+        assert!(colour(true, Some(OsStr::new(""))));
+        assert!(!colour(true, Some(OsStr::new("1"))));
+        assert!(!colour(false, None));
+        assert!(!colour(false, Some(OsStr::new(""))));
     }
 }

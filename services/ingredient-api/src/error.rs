@@ -15,6 +15,7 @@ use domain::ocr::OcrResponse;
 use serde::Serialize;
 use serde_json::json;
 use service_kit::panic::Panic;
+use service_kit::server::RouteErrors;
 
 /// Which endpoint's error body to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,6 +133,26 @@ impl From<Panic> for ApiError {
             endpoint: Endpoint::from_path(&panic.path),
             kind: ErrorKind::Internal,
             message: "internal server error".to_owned(),
+        }
+    }
+}
+
+impl RouteErrors for ApiError {
+    /// Any unknown path answers in the generic body.
+    fn not_found(message: String) -> Self {
+        Self {
+            endpoint: Endpoint::Other,
+            kind: ErrorKind::NotFound,
+            message,
+        }
+    }
+
+    /// A wrong method on `/analyze` or `/ocr` answers in that endpoint's body.
+    fn method_not_allowed(path: &str, allow: &'static str, message: String) -> Self {
+        Self {
+            endpoint: Endpoint::from_path(path),
+            kind: ErrorKind::MethodNotAllowed(allow),
+            message,
         }
     }
 }

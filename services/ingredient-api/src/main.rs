@@ -2,8 +2,6 @@ use clap::Parser;
 use ingredient_api::cli::{Cli, Command, run_analyze};
 use ingredient_api::configuration::Settings;
 use ingredient_api::startup::Application;
-use service_kit::config::EnvSource;
-use service_kit::telemetry;
 
 /// jemalloc rather than glibc's malloc: `/analyze` allocates many small short-lived objects on
 /// two worker threads, where jemalloc's thread caches cut the server's CPU per request by a
@@ -30,11 +28,5 @@ fn main() -> anyhow::Result<()> {
 
 #[actix_web::main]
 async fn serve() -> anyhow::Result<()> {
-    let settings = Settings::from_env(&EnvSource::from_process()?)?;
-    telemetry::init(settings.log_format, "info");
-    Application::build(settings)
-        .await?
-        .run_until_stopped()
-        .await?;
-    Ok(())
+    service_kit::server::run(Settings::from_env, Application::build).await
 }

@@ -1,14 +1,8 @@
 //! Builds the HTTP server: middleware, shared state and the URL map.
 
-use std::net::TcpListener;
-use std::time::Duration;
-
 use actix_cors::Cors;
-use actix_web::dev::Server;
-use actix_web::middleware::from_fn;
-use actix_web::{App, HttpServer, web};
-use service_kit::{metrics, panic, request_id};
-use tracing_actix_web::TracingLogger;
+use actix_web::{App, web};
+use service_kit::server::{self, Listener, Server};
 
 use crate::configuration::Settings;
 use crate::error::ApiError;
@@ -19,15 +13,12 @@ use crate::ocr::vision::VisionEngine;
 use crate::routes;
 use crate::routes::analyze::AnalyzeLlm;
 
-/// A bound, not yet running server.
-pub struct Application {
-    port: u16,
-    server: Server,
-}
+/// Builds ingredient-api's server ([`service_kit::server`] is the skeleton).
+pub struct Application;
 
 impl Application {
     /// Binds `HOST:PORT` (port 0 picks a free one) and prepares the server.
-    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+    pub async fn build(settings: Settings) -> anyhow::Result<Server> {
         // Index the knowledge base before binding: an open port then means ready to answer,
         // and no request pays for the indexing.
         let kb = domain::knowledge::KnowledgeBase::embedded();
@@ -36,14 +27,14 @@ impl Application {
             build_ms = kb.build_time().as_secs_f64() * 1e3,
             "knowledge base indexed"
         );
-        let address = format!("{}:{}", settings.host, settings.port);
-        let listener = TcpListener::bind(&address)
-            .map_err(|e| anyhow::anyhow!("cannot bind {address}: {e}"))?;
-        let port = listener.local_addr()?.port();
-        metrics::handle();
+        let listener = Listener::bind(&settings.server)?;
         // Every HTTPS client in the process (LLM, IMAP) needs the ring provider installed.
         llm_client::install_crypto_provider();
-        tracing::info!(%address, port, "ingredient-api listening");
+        tracing::info!(
+            address = listener.address(),
+            port = listener.port(),
+            "ingredient-api listening"
+        );
         let client = settings.llm.client()?;
         let backends = settings.llm.backends;
         let enabled = |on: bool| client.clone().filter(|_| on);
@@ -56,35 +47,18 @@ impl Application {
                 .map(|c| Summariser::new(c, settings.llm.cache_entries)),
             budget: settings.llm.analyze_budget,
         });
-        let workers = settings.workers;
-        let shutdown = settings.shutdown_timeout_secs;
-        let server = HttpServer::new(move || {
-            App::new()
+        let server_settings = settings.server.clone();
+        let server = listener.serve(&server_settings, move || {
+            let app = App::new()
                 .app_data(ocr.clone())
                 .app_data(analyze_llm.clone())
-                .configure(|cfg| routes::configure(cfg, &settings))
-                .wrap(from_fn(panic::catch_panic::<ApiError, _>))
-                .wrap(cors(settings.cors_allowed_origins.as_deref()))
-                .wrap(from_fn(metrics::track))
-                .wrap(from_fn(request_id::echo))
-                .wrap(TracingLogger::default())
-        })
-        .workers(workers)
-        .shutdown_timeout(shutdown)
-        .client_request_timeout(Duration::from_secs(30))
-        .listen(listener)?
-        .run();
-        Ok(Self { port, server })
-    }
-
-    /// The bound port.
-    pub fn port(&self) -> u16 {
-        self.port
-    }
-
-    /// Serves until SIGTERM/SIGINT, then lets in-flight requests finish.
-    pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+                .configure(|cfg| routes::configure(cfg, &settings));
+            // CORS outside the panic guard, so a 500 answered for a panic carries its headers.
+            let app = server::guard::<ApiError, _, _>(app)
+                .wrap(cors(settings.cors_allowed_origins.as_deref()));
+            server::observe(app)
+        })?;
+        Ok(server)
     }
 }
 

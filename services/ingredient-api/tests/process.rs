@@ -1,4 +1,5 @@
-//! The real binary: start-up errors, JSON logs with request ids, graceful shutdown on SIGTERM.
+//! The real binary: start-up errors, JSON logs with request ids, plain text logs in a file,
+//! graceful shutdown on SIGTERM.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -96,6 +97,42 @@ fn json_logs_carry_the_request_id() {
     assert!(
         parsed.iter().any(|v| v.to_string().contains(&request_id)),
         "no log line with request id {request_id}: {lines:#?}"
+    );
+}
+
+/// `make run > log 2>&1`: text logs that go to a file (not a terminal) carry no colour codes.
+#[test]
+fn text_logs_written_to_a_file_carry_no_colour_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, err) = (dir.path().join("stdout"), dir.path().join("stderr"));
+    let port = free_port();
+    let mut child = Command::new(BIN)
+        .env_clear()
+        .env("HOST", "127.0.0.1")
+        .env("PORT", port.to_string())
+        .env("WORKERS", "1")
+        .env("RUST_LOG", "info")
+        .env("TERM", "xterm-256color")
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .expect("binary starts");
+    wait_for_port(port, Duration::from_secs(10), "the server");
+    let response = raw_request(
+        port,
+        "GET /nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    assert!(response.starts_with("HTTP/1.1 404"), "{response}");
+    sigterm(&child);
+    assert!(child.wait().unwrap().success());
+    let log = std::fs::read_to_string(&err).unwrap() + &std::fs::read_to_string(&out).unwrap();
+    assert!(
+        log.contains("ingredient-api listening") && log.contains("request completed"),
+        "the log lines are missing: {log}"
+    );
+    assert!(
+        !log.contains("\x1b["),
+        "colour codes in a log file: {log:?}"
     );
 }
 

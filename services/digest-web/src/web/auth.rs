@@ -160,11 +160,11 @@ pub fn user(settings: &Settings, headers: &actix_web::http::header::HeaderMap) -
 
 /// The start-up warning when the service is reachable from other machines without protection.
 pub fn exposure_warning(settings: &Settings) -> Option<String> {
-    (!settings.auth_enabled() && !is_loopback(&settings.host)).then(|| {
+    (!settings.auth_enabled() && !is_loopback(&settings.server.host)).then(|| {
         format!(
             "bound to {} without DIGEST_AUTH_TOKEN or basic auth: anyone who reaches this port \
              can read the digest and start refreshes",
-            settings.host
+            settings.server.host
         )
     })
 }

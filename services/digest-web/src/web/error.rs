@@ -7,6 +7,7 @@ use actix_web::http::header::{ALLOW, HeaderValue, WWW_AUTHENTICATE};
 use actix_web::{HttpResponse, ResponseError};
 use serde_json::json;
 use service_kit::panic::Panic;
+use service_kit::server::RouteErrors;
 
 /// An error answered as `{"error": "..."}`.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -91,6 +92,16 @@ impl WebError {
 impl From<Panic> for WebError {
     fn from(panic: Panic) -> Self {
         Self::Internal(format!("internal server error: {}", panic.message))
+    }
+}
+
+impl RouteErrors for WebError {
+    fn not_found(message: String) -> Self {
+        Self::NotFound(message)
+    }
+
+    fn method_not_allowed(_path: &str, allow: &'static str, message: String) -> Self {
+        Self::MethodNotAllowed { allow, message }
     }
 }
 

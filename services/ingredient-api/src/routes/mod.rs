@@ -5,13 +5,15 @@ pub mod health;
 pub mod ocr;
 pub mod openapi;
 
-use actix_web::{HttpRequest, web};
+use actix_web::web;
+use service_kit::server::not_found;
 
 use crate::configuration::Settings;
-use crate::error::{ApiError, Endpoint, ErrorKind};
+use crate::error::{ApiError, Endpoint};
 
 /// Registers every route with its body limits and error handlers.
 pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
+    let method_not_allowed = service_kit::server::method_not_allowed::<ApiError>;
     cfg.service(
         web::resource("/")
             .route(web::get().to(health::root))
@@ -44,7 +46,7 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
             .route(web::post().to(ocr::ocr))
             .default_service(web::to(method_not_allowed("POST"))),
     )
-    .default_service(web::to(not_found));
+    .default_service(web::to(not_found::<ApiError>));
 }
 
 /// JSON extraction with the endpoint's body limit and error shape.
@@ -52,33 +54,4 @@ fn json_config(endpoint: Endpoint, limit: usize) -> web::JsonConfig {
     web::JsonConfig::default()
         .limit(limit)
         .error_handler(move |err, _req| ApiError::from_json(endpoint, &err).into())
-}
-
-fn method_not_allowed(
-    allow: &'static str,
-) -> impl Fn(HttpRequest) -> std::future::Ready<Result<actix_web::HttpResponse, ApiError>> + Clone {
-    move |req: HttpRequest| {
-        std::future::ready(Err(ApiError {
-            endpoint: Endpoint::from_path(req.path()),
-            kind: ErrorKind::MethodNotAllowed(allow),
-            message: format!(
-                "method {} is not allowed on {}; use {allow}",
-                req.method(),
-                req.path()
-            ),
-        }))
-    }
-}
-
-async fn not_found(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiError> {
-    Err(ApiError {
-        endpoint: Endpoint::Other,
-        kind: ErrorKind::NotFound,
-        message: format!("not found: {} {}", req.method(), truncate(req.path(), 200)),
-    })
-}
-
-/// Keeps an echoed path short: a client can send a 64 KiB path.
-fn truncate(s: &str, max: usize) -> String {
-    s.chars().take(max).collect()
 }

@@ -13,3 +13,4 @@ mod ocr_conditions;
 mod ocr_english;
 mod ocr_neural;
 mod openapi;
+mod readme;

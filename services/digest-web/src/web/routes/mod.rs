@@ -8,7 +8,8 @@ pub mod health;
 pub mod openapi;
 pub mod ops;
 
-use actix_web::{HttpRequest, web};
+use actix_web::web;
+use service_kit::server::not_found;
 
 use super::configuration::Settings;
 use super::diagnostics::handlers as diagnostics;
@@ -18,6 +19,7 @@ use super::refresh::handlers as refresh;
 
 /// Registers every route with its body limits and error handlers.
 pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
+    let method_not_allowed = service_kit::server::method_not_allowed::<WebError>;
     cfg.app_data(
         web::JsonConfig::default()
             .limit(settings.max_body_bytes)
@@ -117,28 +119,5 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
             .route(web::get().to(openapi::document))
             .default_service(web::to(method_not_allowed("GET"))),
     )
-    .default_service(web::to(not_found));
-}
-
-fn method_not_allowed(
-    allow: &'static str,
-) -> impl Fn(HttpRequest) -> std::future::Ready<Result<actix_web::HttpResponse, WebError>> + Clone {
-    move |req: HttpRequest| {
-        std::future::ready(Err(WebError::MethodNotAllowed {
-            allow,
-            message: format!(
-                "method {} is not allowed on {}; use {allow}",
-                req.method(),
-                req.path()
-            ),
-        }))
-    }
-}
-
-async fn not_found(req: HttpRequest) -> Result<actix_web::HttpResponse, WebError> {
-    let path: String = req.path().chars().take(200).collect();
-    Err(WebError::NotFound(format!(
-        "not found: {} {path}",
-        req.method()
-    )))
+    .default_service(web::to(not_found::<WebError>));
 }
