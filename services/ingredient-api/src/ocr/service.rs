@@ -244,6 +244,9 @@ impl OcrService {
                     // would cost a second of CPU the request no longer has, and the slot's
                     // next request would wait for it.
                     Some(n) if Instant::now() >= deadline => Ok(Stage::Done(n)),
+                    // No text at all: the detector finds regions of every script (Hangul
+                    // too), so Tesseract would read nothing either, for seconds.
+                    Some(n) if n.boxes == 0 => Ok(Stage::Done(n)),
                     other => {
                         // The page as the neural engine found it upright: Tesseract's own
                         // orientation step does not cover every script (Korean).

@@ -19,6 +19,8 @@ async fn neural_service() -> Arc<OcrService> {
         ("OCR_CONCURRENCY", "1"),
         ("OCR_QUEUE_DEPTH", "10"),
         ("OCR_QUEUE_WAIT_SECS", "600"),
+        // As the in-process test servers: tests run in parallel on a loaded machine.
+        ("OCR_TIMEOUT_SECS", "60"),
     ]))
     .unwrap();
     let service = OcrService::build(&settings).await;
