@@ -335,6 +335,8 @@ async fn accuracy_on_the_nine_languages_stays_above_the_floor() {
         ("OCR_CONCURRENCY", "2"),
         ("OCR_QUEUE_DEPTH", "100"),
         ("OCR_QUEUE_WAIT_SECS", "600"),
+        // As the in-process test servers: tests run in parallel on a loaded machine.
+        ("OCR_TIMEOUT_SECS", "60"),
     ]))
     .unwrap();
     let service = std::sync::Arc::new(OcrService::build(&settings).await);

@@ -258,10 +258,10 @@ async fn hostile_images_get_an_input_error_or_an_empty_result() {
 #[tokio::test]
 async fn the_neural_engine_reads_without_tesseract() {
     use crate::labels::{Variant, corpus, render, score};
-    let settings = OcrSettings::from_env(&EnvSource::from_pairs([(
-        "TESSERACT_BIN",
-        "/nonexistent/tesseract",
-    )]))
+    let settings = OcrSettings::from_env(&EnvSource::from_pairs([
+        ("TESSERACT_BIN", "/nonexistent/tesseract"),
+        ("OCR_TIMEOUT_SECS", "60"),
+    ]))
     .unwrap();
     let service = OcrService::build(&settings).await;
     assert!(
