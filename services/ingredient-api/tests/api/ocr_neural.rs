@@ -249,6 +249,10 @@ async fn hostile_images_get_an_input_error_or_an_empty_result() {
             Err(OcrError::Input(e)) => {
                 assert!(!e.to_string().is_empty(), "{name}");
             }
+            // The empty result: no list on the page (200 with the failure body).
+            Err(OcrError::NoList(reason)) => {
+                assert!(reason.starts_with("no ingredient list"), "{name}: {reason}");
+            }
             Err(e) => panic!("{name}: {e}"),
         }
     }
