@@ -15,9 +15,10 @@ help: ## List every target with one line each, by topic
 ##@ Run
 
 .PHONY: deps build run run-ingredient-api run-digest-web refresh analyze-demo
-deps: ## Install what the services need to run (Tesseract + language packs, PP-OCR models)
+deps: ## Install what the services need to run (Tesseract + language packs, PP-OCR models, the mail sentence-embedding table)
 	@$(INSTALL_DEPS) run
 	@scripts/setup/install-ocr-models.sh
+	@scripts/setup/install-embedding-model.sh
 
 build: ## Build both services in release mode
 	$(CARGO) build --release --bins
@@ -90,13 +91,15 @@ ocr-accuracy: ## Read the synthetic labels in every variant, then in the hard co
 	$(CARGO) run --release -p ingredient-api --example ocr_accuracy -- --jobs 1
 	$(CARGO) run --release -p ingredient-api --example ocr_accuracy -- --jobs 1 --variants hard --sample $(or $(OCR_HARD_SAMPLE),1)
 
-classifier-accuracy: ## Print the classifier's accuracy with whole senders held out, per category, confusion matrix (docs/digest.md)
-	$(CARGO) run -q --release -p digest-web --example classifier-accuracy
+classifier-accuracy: ## The categoriser on real mail (senders and lists held out, per half) and on our corpus (senders, kinds held out), each scheme (docs/digest.md)
+	@scripts/setup/install-embedding-model.sh
+	$(CARGO) run -q --release -p digest-web --example classifier-accuracy -- $(ARGS)
 
 classifier-corpus: ## Regenerate the labelled mail corpus (services/digest-web/fixtures/corpus/)
 	python3 scripts/data/gen-mail-corpus.py
 
-classifier-model: ## Retrain the shipped classifier model on the corpus (crates/domain/data/mail/model.bin)
+classifier-model: ## Retrain the shipped classifier models on the corpus (crates/domain/data/mail/model*.bin)
+	@scripts/setup/install-embedding-model.sh
 	$(CARGO) run -q --release -p digest-web --example train-classifier
 
 ##@ Bench

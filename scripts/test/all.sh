@@ -2,7 +2,7 @@
 # make test (what CI runs, through .ci/run): lint and every test, scheduled so that two cores
 # stay busy. Stage by stage, with the make target that runs the same alone:
 #   prepare   (background, from the start) the Debian packages of every stage, then at once the
-#             PP-OCR models, the Python tools (schemathesis, the deploy linters) and the deploy
+#             PP-OCR models, the mail categoriser's sentence-embedding table, the Python tools (schemathesis, the deploy linters) and the deploy
 #             base root filesystem (mmdebstrap), then the static deploy checks.
 #             [make deps, make deploy-check]
 #   release   (background, from the start, at nice 19: it takes only what the stages below
@@ -88,6 +88,7 @@ prepare() {
   scripts/setup/install-deps.sh test deploy_live
   local pids=()
   scripts/setup/install-ocr-models.sh & pids+=($!)
+  scripts/setup/install-embedding-model.sh & pids+=($!)
   scripts/setup/install-python-tools.sh & pids+=($!)
   scripts/deploy/base-rootfs.sh & pids+=($!)
   local pid rc=0

@@ -22,12 +22,14 @@ use std::sync::{Arc, OnceLock};
 
 use super::Category;
 use super::cues::{self, Cue};
+use super::embedding::Embedder;
 use super::evidence::{self, Signal};
 use super::features::{self, FeatureKind, Features};
 use super::lexicon::lexicon;
 use super::message::{Message, domain_group};
 use super::model::{self, Linear};
 use super::model_file;
+use super::owners::Owners;
 use super::readable::{self, Unreadable};
 
 /// The category of one message, how sure we are, and why.
@@ -140,8 +142,12 @@ impl Rules {
 pub struct Classifier {
     model: Arc<Linear>,
     rules: Rules,
+    /// The mailbox owner's configured addresses (each message adds those it was delivered to).
+    owners: Owners,
     /// Per sender group, what corrections taught ([`Classifier::learning_from`]).
     priors: Arc<BTreeMap<String, [f32; model::K]>>,
+    /// The sentence-embedding table, when installed and the model was trained with it.
+    embedder: Option<Arc<Embedder>>,
 }
 
 impl Classifier {
@@ -157,21 +163,60 @@ impl Classifier {
         })
     }
 
+    /// The shipped model that reads the text's meaning too ([`model_file::SHIPPED_MEANING`]),
+    /// with `embedder`; an error naming the mismatch when the table is not the one the model
+    /// was trained with (the caller keeps [`Classifier::embedded`]).
+    pub fn embedded_with_meaning(embedder: Arc<Embedder>) -> Result<Classifier, String> {
+        let trained_with = model_file::SHIPPED_MEANING_TABLE.trim();
+        if embedder.stamp() != trained_with {
+            return Err(format!(
+                "embedding table {} is not the one the shipped model was trained with ({trained_with})",
+                embedder.stamp()
+            ));
+        }
+        let model = model_file::from_bytes(model_file::SHIPPED_MEANING)?;
+        Ok(Classifier::with_meaning(model, embedder))
+    }
+
     /// A classifier around a trained model, without user rules.
     pub fn from_model(model: Linear) -> Self {
         Self {
             model: Arc::new(model),
             rules: Rules::default(),
+            owners: Owners::default(),
             priors: Arc::default(),
+            embedder: None,
         }
+    }
+
+    /// A classifier around a model trained with the meaning vectors of `embedder` (what
+    /// [`super::train::train_model`] gives with the same embedder), without user rules.
+    pub fn with_meaning(model: Linear, embedder: Arc<Embedder>) -> Self {
+        Self {
+            embedder: Some(embedder),
+            ..Self::from_model(model)
+        }
+    }
+
+    /// The sentence-embedding table this classifier reads text with, if any.
+    pub fn embedder(&self) -> Option<&Embedder> {
+        self.embedder.as_deref()
     }
 
     /// This classifier with user rules applied first.
     pub fn with_rules(&self, rules: Rules) -> Self {
         Self {
-            model: Arc::clone(&self.model),
             rules,
-            priors: Arc::clone(&self.priors),
+            ..self.clone()
+        }
+    }
+
+    /// This classifier with the mailbox owner's addresses (mail addressed to them is told from
+    /// mail to a list or to many; see [`Owners`]).
+    pub fn with_owners(&self, owners: Owners) -> Self {
+        Self {
+            owners,
+            ..self.clone()
         }
     }
 
@@ -198,8 +243,8 @@ impl Classifier {
         }
         Self {
             model: Arc::new(model),
-            rules: self.rules.clone(),
             priors: Arc::new(priors),
+            ..self.clone()
         }
     }
 
@@ -255,10 +300,25 @@ impl Classifier {
         let mut features = if problem == Some(Unreadable::BadHeaders) {
             let mut clean = email.clone();
             clean.subject.clear();
-            features::extract(&clean, readable_body, true)
+            features::extract(&clean, &self.owners, readable_body, true)
         } else {
-            features::extract(email, readable_body, true)
+            features::extract(email, &self.owners, readable_body, true)
         };
+        if let Some(embedder) = &self.embedder {
+            let subject = if problem == Some(Unreadable::BadHeaders) {
+                ""
+            } else {
+                email.subject.as_str()
+            };
+            let body = if readable_body {
+                email.body.as_str()
+            } else {
+                ""
+            };
+            if let Some(meaning) = embedder.embed(subject, body) {
+                features::add_meaning(&mut features, &meaning, true);
+            }
+        }
         let probabilities = match prior {
             Some(prior) => self.model.probabilities_with(&features, prior),
             None => self.model.probabilities(&features),
@@ -272,7 +332,7 @@ impl Classifier {
         if let Some(p) = problem {
             reasons.push(p.describe().to_owned());
         }
-        let signals = evidence::signals(email);
+        let signals = evidence::signals(email, &self.owners);
         let subject = if problem == Some(Unreadable::BadHeaders) {
             ""
         } else {
@@ -288,7 +348,7 @@ impl Classifier {
         let ruled = if prior.is_some() {
             None
         } else {
-            product_rule(&signals, &cues)
+            product_rule(&signals, &cues, &cues::cues(subject, ""))
         };
         if let Some(prior) = prior {
             let base = self.model.probabilities(&features);
@@ -306,8 +366,32 @@ impl Classifier {
             }
             category = ruled;
             reasons.push(why.to_owned());
+        } else if category == Category::NeedAction
+            && prior.is_none()
+            && let Some(why) = not_to_you(&signals, &cues, email)
+        {
+            // Asked of a list or of many, not of the reader: list discussion is FYI, anything
+            // else the next most likely category.
+            let next = if signals.contains(&Signal::DiscussionList) {
+                model::class(Category::Fyi)
+            } else {
+                (0..model::K)
+                    .filter(|&k| k != model::class(Category::NeedAction))
+                    .max_by(|&a, &b| probabilities[a].total_cmp(&probabilities[b]))
+                    .unwrap_or(1)
+            };
+            category = Category::ALL[next];
+            confidence = f64::from(
+                probabilities[next]
+                    / (1.0 - probabilities[model::class(Category::NeedAction)]).max(1e-6),
+            );
+            reasons.push(why.to_owned());
         }
-        reasons.extend(explain(&self.model, &mut features, category));
+        for reason in explain(&self.model, &mut features, category, subject, body) {
+            if !reasons.contains(&reason) {
+                reasons.push(reason);
+            }
+        }
         reasons.truncate(MAX_REASONS);
         Classification {
             features: features.values,
@@ -315,6 +399,9 @@ impl Classifier {
         }
     }
 }
+
+/// The reason naming the sentence-embedding vector, when it weighed for the category.
+pub const MEANING_REASON: &str = "what the text is about (sentence-embedding model)";
 
 /// Reasons kept per message.
 pub const MAX_REASONS: usize = 4;
@@ -329,7 +416,14 @@ pub fn body_is_readable(problem: Option<Unreadable>) -> bool {
 
 /// The product's definitions that a model trained on examples must not override: the three
 /// classes it used to get wrong, and list discussion.
-fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static str)> {
+///
+/// `subject_cues` are the cues of the subject alone: what a message is, where its body's
+/// advertisements do not speak.
+fn product_rule(
+    signals: &[Signal],
+    cues: &[Cue],
+    subject_cues: &[Cue],
+) -> Option<(Category, &'static str)> {
     let has = |s: Signal| signals.contains(&s);
     let cue = |c: Cue| cues.contains(&c);
     let automated = has(Signal::AutoGenerated) || has(Signal::OpsTool) || has(Signal::SystemSender);
@@ -343,6 +437,23 @@ fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static 
     if has(Signal::ReviewRequested) {
         return Some((Category::NeedAction, "your review was requested"));
     }
+    // An amount due by a date, addressed to you, with nothing on offer: an invoice, a renewal
+    // or a failed payment to settle (offers with prices and deadlines are marketing).
+    if cue(Cue::Price)
+        && cue(Cue::Deadline)
+        && (has(Signal::ToOwner) || has(Signal::CcOwner))
+        && !has(Signal::ViaList)
+        && !has(Signal::PrecedenceBulk)
+        && !has(Signal::MarketingSender)
+        && !cue(Cue::Offer)
+        && !cue(Cue::Marketing)
+        && !cue(Cue::RemoveMe)
+    {
+        return Some((
+            Category::NeedAction,
+            "an amount due by a date, addressed to you, nothing on offer: yours to pay",
+        ));
+    }
     // An out-of-office or other automatic reply informs, whatever dates or names it gives.
     if has(Signal::AutoReplied) && !cue(Cue::Approval) {
         return Some((Category::Fyi, "automatic reply (out of office)"));
@@ -354,9 +465,15 @@ fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static 
             "mailing-list discussion (members post to the list)",
         ));
     }
-    // Subscribed editorial mail: an unsubscribe header and a newsletter tag, selling nothing.
-    if has(Signal::ListUnsubscribe)
-        && cue(Cue::NewsletterTag)
+    // Subscribed editorial mail: an unsubscribe header and a newsletter tag, or a periodical's
+    // name as the sender, selling nothing.
+    let subscribed = has(Signal::ListUnsubscribe)
+        || has(Signal::PeriodicSender)
+        || has(Signal::TaggedAddress)
+        || has(Signal::TrackingSender);
+    if subscribed
+        && (cue(Cue::NewsletterTag) || has(Signal::PeriodicSender))
+        && !has(Signal::DiscussionList)
         && !cue(Cue::Offer)
         && !cue(Cue::Price)
         && !cue(Cue::Approval)
@@ -364,12 +481,42 @@ fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static 
     {
         return Some((
             Category::Newsletter,
-            "List-Unsubscribe and a newsletter tag in the subject",
+            "subscribed mail (unsubscribe header, a periodical's name or a tagged address) with a newsletter title, selling nothing",
+        ));
+    }
+    // A periodical's name as the sender (`CNET News.com Daily Dispatch`, `Daily Dilbert`): a
+    // dispatch, whatever advertisements its body carries, as long as its subject sells
+    // nothing.
+    let subject_sells = subject_cues
+        .iter()
+        .any(|c| matches!(c, Cue::Offer | Cue::Price | Cue::Marketing | Cue::RemoveMe));
+    if has(Signal::PeriodicSender)
+        && !subject_sells
+        && !has(Signal::DiscussionList)
+        && !has(Signal::Reply)
+        && !cue(Cue::Approval)
+        && !cue(Cue::RemoveMe)
+    {
+        return Some((
+            Category::Newsletter,
+            "a periodical's name as the sender, its subject selling nothing",
         ));
     }
     // Marketing from before one-click unsubscribe: no bulk headers, but offers and prices to a
     // crowd (or "reply REMOVE").
     let bulk_headers = has(Signal::Esp) || has(Signal::ListUnsubscribe) || has(Signal::ListId);
+    // Removal instructions and something on offer: 2000s mass mailing, whatever dates or
+    // "please" it also writes.
+    if !bulk_headers
+        && !has(Signal::Reply)
+        && cue(Cue::RemoveMe)
+        && (cue(Cue::Offer) || cue(Cue::Marketing) || cue(Cue::Price))
+    {
+        return Some((
+            Category::Promotional,
+            "removal instructions and an offer, without bulk-mail headers (old-style promotion)",
+        ));
+    }
     let to_a_crowd =
         has(Signal::ToUndisclosed) || has(Signal::OldClient) || has(Signal::HighPriority);
     if !bulk_headers
@@ -401,25 +548,121 @@ fn product_rule(signals: &[Signal], cues: &[Cue]) -> Option<(Category, &'static 
     None
 }
 
+/// Why a message the model would call Need-Action is not asked of the reader, or `None` when
+/// it is. Need-Action is kept conservative (a false one costs the reader most): only mail
+/// addressed to the owner (when the owner is known), sent to them alone rather than through a
+/// list or in bulk, by a person or by a system they use, that asks something and sells
+/// nothing. A question to a list is discussion; a "reply now" to a crowd is marketing.
+fn not_to_you(signals: &[Signal], cues: &[Cue], email: &Message) -> Option<&'static str> {
+    let has = |s: Signal| signals.contains(&s);
+    let cue = |c: Cue| cues.contains(&c);
+    let to_you = has(Signal::ToOwner) || has(Signal::CcOwner);
+    if has(Signal::ListDigest) {
+        return Some("a list digest: not Need-Action");
+    }
+    if has(Signal::ViaList) {
+        return Some("came through a mailing list, not asked of you alone: not Need-Action");
+    }
+    if has(Signal::NotToOwner) {
+        return Some("not addressed to you: not Need-Action");
+    }
+    if email
+        .header("to")
+        .is_some_and(|to| to.to_ascii_lowercase().contains("undisclosed"))
+    {
+        return Some("sent to undisclosed recipients: not Need-Action");
+    }
+    if email.header("to").is_none() && has(Signal::SubjectTag) {
+        return Some(
+            "a list's [tag] in the subject and no recipient: a list copy, not Need-Action",
+        );
+    }
+    // Mail services send transactional mail (invoices, signatures, expiries) too: their
+    // headers count against a request only when it is not addressed to you.
+    let mail_service =
+        has(Signal::Esp) || has(Signal::ListUnsubscribe) || has(Signal::TrackingSender);
+    if has(Signal::PrecedenceBulk) || has(Signal::MarketingSender) || (mail_service && !to_you) {
+        return Some("sent in bulk (mass-mail headers or sender): not Need-Action");
+    }
+    let replies_to_you = has(Signal::ReplyToOwner) || (to_you && has(Signal::Reply));
+    if cue(Cue::RemoveMe) || ((cue(Cue::Offer) || cue(Cue::Marketing)) && !replies_to_you) {
+        return Some("it sells something: not Need-Action");
+    }
+    let person = has(Signal::PersonSender) || has(Signal::PersonalClient) || replies_to_you;
+    let system = has(Signal::SystemSender)
+        || has(Signal::AutoGenerated)
+        || has(Signal::OpsTool)
+        || (mail_service && to_you);
+    if !person && !system {
+        return Some("neither a person nor a system you use asks it: not Need-Action");
+    }
+    let asks = cue(Cue::Request)
+        || cue(Cue::Question)
+        || cue(Cue::Approval)
+        || cue(Cue::Deadline)
+        || cue(Cue::Invitation);
+    if !asks {
+        return Some("nothing in it asks you to act: not Need-Action");
+    }
+    None
+}
+
 /// The features that pushed hardest towards `category`, as sentences: header and content
 /// evidence by name, then the strongest words.
-fn explain(model: &Linear, features: &mut Features, category: Category) -> Vec<String> {
-    let mut reasons = Vec::new();
+///
+/// A cue that asks (a request, an approval, a deadline, an invitation) is named with the
+/// phrase that asked, quoted from `subject` and `body`.
+fn explain(
+    model: &Linear,
+    features: &mut Features,
+    category: Category,
+    subject: &str,
+    body: &str,
+) -> Vec<String> {
+    let mut reasons: Vec<String> = Vec::new();
     let mut words = Vec::new();
-    for (pos, weight) in model.contributions(features, category) {
+    let mut contributions = model.contributions(features, category);
+    // The meaning vector's values say nothing one by one: they count as one piece of
+    // evidence, at the place of the first, with their summed weight.
+    let meaning: f32 = contributions
+        .iter()
+        .filter(|(pos, _)| matches!(features.kinds[*pos], FeatureKind::Meaning(_)))
+        .map(|(_, w)| w)
+        .sum();
+    let mut first_meaning = true;
+    contributions.retain(|(pos, _)| {
+        let is_meaning = matches!(features.kinds[*pos], FeatureKind::Meaning(_));
+        let keep = !is_meaning || first_meaning;
+        first_meaning &= !is_meaning;
+        keep
+    });
+    for (pos, weight) in contributions.iter_mut() {
+        if matches!(features.kinds[*pos], FeatureKind::Meaning(_)) {
+            *weight = meaning;
+        }
+    }
+    contributions.sort_by(|a, b| b.1.total_cmp(&a.1));
+    for (pos, weight) in contributions {
         if weight <= 0.05 || reasons.len() + usize::from(!words.is_empty()) >= MAX_REASONS {
             break;
         }
         let named = match &features.kinds[pos] {
-            FeatureKind::Signal(s) => Some(s.describe()),
-            FeatureKind::Cue(c) => Some(c.describe()),
-            FeatureKind::Group(g) => Some(g.describe()),
-            FeatureKind::Combination(x) => Some(x.describe()),
+            FeatureKind::Signal(s) => Some(s.describe().to_owned()),
+            FeatureKind::Cue(c) => Some(match cues::phrase_of(subject, body, *c) {
+                Some(phrase) if c.group() == Some(cues::Group::Asks) => {
+                    format!("{} (\"{phrase}\")", c.describe())
+                }
+                _ => c.describe().to_owned(),
+            }),
+            FeatureKind::Group(g) => Some(g.describe().to_owned()),
+            FeatureKind::Combination(x) => Some(x.describe().to_owned()),
+            FeatureKind::Mailer(m) => Some(format!("sent with {m} (mail software)")),
+            FeatureKind::Meaning(_) => Some(MEANING_REASON.to_owned()),
             _ => None,
         };
         if let Some(named) = named {
-            if !reasons.iter().any(|r| r == named) {
-                reasons.push(named.to_owned());
+            if !reasons.contains(&named) {
+                reasons.push(named);
             }
             continue;
         }
@@ -443,4 +686,198 @@ fn explain(model: &Linear, features: &mut Features, category: Category) -> Vec<S
         reasons.push("learned model".to_owned());
     }
     reasons
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(from: &str, subject: &str, body: &str, headers: &[(&str, &str)]) -> Message {
+        Message {
+            id: format!("{subject}@test"),
+            from: from.to_owned(),
+            // A person's mail carries their name (Need-Action asks that a person wrote).
+            from_name: from.starts_with("sam@").then(|| "Sam Patel".to_owned()),
+            subject: subject.to_owned(),
+            body: body.to_owned(),
+            headers: headers
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                .collect(),
+        }
+    }
+
+    /// Mail of every kind the reasons must stay true for: rules, the model, gates, words.
+    fn messages() -> Vec<Message> {
+        vec![
+            message(
+                "sam@partner.example",
+                "Can you send me the signed contract by Friday?",
+                "Hi Dana, could you please sign the contract and send it back to me by Friday? Thanks, Sam",
+                &[("to", "dana@example.com")],
+            ),
+            message(
+                "someone@lists.example",
+                "Re: how do I configure the spam filter?",
+                "Has anyone got this working? Could you tell me which option to set?",
+                &[
+                    ("to", "users@lists.example"),
+                    ("list-id", "<users.lists.example>"),
+                    ("list-post", "<mailto:users@lists.example>"),
+                    ("precedence", "list"),
+                    ("in-reply-to", "<a@b>"),
+                ],
+            ),
+            message(
+                "news@weekly.example",
+                "The Weekly Brief: issue 42",
+                "In this issue: energy prices fall, a new telescope, and the week in science. Read more on our site.",
+                &[
+                    ("to", "dana@example.com"),
+                    ("list-unsubscribe", "<https://weekly.example/u>"),
+                ],
+            ),
+            message(
+                "deals@shop.example",
+                "50% off everything this weekend only",
+                "Huge sale! Save 50% on all items, free shipping on orders over $25. Shop now.",
+                &[("to", "dana@example.com"), ("feedback-id", "1:2:3:ses")],
+            ),
+            message(
+                "root@build.example",
+                "Cron <root@build> backup finished",
+                "Backup of /srv completed in 12 minutes. 3 volumes copied.",
+                &[
+                    ("to", "dana@example.com"),
+                    ("auto-submitted", "auto-generated"),
+                ],
+            ),
+            message(
+                "jo@friend.example",
+                "Photos from the weekend",
+                "Here are the photos from Saturday, it was great to see you all.",
+                &[("to", "dana@example.com"), ("x-mailer", "Apple Mail (2.3)")],
+            ),
+            message(
+                "offers@bulk.example",
+                "Reply now to claim your prize",
+                "You have been selected! Reply now with your details to claim your prize. To be removed reply REMOVE.",
+                &[("to", "undisclosed-recipients:;")],
+            ),
+        ]
+    }
+
+    #[test]
+    fn need_action_is_only_what_is_asked_of_the_owner() {
+        let owners = Owners::new(["dana@example.com"]);
+        let classifier = Classifier::embedded().with_owners(owners);
+        let mail = messages();
+        // A colleague asking the owner by name, to the owner.
+        assert_eq!(classifier.classify(&mail[0]).category, Category::NeedAction);
+        // The same question to a list, and a "reply now" to undisclosed recipients.
+        for email in [&mail[1], &mail[6]] {
+            let got = classifier.classify(email);
+            assert_ne!(
+                got.category,
+                Category::NeedAction,
+                "{}: {got:?}",
+                email.subject
+            );
+        }
+        // The colleague's request forwarded to someone else, or as a list digest.
+        let mut to_other = mail[0].clone();
+        to_other.headers = vec![("to".into(), "sam@partner.example".into())];
+        let got = classifier.classify(&to_other);
+        assert_ne!(got.category, Category::NeedAction, "{got:?}");
+        assert!(
+            got.reasons
+                .iter()
+                .any(|r| r.contains("not addressed to you")),
+            "{got:?}"
+        );
+        let mut digest = mail[0].clone();
+        digest.subject = "users Digest, Vol 12, Issue 3".into();
+        digest
+            .headers
+            .push(("list-id".into(), "<users.lists.example>".into()));
+        let got = classifier.classify(&digest);
+        assert_ne!(got.category, Category::NeedAction, "{got:?}");
+    }
+
+    #[test]
+    fn every_reason_names_evidence_the_decision_used() {
+        let owners = Owners::new(["dana@example.com"]);
+        let classifier = Classifier::embedded().with_owners(owners.clone());
+        for email in messages() {
+            let got = classifier.classify(&email);
+            let problem = readable::check(&email);
+            let readable = body_is_readable(problem);
+            let mut features = features::extract(&email, &owners, readable, true);
+            let signals = evidence::signals(&email, &owners);
+            let cues = cues::cues(&email.subject, if readable { &email.body } else { "" });
+            // What may be named: the rule or gate that decided, the reading problem, and each
+            // feature that pushed towards the category given (the words by themselves).
+            let mut allowed: Vec<String> = Vec::new();
+            let subject_cues = cues::cues(&email.subject, "");
+            allowed.extend(
+                product_rule(&signals, &cues, &subject_cues).map(|(_, why)| why.to_owned()),
+            );
+            allowed.extend(not_to_you(&signals, &cues, &email).map(str::to_owned));
+            allowed.extend(problem.map(|p| p.describe().to_owned()));
+            let mut words = Vec::new();
+            for (pos, weight) in classifier.model.contributions(&features, got.category) {
+                if weight <= 0.0 {
+                    continue;
+                }
+                match &mut features.kinds[pos] {
+                    FeatureKind::Signal(s) => allowed.push(s.describe().to_owned()),
+                    FeatureKind::Cue(c) => allowed.push(c.describe().to_owned()),
+                    FeatureKind::Group(g) => allowed.push(g.describe().to_owned()),
+                    FeatureKind::Combination(x) => allowed.push(x.describe().to_owned()),
+                    FeatureKind::Mailer(m) => {
+                        allowed.push(format!("sent with {m} (mail software)"))
+                    }
+                    FeatureKind::Word(w) => words.push(
+                        w.split_once(':')
+                            .map_or(w.as_str(), |(_, x)| x)
+                            .replace('_', " "),
+                    ),
+                    _ => {}
+                }
+            }
+            assert!(!got.reasons.is_empty(), "{}", email.subject);
+            for reason in &got.reasons {
+                if let Some(list) = reason.strip_prefix("words: ") {
+                    for word in list.split(", ") {
+                        assert!(
+                            words.iter().any(|w| w == word),
+                            "{}: word {word:?} did not push towards {}",
+                            email.subject,
+                            got.category
+                        );
+                    }
+                    continue;
+                }
+                // A cue that asks quotes its phrase, which must be in the message.
+                let (named, quoted) = match reason.split_once(" (\"") {
+                    Some((named, rest)) => (named, rest.strip_suffix("\")")),
+                    None => (reason.as_str(), None),
+                };
+                if let Some(phrase) = quoted {
+                    let text = format!("{} {}", email.subject, email.body).to_lowercase();
+                    assert!(
+                        text.contains(&phrase.to_lowercase()),
+                        "{}: quoted {phrase:?} is not in the message",
+                        email.subject
+                    );
+                }
+                assert!(
+                    allowed.iter().any(|a| a == named || a == reason),
+                    "{}: reason {reason:?} for {} is not evidence that was used; used: {allowed:?}",
+                    email.subject,
+                    got.category
+                );
+            }
+        }
+    }
 }

@@ -292,6 +292,23 @@ pub fn cues(subject: &str, body: &str) -> Vec<Cue> {
     out
 }
 
+/// The first phrase of `cue` found in the subject or the start of the body, as the lexicon
+/// writes it (`None` for the computed cues and when none is found).
+pub fn phrase_of(subject: &str, body: &str, cue: Cue) -> Option<&'static str> {
+    let head = truncate_chars(body, CUE_BODY_CHARS);
+    let text = format!("{subject}\n{head}").to_lowercase();
+    let (automaton, owners) = matcher();
+    let phrases = lexicon().cue_phrases.get(cue.key())?;
+    automaton
+        .find_overlapping_iter(&text)
+        .find(|m| owners[m.pattern().as_usize()] == cue)
+        .and_then(|m| {
+            let found = &text[m.start()..m.end()];
+            phrases.iter().find(|p| p.as_str() == found)
+        })
+        .map(|p| p.trim())
+}
+
 /// A currency sign or code next to a number: `$19.99`, `19,90 €`, `EUR 40`, `£5`.
 fn has_price(text: &str) -> bool {
     lexicon().price_signs.iter().any(|sign| {

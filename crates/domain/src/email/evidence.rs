@@ -4,8 +4,10 @@
 //! bulk-mail services, automation, addressing, reply chains), never a sender's own name. The
 //! learned model weighs them as features; the rules in [`super`] use a few of them directly.
 
+use super::cues::{Cue, cues};
 use super::lexicon::lexicon;
 use super::message::Message;
+use super::owners::{Owners, addresses};
 
 /// One fact read from the headers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -59,6 +61,27 @@ pub enum Signal {
     OldClient,
     /// `X-Priority: 1` / `Importance: high`.
     HighPriority,
+    /// The owner's address is in `To`.
+    ToOwner,
+    /// The owner's address is in `Cc` (not in `To`).
+    CcOwner,
+    /// The owner is known (configured, or the address the message was delivered to) but
+    /// neither `To` nor `Cc` names them: a list, an alias or a blind copy.
+    NotToOwner,
+    /// A reply (In-Reply-To, References, `Re:`) addressed to the owner.
+    ReplyToOwner,
+    /// Came through a mailing list or went to many: `List-Id`, `List-Post`, `Mailing-List`,
+    /// `X-Mailing-List`, `Sender: owner-…`/`…-bounces`/`…-request`, `Precedence: list`,
+    /// `X-Loop`, `Errors-To`, `Delivered-To: mailing list`.
+    ViaList,
+    /// A list digest ("digest" in the subject or the list's name, through a list).
+    ListDigest,
+    /// Sent to a tagged address (`name+tag@…`): the owner subscribed with it.
+    TaggedAddress,
+    /// The sender's display name is a periodical's ("… Newsletter", "Daily …", "… Weekly").
+    PeriodicSender,
+    /// The sender's address is a bulk mailer's tracking address (a long coded local part).
+    TrackingSender,
 }
 
 impl Signal {
@@ -89,6 +112,15 @@ impl Signal {
             Self::PersonalClient => "h:personal-client",
             Self::OldClient => "h:old-client",
             Self::HighPriority => "h:high-priority",
+            Self::ToOwner => "h:to-owner",
+            Self::CcOwner => "h:cc-owner",
+            Self::NotToOwner => "h:not-to-owner",
+            Self::ReplyToOwner => "h:reply-to-owner",
+            Self::ViaList => "h:via-list",
+            Self::ListDigest => "h:list-digest",
+            Self::TaggedAddress => "h:tagged-address",
+            Self::PeriodicSender => "h:periodic-sender",
+            Self::TrackingSender => "h:tracking-sender",
         }
     }
 
@@ -119,12 +151,22 @@ impl Signal {
             Self::PersonalClient => "written in a personal mail client",
             Self::OldClient => "old mail client (2000s mass mailing)",
             Self::HighPriority => "marked high priority",
+            Self::ToOwner => "addressed to you",
+            Self::CcOwner => "you are in copy",
+            Self::NotToOwner => "not addressed to you (a list, an alias or a blind copy)",
+            Self::ReplyToOwner => "a reply to you",
+            Self::ViaList => "came through a mailing list (list headers)",
+            Self::ListDigest => "a mailing-list digest",
+            Self::TaggedAddress => "sent to your tagged (+) subscription address",
+            Self::PeriodicSender => "the sender is a periodical (newsletter, daily, weekly)",
+            Self::TrackingSender => "sent from a bulk mailer's tracking address",
         }
     }
 }
 
-/// The signals of one message, in [`Signal`] order, without repeats.
-pub fn signals(email: &Message) -> Vec<Signal> {
+/// The signals of one message, in [`Signal`] order, without repeats. `owners` are the
+/// mailbox owner's configured addresses; the addresses the message was delivered to are added.
+pub fn signals(email: &Message, owners: &Owners) -> Vec<Signal> {
     let words = &lexicon().headers;
     let mut out = Vec::new();
     let mut add = |s: Signal| out.push(s);
@@ -229,6 +271,53 @@ pub fn signals(email: &Message) -> Vec<Signal> {
     if email.header("cc").is_some() {
         add(Signal::Copied);
     }
+    let owners = owners.of(email);
+    if !owners.is_empty() {
+        let to_owner = owners.named_in(&to);
+        let cc_owner = !to_owner && email.header("cc").is_some_and(|cc| owners.named_in(cc));
+        if to_owner {
+            add(Signal::ToOwner);
+        } else if cc_owner {
+            add(Signal::CcOwner);
+        } else {
+            add(Signal::NotToOwner);
+        }
+        let reply = email.header("in-reply-to").is_some()
+            || email.header("references").is_some()
+            || words
+                .reply_prefixes
+                .iter()
+                .any(|p| subject.starts_with(p.as_str()));
+        if reply && (to_owner || cc_owner) {
+            add(Signal::ReplyToOwner);
+        }
+    }
+    let via_list = list_id
+        || list_post.is_some()
+        || old_list
+        || email.header("errors-to").is_some()
+        || lower("precedence").as_deref() == Some("list")
+        || lower("sender").is_some_and(|v| v.contains("-request@"));
+    if via_list {
+        add(Signal::ViaList);
+        let list_name = lower("list-id").unwrap_or_default();
+        if subject.contains("digest") || list_name.contains("digest") {
+            add(Signal::ListDigest);
+        }
+    }
+    let mut to_addresses = addresses(&to);
+    if let (Some(only), None) = (to_addresses.next(), to_addresses.next())
+        && only.split('@').next().is_some_and(|l| l.contains('+'))
+    {
+        add(Signal::TaggedAddress);
+    }
+    if let Some(name) = email.from_name.as_deref()
+        && cues(name, "")
+            .iter()
+            .any(|c| matches!(c, Cue::NewsletterTag | Cue::Periodic))
+    {
+        add(Signal::PeriodicSender);
+    }
     let stripped = words
         .reply_prefixes
         .iter()
@@ -240,6 +329,9 @@ pub fn signals(email: &Message) -> Vec<Signal> {
     }
     // The sender.
     let local = from.split('@').next().unwrap_or_default();
+    if is_tracking_local(local) {
+        add(Signal::TrackingSender);
+    }
     if words.system_locals.iter().any(|l| role_match(local, l))
         || local.contains("noreply")
         || local.contains("no-reply")
@@ -271,6 +363,13 @@ pub fn signals(email: &Message) -> Vec<Signal> {
     out.sort();
     out.dedup();
     out
+}
+
+/// A bulk mailer's coded bounce or tracking address (`Online#3.19676.e7-ldDFl1QrfB8U.1`,
+/// `bounce-4415-87761@…`): long, with many digits or a `#`/`=` in it.
+fn is_tracking_local(local: &str) -> bool {
+    let digits = local.chars().filter(char::is_ascii_digit).count();
+    local.len() >= 16 && (digits >= 6 || local.contains(['#', '=']))
 }
 
 /// `local` is the role word, or starts with it and a separator, or (for words of five letters

@@ -8,7 +8,9 @@
 use super::cues::{Cue, Group, cues, groups};
 use super::evidence::{Signal, signals};
 use super::message::Message;
-use super::text::{fnv1a, is_cjk, truncate_chars};
+use super::owners::Owners;
+use super::text::{fnv1a, truncate_chars};
+use crate::text::script::is_cjk;
 
 /// Bits of the hashed feature space.
 pub const DIM_BITS: u32 = 18;
@@ -35,6 +37,11 @@ pub enum FeatureKind {
     Unreadable,
     /// A word or word pair of the subject (`s`) or body (`b`).
     Word(String),
+    /// The mail software named in `X-Mailer` / `User-Agent` (its first word, `m:`): software,
+    /// not a sender, so what is learnt carries to every sender using it.
+    Mailer(String),
+    /// One value of the text's sentence-embedding vector (`e:<i>`, [`add_meaning`]).
+    Meaning(usize),
 }
 
 /// Evidence that means more together than apart, each seen across many kinds of mail: what
@@ -107,14 +114,61 @@ pub struct Features {
     pub kinds: Vec<FeatureKind>,
 }
 
-/// The message's features. `readable` is false when the body is to be ignored.
-pub fn extract(email: &Message, readable: bool, explain: bool) -> Features {
+/// The message's features. `owners` are the mailbox owner's configured addresses; `readable`
+/// is false when the body is to be ignored.
+pub fn extract(email: &Message, owners: &Owners, readable: bool, explain: bool) -> Features {
     let body = if readable {
         truncate_chars(&email.body, BODY_CHARS)
     } else {
         ""
     };
-    extract_parts(&email.subject, body, &signals(email), readable, explain)
+    let mut out = extract_parts(
+        &email.subject,
+        body,
+        &signals(email, owners),
+        readable,
+        explain,
+    );
+    if let Some(mailer) = mailer(email) {
+        out.values.push((index(&format!("m:{mailer}")), 1.0));
+        if explain {
+            out.kinds.push(FeatureKind::Mailer(mailer));
+        }
+    }
+    out
+}
+
+/// The first word of `X-Mailer` (else `User-Agent`), lower-case letters only.
+fn mailer(email: &Message) -> Option<String> {
+    let value = email
+        .header("x-mailer")
+        .or_else(|| email.header("user-agent"))?;
+    let word: String = value
+        .split(|c: char| c.is_whitespace() || c == '/')
+        .find(|w| !w.is_empty())?
+        .chars()
+        .filter(char::is_ascii_alphabetic)
+        .map(|c| c.to_ascii_lowercase())
+        .take(24)
+        .collect();
+    (word.len() >= 2).then_some(word)
+}
+
+/// Length of the meaning vector among the features: comparable to the words' (whose values
+/// add up to a vector of length 2) so neither drowns the other or the header evidence.
+pub const MEANING_SCALE: f32 = 2.0;
+
+/// Appends a text's sentence-embedding vector ([`super::embedding::Embedder::embed`], unit
+/// length) as features `e:0`, `e:1`, …, scaled by [`MEANING_SCALE`].
+pub fn add_meaning(features: &mut Features, meaning: &[f32], explain: bool) {
+    static INDICES: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    let indices = INDICES.get_or_init(|| (0..4096).map(|i| index(&format!("e:{i}"))).collect());
+    for (i, (&v, &at)) in meaning.iter().zip(indices).enumerate() {
+        features.values.push((at, v * MEANING_SCALE));
+        if explain {
+            features.kinds.push(FeatureKind::Meaning(i));
+        }
+    }
 }
 
 /// Features of a header-less example (subject and body only), as in `corpus/emails.tsv`.

@@ -12,6 +12,14 @@ use super::model::Linear;
 /// The shipped model file.
 pub const SHIPPED: &[u8] = include_bytes!("../../data/mail/model.bin");
 
+/// The shipped model that also reads the text's meaning vector, trained with the embedding
+/// table whose stamp ([`super::embedding::Embedder::stamp`]) is [`SHIPPED_MEANING_TABLE`].
+pub const SHIPPED_MEANING: &[u8] = include_bytes!("../../data/mail/model-meaning.bin");
+
+/// The stamp of the embedding table [`SHIPPED_MEANING`] was trained with (its shape and a hash
+/// of its vocabulary): another table's vectors would not mean what the weights learnt.
+pub const SHIPPED_MEANING_TABLE: &str = include_str!("../../data/mail/model-meaning.table");
+
 const MAGIC: &[u8] = b"DGLM1\n";
 
 /// Serialises a model (weights quantised to 16 bits).

@@ -3,6 +3,7 @@
 //! that is readable) instead, and its reasons say so.
 
 use super::message::Message;
+use crate::text::script::is_cjk;
 
 /// Why the body (or the subject) cannot be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,12 +82,7 @@ fn body_problem(body: &str) -> Option<Unreadable> {
         })
         .count();
     // CJK text has no spaces: one long "token" of letters is prose.
-    let cjk = visible
-        .iter()
-        .filter(|&&c| {
-            ('\u{3040}'..='\u{9fff}').contains(&c) || ('\u{ac00}'..='\u{d7af}').contains(&c)
-        })
-        .count();
+    let cjk = visible.iter().filter(|&&c| is_cjk(c)).count();
     if wordlike < 3 && cjk < 4 && (tokens.len() >= 3 || visible.len() > 60) {
         return Some(Unreadable::NoWords);
     }

@@ -18,12 +18,6 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     hasher.finish()
 }
 
-/// Hiragana, katakana, CJK ideographs and Hangul syllables: scripts written without spaces
-/// between words, read one character at a time.
-pub fn is_cjk(c: char) -> bool {
-    matches!(c as u32, 0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xac00..=0xd7af)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,12 +6,15 @@
 //! every message is tested exactly once by a model that never saw its sender.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use super::Category;
-use super::classifier::{Classifier, body_is_readable};
-use super::features::{Features, extract, extract_text};
+use super::classifier::{Classification, Classifier, body_is_readable};
+use super::embedding::Embedder;
+use super::features::{Features, add_meaning, extract, extract_text};
 use super::message::Message;
 use super::model::{Linear, Training, class};
+use super::owners::{Owners, addresses};
 use super::readable;
 use super::text::fnv1a;
 
@@ -71,21 +74,31 @@ pub fn fold_of(group: &str) -> usize {
 
 /// Trains the model on labelled messages (each also without its headers, see
 /// [`corpus_features`]) plus header-less examples (the service's `corpus/emails.tsv`: other
-/// authors' wording, six languages).
+/// authors' wording, six languages), with the meaning vectors of `embedder` when given.
 pub fn train_model<'a>(
     messages: impl Iterator<Item = &'a Labelled>,
     extra: &[Example],
+    embedder: Option<&Embedder>,
     settings: Training,
 ) -> Linear {
-    let features: Vec<(Features, Category)> = corpus_features(messages)
+    let features: Vec<(Features, Category)> = corpus_features(messages, embedder)
         .chain(
             extra
                 .iter()
-                .map(|e| (extract_text(&e.subject, &e.body), e.category)),
+                .map(|e| (text_features(&e.subject, &e.body, embedder), e.category)),
         )
         .collect();
     let pairs: Vec<(&Features, Category)> = features.iter().map(|(f, c)| (f, *c)).collect();
     Linear::train(&pairs, settings)
+}
+
+/// The classifier around a trained model: reading text with `embedder` when the model was
+/// trained with it.
+pub fn classifier(model: Linear, embedder: Option<&Arc<Embedder>>) -> Classifier {
+    match embedder {
+        Some(e) => Classifier::with_meaning(model, Arc::clone(e)),
+        None => Classifier::from_model(model),
+    }
 }
 
 /// Each message's features twice: as the classifier computes them, and from its subject and
@@ -94,21 +107,45 @@ pub fn train_model<'a>(
 /// own too, as in mail whose headers say nothing (forwarded, pasted, from old clients).
 pub fn corpus_features<'a>(
     messages: impl Iterator<Item = &'a Labelled>,
+    embedder: Option<&Embedder>,
 ) -> impl Iterator<Item = (Features, Category)> {
-    messages.flat_map(|m| {
+    messages.flat_map(move |m| {
         let readable = body_is_readable(readable::check(&m.email));
         let body = if readable { m.email.body.as_str() } else { "" };
         [
-            (features_of(&m.email), m.category),
-            (extract_text(&m.email.subject, body), m.category),
+            (features_of(&m.email, embedder), m.category),
+            (text_features(&m.email.subject, body, embedder), m.category),
         ]
     })
 }
 
-/// The features the classifier computes for a message (readability applied).
-pub fn features_of(email: &Message) -> Features {
+/// The features the classifier computes for a message (readability applied; the meaning
+/// vector of `embedder` when given).
+pub fn features_of(email: &Message, embedder: Option<&Embedder>) -> Features {
     let problem = readable::check(email);
-    extract(email, body_is_readable(problem), false)
+    let readable = body_is_readable(problem);
+    let mut features = extract(email, &Owners::default(), readable, false);
+    if let Some(meaning) = embedder.and_then(|e| {
+        let subject = if problem == Some(readable::Unreadable::BadHeaders) {
+            ""
+        } else {
+            email.subject.as_str()
+        };
+        e.embed(subject, if readable { &email.body } else { "" })
+    }) {
+        add_meaning(&mut features, &meaning, false);
+    }
+    features
+}
+
+/// The features of a subject and body alone (no headers), with their meaning vector when an
+/// embedder is given.
+pub fn text_features(subject: &str, body: &str, embedder: Option<&Embedder>) -> Features {
+    let mut features = extract_text(subject, body);
+    if let Some(meaning) = embedder.and_then(|e| e.embed(subject, body)) {
+        add_meaning(&mut features, &meaning, false);
+    }
+    features
 }
 
 /// Predictions against labels: the confusion matrix and what follows from it.
@@ -199,7 +236,14 @@ impl Evaluation {
 
 /// Trains without the sender groups of `folds` and tests the whole classifier (rules included)
 /// on them. `evaluate(&[0, 1, 2, 3, 4])` is five-fold cross-validation by sender.
-pub fn evaluate(corpus: &[Labelled], extra: &[Example], folds: &[usize]) -> Evaluation {
+/// `also` (real mail, repeated [`REAL_WEIGHT`] times) is added to every training set.
+pub fn evaluate(
+    corpus: &[Labelled],
+    extra: &[Example],
+    also: &[Labelled],
+    folds: &[usize],
+    embedder: Option<&Arc<Embedder>>,
+) -> Evaluation {
     let groups: Vec<String> = corpus.iter().map(|m| m.email.sender_group()).collect();
     let mut evaluation = Evaluation::default();
     for &fold in folds {
@@ -208,7 +252,15 @@ pub fn evaluate(corpus: &[Labelled], extra: &[Example], folds: &[usize]) -> Eval
             .zip(&groups)
             .filter(|(_, g)| fold_of(g) != fold)
             .map(|(m, _)| m);
-        let classifier = Classifier::from_model(train_model(train, extra, Training::default()));
+        let classifier = classifier(
+            train_model(
+                train.chain(weighted(also)),
+                extra,
+                embedder.map(|e| &**e),
+                Training::default(),
+            ),
+            embedder,
+        );
         let mut senders = BTreeSet::new();
         for (m, g) in corpus.iter().zip(&groups) {
             if fold_of(g) == fold {
@@ -248,8 +300,10 @@ pub struct CorrectionEffect {
 pub fn evaluate_corrections(
     corpus: &[Labelled],
     extra: &[Example],
+    also: &[Labelled],
     fold: usize,
     corrections: usize,
+    embedder: Option<&Arc<Embedder>>,
 ) -> CorrectionEffect {
     let groups: Vec<String> = corpus.iter().map(|m| m.email.sender_group()).collect();
     let train = corpus
@@ -257,7 +311,15 @@ pub fn evaluate_corrections(
         .zip(&groups)
         .filter(|(_, g)| fold_of(g) != fold)
         .map(|(m, _)| m);
-    let base = Classifier::from_model(train_model(train, extra, Training::default()));
+    let base = classifier(
+        train_model(
+            train.chain(weighted(also)),
+            extra,
+            embedder.map(|e| &**e),
+            Training::default(),
+        ),
+        embedder,
+    );
     let mut by_group: BTreeMap<&str, Vec<&Labelled>> = BTreeMap::new();
     for (m, g) in corpus.iter().zip(&groups) {
         if fold_of(g) == fold {
@@ -292,7 +354,13 @@ pub fn evaluate_corrections(
         let next = Category::ALL[(class(label) + 1) % Category::ALL.len()];
         let examples: Vec<(String, Features, Category)> = similar[..corrections]
             .iter()
-            .map(|m| (group.to_string(), features_of(&m.email), next))
+            .map(|m| {
+                (
+                    group.to_string(),
+                    features_of(&m.email, embedder.map(|e| &**e)),
+                    next,
+                )
+            })
             .collect();
         let updated = base.learning_from(&examples);
         effect.groups += 1;
@@ -318,7 +386,9 @@ pub fn evaluate_corrections(
 pub fn evaluate_unseen_kinds(
     corpus: &[Labelled],
     extra: &[Example],
+    also: &[Labelled],
     kinds: &HashMap<&str, &str>,
+    embedder: Option<&Arc<Embedder>>,
 ) -> (Evaluation, Vec<(String, Category, usize, usize)>) {
     let kind_of = |m: &Labelled| kinds.get(m.email.id.as_str()).copied().unwrap_or("?");
     // A kind that is its category's only kind (all Social mail) cannot be left out: the model
@@ -338,11 +408,18 @@ pub fn evaluate_unseen_kinds(
     let mut evaluation = Evaluation::default();
     let mut per_kind = Vec::new();
     for kind in all {
-        let classifier = Classifier::from_model(train_model(
-            corpus.iter().filter(|m| kind_of(m) != kind),
-            extra,
-            Training::default(),
-        ));
+        let classifier = classifier(
+            train_model(
+                corpus
+                    .iter()
+                    .filter(|m| kind_of(m) != kind)
+                    .chain(weighted(also)),
+                extra,
+                embedder.map(|e| &**e),
+                Training::default(),
+            ),
+            embedder,
+        );
         let (mut tested, mut correct, mut category) = (0, 0, Category::Fyi);
         for m in corpus.iter().filter(|m| kind_of(m) == kind) {
             let predicted = classifier.classify(&m.email).category;
@@ -358,13 +435,17 @@ pub fn evaluate_unseen_kinds(
 
 /// Out of distribution: trained on `corpus` only, tested on header-less `examples` (the
 /// service's `corpus/emails.tsv`: other wording, six languages, no headers).
-pub fn evaluate_handwritten(corpus: &[Labelled], examples: &[Example]) -> Evaluation {
-    let features: Vec<(Features, Category)> = corpus_features(corpus.iter()).collect();
+pub fn evaluate_handwritten(
+    corpus: &[Labelled],
+    examples: &[Example],
+    embedder: Option<&Embedder>,
+) -> Evaluation {
+    let features: Vec<(Features, Category)> = corpus_features(corpus.iter(), embedder).collect();
     let pairs: Vec<(&Features, Category)> = features.iter().map(|(f, c)| (f, *c)).collect();
     let model = Linear::train(&pairs, Training::default());
     let mut evaluation = Evaluation::default();
     for e in examples {
-        let p = model.probabilities(&extract_text(&e.subject, &e.body));
+        let p = model.probabilities(&text_features(&e.subject, &e.body, embedder));
         let best = (0..5).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(1);
         evaluation.add(e.category, Category::ALL[best]);
     }
@@ -398,4 +479,175 @@ mod tests {
         assert_eq!(fold_of("example.org"), (fnv1a(b"example.org") % 5) as usize);
         assert_eq!(Message::default().sender_group(), "");
     }
+}
+
+/// How many times each real message counts in training: the generated corpus is six times
+/// larger and each of its messages counts twice (with and without headers), so real mail
+/// would otherwise weigh little against our own generator's phrasing.
+pub const REAL_WEIGHT: usize = 3;
+
+/// Real mail repeated [`REAL_WEIGHT`] times, for a training set.
+pub fn weighted(real: &[Labelled]) -> impl Iterator<Item = &Labelled> + Clone {
+    (0..REAL_WEIGHT).flat_map(move |_| real.iter())
+}
+
+/// Predictions for each message of a real set by models that never saw its sender or its
+/// list: cross-validation over [`grouped_folds`] (`keys` from [`holdout_keys`]), each model
+/// trained on `base` (the generated corpus), `extra` and the real messages of the other folds.
+/// The whole classifier decides (rules included), with `owners` as configured.
+pub fn evaluate_grouped(
+    real: &[Labelled],
+    keys: &[Vec<String>],
+    base: &[Labelled],
+    extra: &[Example],
+    folds: usize,
+    embedder: Option<&Arc<Embedder>>,
+) -> Vec<Classification> {
+    let fold_of = grouped_folds(keys, folds);
+    let mut predicted = vec![None; real.len()];
+    for fold in 0..folds {
+        let train: Vec<Labelled> = real
+            .iter()
+            .zip(&fold_of)
+            .filter(|(_, f)| **f != fold)
+            .map(|(m, _)| m.clone())
+            .collect();
+        let classifier = classifier(
+            train_model(
+                base.iter().chain(weighted(&train)),
+                extra,
+                embedder.map(|e| &**e),
+                Training::default(),
+            ),
+            embedder,
+        );
+        for (i, m) in real.iter().enumerate() {
+            if fold_of[i] == fold {
+                predicted[i] = Some(classifier.classify(&m.email));
+            }
+        }
+    }
+    // Every message is in one fold (fold numbers are below `folds`).
+    predicted.into_iter().flatten().collect()
+}
+
+impl Evaluation {
+    /// The evaluation of (expected, predicted) pairs.
+    pub fn of(pairs: impl IntoIterator<Item = (Category, Category)>) -> Self {
+        let mut out = Self::default();
+        for (expected, predicted) in pairs {
+            out.add(expected, predicted);
+        }
+        out
+    }
+
+    /// Mean F1 over the categories present in the expected labels.
+    pub fn macro_f1(&self) -> f64 {
+        let present: Vec<Category> = Category::ALL
+            .into_iter()
+            .filter(|&c| self.confusion[class(c)].iter().sum::<usize>() > 0)
+            .collect();
+        present.iter().map(|&c| self.scores(c).2).sum::<f64>() / present.len().max(1) as f64
+    }
+}
+
+/// The two halves of a real set, by a fixed hash of each file's name: rules and cue words are
+/// tuned by reading the failures of [`Half::Tune`] only; [`Half::Report`] is reported apart
+/// and never read for tuning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Half {
+    /// FNV-1a of the file name is even: failures read, rules and words tuned on it.
+    Tune,
+    /// Odd: only measured.
+    Report,
+}
+
+impl Half {
+    /// The half of a file name (its base name, e.g. `sa-easy-ham-1-00001.eml`).
+    pub fn of(file_name: &str) -> Self {
+        if fnv1a(file_name.as_bytes()).is_multiple_of(2) {
+            Self::Tune
+        } else {
+            Self::Report
+        }
+    }
+}
+
+/// What must be held out together with a message: its sender (registrable domain) and the
+/// mailing list it came through (`List-Id`, else the list address of `List-Post`,
+/// `Mailing-List` or `X-Mailing-List`), as `s:` and `l:` keys.
+pub fn holdout_keys(email: &Message) -> Vec<String> {
+    let mut keys = vec![format!("s:{}", email.sender_group())];
+    if let Some(list) = list_key(email) {
+        keys.push(format!("l:{list}"));
+    }
+    keys
+}
+
+/// The list a message came through, lower-case, if any.
+pub fn list_key(email: &Message) -> Option<String> {
+    if let Some(id) = email.header("list-id") {
+        let id = match (id.rfind('<'), id.rfind('>')) {
+            (Some(a), Some(b)) if a < b => &id[a + 1..b],
+            _ => id,
+        };
+        let id = id.trim().to_ascii_lowercase();
+        if !id.is_empty() {
+            return Some(id);
+        }
+    }
+    ["list-post", "mailing-list", "x-mailing-list"]
+        .iter()
+        .filter_map(|h| email.header(h))
+        .find_map(|v| addresses(v).next())
+}
+
+/// Folds (0..`folds`) such that messages sharing a sender or a list are in the same fold:
+/// the connected components of `keys` ([`holdout_keys`]), each placed by a hash of its
+/// smallest key.
+pub fn grouped_folds(keys: &[Vec<String>], folds: usize) -> Vec<usize> {
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut parent: Vec<usize> = Vec::new();
+    fn find(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    let mut first = Vec::with_capacity(keys.len());
+    for message_keys in keys {
+        let mut root = None;
+        for key in message_keys {
+            let next = parent.len();
+            let id = *ids.entry(key.as_str()).or_insert(next);
+            if id == next {
+                parent.push(id);
+            }
+            let r = find(&mut parent, id);
+            match root {
+                None => root = Some(r),
+                Some(r0) if r0 != r => parent[r] = r0,
+                Some(_) => {}
+            }
+        }
+        first.push(root);
+    }
+    let mut smallest: HashMap<usize, &str> = HashMap::new();
+    for (key, &id) in &ids {
+        let r = find(&mut parent, id);
+        let entry = smallest.entry(r).or_insert(key);
+        if *key < *entry {
+            *entry = key;
+        }
+    }
+    first
+        .into_iter()
+        .map(|root| {
+            root.map_or(0, |r| {
+                let r = find(&mut parent, r);
+                (fnv1a(smallest[&r].as_bytes()) % folds as u64) as usize
+            })
+        })
+        .collect()
 }

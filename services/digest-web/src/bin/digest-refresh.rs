@@ -57,6 +57,20 @@ struct Cli {
     #[arg(long, env = "DIGEST_RULES_FILE")]
     rules_file: Option<PathBuf>,
 
+    /// The mailbox owner's addresses, comma-separated: mail addressed to them is told from mail
+    /// to a list or to many [default: the IMAP login when it is an address, and each message's
+    /// Delivered-To / X-Original-To]
+    #[arg(long, env = "DIGEST_OWNER_ADDRESSES", value_delimiter = ',')]
+    owner_addresses: Option<Vec<String>>,
+
+    /// The sentence-embedding table the categoriser reads text with (written by
+    /// scripts/setup/install-embedding-model.sh); an empty value turns it off. Without it the
+    /// embedded default categorises, and the digest says so [default: the checkout's
+    /// .tmp/embedding-model/tokens.bin]
+    // A String, not a PathBuf: clap's path parser refuses the empty value that turns it off.
+    #[arg(long, env = "DIGEST_EMBEDDING_MODEL")]
+    embedding_model: Option<String>,
+
     /// Price of 1,000 LLM tokens, used for estimated_cost when LLM_PRICE_INPUT_PER_1K and
     /// LLM_PRICE_OUTPUT_PER_1K are not set [default: 0]
     #[arg(long, env = "DIGEST_LLM_PRICE_PER_1K_TOKENS")]
@@ -106,6 +120,12 @@ fn main() -> ExitCode {
     }
     if let Some(rules) = cli.rules_file {
         options.rules_file = Some(rules);
+    }
+    if let Some(owners) = cli.owner_addresses {
+        options.owner_addresses = owners;
+    }
+    if let Some(table) = cli.embedding_model {
+        options.embedding_model = (!table.trim().is_empty()).then(|| PathBuf::from(table));
     }
     if let Some(price) = cli.llm_price_per_1k_tokens {
         options.llm_price_per_1k_tokens = price;

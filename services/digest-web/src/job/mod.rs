@@ -43,10 +43,11 @@ pub mod summarize;
 
 use classify::{Classifier, RulesError, load_rules};
 use corrections::Corrections;
+use domain::email::owners::Owners;
 use llm::LlmStep;
 use mail::imap::ImapMailbox;
 use mail::local::{Entry, LocalMailbox};
-use mail::{MailError, MailSource, ParsedEmail, parse_message};
+use mail::{MailError, MailSource, ParsedEmail, parse_or_salvage};
 use summarize::{SummaryInput, summarize};
 
 /// Cached messages not seen in a run and older than this are dropped from the cache.
@@ -70,6 +71,12 @@ pub struct RefreshOptions {
     pub imap_auth: Option<ImapAuth>,
     /// User rules (`DIGEST_RULES_FILE`), applied before everything else.
     pub rules_file: Option<PathBuf>,
+    /// The mailbox owner's addresses (`DIGEST_OWNER_ADDRESSES`); the IMAP login, when it is an
+    /// address, and each message's delivery address are added.
+    pub owner_addresses: Vec<String>,
+    /// The sentence-embedding table (`DIGEST_EMBEDDING_MODEL`, by default the checkout's
+    /// `.tmp/embedding-model/tokens.bin`); `None` turns the meaning vector off.
+    pub embedding_model: Option<PathBuf>,
     /// Price of 1,000 LLM tokens (prompt and completion alike), for `estimated_cost` when
     /// `LLM_PRICE_INPUT_PER_1K` / `LLM_PRICE_OUTPUT_PER_1K` are not set.
     pub llm_price_per_1k_tokens: f64,
@@ -87,6 +94,8 @@ impl RefreshOptions {
             max_emails: DEFAULT_MAX_EMAILS,
             imap_auth: None,
             rules_file: None,
+            owner_addresses: Vec::new(),
+            embedding_model: Some(classify::default_embedding_model()),
             llm_price_per_1k_tokens: 0.0,
             llm: None,
         }
@@ -112,6 +121,19 @@ impl RefreshOptions {
             )
             .map_err(|e| e.to_string())?;
         options.rules_file = env.raw("DIGEST_RULES_FILE").map(PathBuf::from);
+        options.owner_addresses = env
+            .raw("DIGEST_OWNER_ADDRESSES")
+            .map(|v| {
+                v.split(',')
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(table) = env.raw("DIGEST_EMBEDDING_MODEL") {
+            options.embedding_model = (!table.trim().is_empty()).then(|| PathBuf::from(table));
+        }
         options.llm_price_per_1k_tokens = env
             .parse_or("DIGEST_LLM_PRICE_PER_1K_TOKENS", 0.0, "a number")
             .map_err(|e| e.to_string())?;
@@ -274,10 +296,20 @@ fn run_inner(
         path: db.clone(),
         source,
     };
+    let (classifier, classifier_name) =
+        classify::offline_classifier(options.embedding_model.as_deref());
+    tracing::info!(categoriser = %classifier_name, "offline categoriser");
     let classifier = match &options.rules_file {
-        Some(path) => Classifier::embedded().with_rules(load_rules(path)?),
-        None => Classifier::embedded().clone(),
+        Some(path) => classifier.with_rules(load_rules(path)?),
+        None => classifier,
     };
+    let mut owners = options.owner_addresses.clone();
+    if let MailSource::Imap(url) = &options.source
+        && url.user.contains('@')
+    {
+        owners.push(url.user.clone());
+    }
+    let classifier = classifier.with_owners(Owners::new(&owners));
     let now = Utc::now();
     let since = options.window.since(now);
     let identity = options.source.cache_identity();
@@ -328,7 +360,7 @@ fn run_inner(
     let mut api_calls = 0;
     let mut take = |raw: Raw, errors: &mut Vec<ErrorRecord>| {
         let key = &entries[raw.index].key;
-        match parse_message(&raw.bytes, raw.delivered_at) {
+        match parse_or_salvage(&raw.bytes, raw.delivered_at) {
             Ok(parsed) => fresh.push((key.clone(), to_cached(&classifier, &corrections, parsed))),
             Err(e) => errors.push(ErrorRecord {
                 module: "mail.parse".into(),

@@ -480,3 +480,25 @@ fn a_config_file_is_read_and_the_environment_overrides_it() {
     ];
     assert_eq!(count(&digest(&refresh(&[], &env), data.path())), 6);
 }
+
+#[test]
+fn an_empty_or_missing_embedding_table_still_categorises_the_sample() {
+    // Empty turns the sentence-embedding model off; a missing file falls back to the embedded
+    // default with a warning: both sort the sample into every category.
+    let missing = tempfile::tempdir().unwrap();
+    let table = missing.path().join("tokens.bin");
+    for env in [
+        vec![("DIGEST_EMBEDDING_MODEL", "")],
+        vec![("DIGEST_EMBEDDING_MODEL", table.to_str().unwrap())],
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = refresh(&["--data-dir", dir.path().to_str().unwrap()], &env);
+        let digest = digest(&out, dir.path());
+        for (name, items) in digest["categories"].as_object().unwrap() {
+            assert!(
+                !items.as_array().unwrap().is_empty(),
+                "{env:?}: {name} is empty"
+            );
+        }
+    }
+}

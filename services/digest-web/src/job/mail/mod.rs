@@ -14,7 +14,8 @@ mod source;
 use chrono::{DateTime, TimeZone, Utc};
 use domain::email::text::truncate_chars;
 use domain::email::{EmailItem, Message};
-use mail_parser::MessageParser;
+use mail_parser::decoders::html::html_to_text;
+use mail_parser::{MessageParser, PartType};
 
 pub use source::{ImapSecurity, ImapUrl, MailSource, check_source};
 
@@ -224,17 +225,41 @@ pub fn parse_message(
         .or(delivered_at)
         .unwrap_or_else(Utc::now);
 
-    let text = message
-        .body_text(0)
-        .map(|t| t.into_owned())
-        .unwrap_or_default();
+    let text = match message.text_part(0).map(|p| &p.body) {
+        Some(PartType::Html(html)) => html_to_text(&break_blocks(html)),
+        _ => message
+            .body_text(0)
+            .map(|t| t.into_owned())
+            .unwrap_or_default(),
+    };
     let body = clean_body(&text);
     let snippet = snippet(&body, SNIPPET_CHARS);
 
+    // The header's first line as written, angle brackets stripped, as other tools that key
+    // mail by its raw Message-ID read it, so both name the message alike: with a trailing
+    // comment (`<a@b> (added by relay)`) the id keeps it; a broken id folded over several
+    // lines (`<a@b` then `(comments) by host>`) is its first line.
     let id = message
-        .message_id()
-        .map(|m| m.trim().trim_matches(['<', '>']).trim().to_owned())
+        .header_raw("Message-ID")
+        .map(|m| {
+            let first = m
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or("");
+            collapse(first)
+                .trim()
+                .trim_matches(['<', '>'])
+                .trim()
+                .to_owned()
+        })
         .filter(|m| !m.is_empty())
+        .or_else(|| {
+            message
+                .message_id()
+                .map(|m| m.trim().trim_matches(['<', '>']).trim().to_owned())
+                .filter(|m| !m.is_empty())
+        })
         .unwrap_or_else(|| format!("h{:016x}", fnv1a(raw)));
 
     let headers = message
@@ -266,6 +291,146 @@ pub fn parse_message(
         received_at,
         snippet,
         attachments: message.attachment_count(),
+    })
+}
+
+/// Elements that end a block of text. mail-parser's HTML-to-text breaks lines only at a bare
+/// `<br>` and at `</p>`, so `<h1>Morning Brief</h1><div>Energy prices…` would read "Morning
+/// BriefEnergy prices…", and so would `<br clear=all>` and old mail's `text<p>more`.
+pub const BLOCK_TAGS: &[&str] = &[
+    "p",
+    "br",
+    "div",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "li",
+    "ul",
+    "ol",
+    "tr",
+    "table",
+    "blockquote",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "hr",
+    "dt",
+    "dd",
+    "pre",
+    "center",
+    "address",
+    "nav",
+    "aside",
+    "main",
+    "form",
+    "fieldset",
+    "figure",
+    "figcaption",
+    "caption",
+    "title",
+];
+
+/// `html` with a `<br>` before every block element's opening and closing tag and a space after
+/// it and after every table cell's tag, so blocks read as lines and cells as words.
+///
+/// The space is written as the entity `&#32;`: mail-parser's HTML-to-text drops the space
+/// between the first word of a line that ends at a tag and the next word
+/// (`<br><b>Fast</b> Important` reads "FastImportant"); an entity after each break starts the
+/// line with a word of its own.
+pub fn break_blocks(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + html.len() / 8);
+    let mut rest = html;
+    while let Some(at) = rest.find('<') {
+        out.push_str(&rest[..at]);
+        let tag = &rest[at + 1..];
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        let block = BLOCK_TAGS.contains(&name.as_str());
+        if !block && name != "td" && name != "th" {
+            out.push('<');
+            rest = tag;
+            continue;
+        }
+        if block {
+            out.push_str("<br>");
+        }
+        let end = tag.find('>').map_or(tag.len(), |e| e + 1);
+        out.push('<');
+        out.push_str(&tag[..end]);
+        out.push_str("&#32;");
+        rest = &tag[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// [`parse_message`], or, for bytes that are not an RFC 5322 message but read as text (a
+/// header block lost, a message pasted into a file), what could be read: the `From:` and
+/// `Subject:` lines it has, its text as the body. Empty, oversized and binary input are still
+/// errors. The job keeps every message it can read in the digest.
+pub fn parse_or_salvage(
+    raw: &[u8],
+    delivered_at: Option<DateTime<Utc>>,
+) -> Result<ParsedEmail, ParseError> {
+    match parse_message(raw, delivered_at) {
+        Err(ParseError::NoHeaders) => salvage(raw, delivered_at).ok_or(ParseError::NoHeaders),
+        other => other,
+    }
+}
+
+fn salvage(raw: &[u8], delivered_at: Option<DateTime<Utc>>) -> Option<ParsedEmail> {
+    let text = String::from_utf8_lossy(&raw[..raw.len().min(256 << 10)]);
+    let visible = text.chars().filter(|c| !c.is_whitespace()).count();
+    let junk = text
+        .chars()
+        .filter(|&c| c == '\u{fffd}' || (c.is_control() && !c.is_whitespace()))
+        .count();
+    let words = text
+        .split_whitespace()
+        .filter(|w| w.chars().all(char::is_alphabetic) && (2..=20).contains(&w.len()))
+        .count();
+    if visible == 0 || junk * 10 > visible || words < 3 {
+        return None;
+    }
+    let field = |name: &str| {
+        text.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            key.trim()
+                .eq_ignore_ascii_case(name)
+                .then(|| collapse(value))
+                .filter(|v| !v.is_empty())
+        })
+    };
+    let from = field("From")
+        .and_then(|v| {
+            v.split(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"'))
+                .find(|t| t.contains('@'))
+                .map(str::to_ascii_lowercase)
+        })
+        .unwrap_or_else(|| "unknown@invalid".to_owned());
+    let subject = field("Subject").unwrap_or_default();
+    let body = clean_body(&text);
+    let received_at = delivered_at.unwrap_or_else(Utc::now);
+    Some(ParsedEmail {
+        snippet: snippet(&body, SNIPPET_CHARS),
+        message: Message {
+            id: format!("h{:016x}", fnv1a(raw)),
+            from,
+            from_name: None,
+            subject,
+            body,
+            headers: Vec::new(),
+        },
+        received_at,
+        attachments: 0,
     })
 }
 
