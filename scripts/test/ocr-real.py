@@ -2,12 +2,14 @@
 """Scores /ocr on the shared real label photos (../shared/data/real-photos), split in two fixed
 halves by the CRC-32 of the file name: "tune" (CRC-32 even, the half fixes were developed on) and
 "check" (odd, never looked at while tuning). Prints every photo (half, F1, items, seconds) and each
-half's fuzzy F1, median and slowest seconds, photos over the 8 s budget, empty answers.
+half's fuzzy F1, median and slowest seconds, photos over the 8 s budget, empty answers; with --pid
+(the server's process id) also the CPU seconds each photo cost the server and its Tesseract
+children (wall time on a shared machine says more about the neighbours than about /ocr).
 
-Usage: ocr-real.py URL [--save FILE] [--only REGEX] [--timeout S]   (URL of a running ingredient-api)
+Usage: ocr-real.py URL [--pid PID] [--save FILE] [--only REGEX] [--half tune|check] [--timeout S]
 Scoring is the set's own score.py (fuzzy item match, similarity >= 0.85, the printed list).
 """
-import argparse, json, os, statistics, subprocess, sys, tempfile, zlib
+import argparse, json, os, re, statistics, subprocess, sys, tempfile, zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PHOTOS = os.path.normpath(os.path.join(HERE, "../../../shared/data/real-photos"))
@@ -27,10 +29,20 @@ def summary(rows):
     precision = fuzzy / pred if pred else 0.0
     f1 = 2 * recall * precision / (recall + precision) if recall + precision else 0.0
     seconds = [r["seconds"] for r in rows]
+    cpu = [r["cpu"] for r in rows if r.get("cpu") is not None]
+    cpu_part = (f" cpu_median_s={statistics.median(cpu):.2f} cpu_max_s={max(cpu):.2f}"
+                if cpu else "")
     return (f"photos={len(rows)} fuzzy_f1={f1:.3f} recall={recall:.3f} precision={precision:.3f} "
             f"median_s={statistics.median(seconds):.2f} max_s={max(seconds):.2f} "
             f"over_{BUDGET_S:.0f}s={sum(s > BUDGET_S for s in seconds)} "
-            f"empty={sum(r['n_pred'] == 0 for r in rows)}")
+            f"empty={sum(r['n_pred'] == 0 for r in rows)}{cpu_part}")
+
+
+def cpu_ticks(pid):
+    """CPU clock ticks of a process and its reaped children (utime, stime, cutime, cstime)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return sum(int(v) for v in fields[11:15])
 
 
 def main():
@@ -38,26 +50,48 @@ def main():
     ap.add_argument("url")
     ap.add_argument("--save", help="write the per-photo results (jsonl) here")
     ap.add_argument("--only", help="a regex on file names")
+    ap.add_argument("--half", choices=["tune", "check"], help="read one half only")
+    ap.add_argument("--pid", type=int, help="the server's process id: CPU seconds per photo")
     ap.add_argument("--timeout", type=int, default=120,
                     help="seconds the client waits for one answer (default 120; more on a busy machine)")
     args = ap.parse_args()
     if not os.path.isdir(PHOTOS):
         print("skipped: ../shared/data not found")
         return
+    only = args.only
+    if args.half:
+        files = sorted(f for f in os.listdir(PHOTOS) if f.endswith(".jpg") and half(f) == args.half)
+        only = "^(" + "|".join(re.escape(f) for f in files) + ")$"
     with tempfile.TemporaryDirectory() as tmp:
         saved = args.save or os.path.join(tmp, "results.jsonl")
+        post = (f"curl -s -X POST {args.url}/ocr -H 'Content-Type: application/json' "
+                "--data-binary @{json}")
+        cpu_log = os.path.join(tmp, "cpu.txt")
+        if args.pid:
+            # Ticks before and after each request, written beside the answer.
+            tick = f"awk '{{print $14+$15+$16+$17}}' /proc/{args.pid}/stat"
+            post = (f"a=$({tick}); {post}; b=$({tick}); "
+                    f"echo {{image}} $((b - a)) >> {cpu_log}")
         cmd = [sys.executable, os.path.join(PHOTOS, "score.py"), "--dir", PHOTOS, "--jobs", "1",
                "--timeout", str(args.timeout), "--json-key", "original_text", "--save", saved,
-               "--cmd", f"curl -s -X POST {args.url}/ocr -H 'Content-Type: application/json' "
-                        "--data-binary @{json}"]
-        if args.only:
-            cmd += ["--only", args.only]
+               "--cmd", post]
+        if only:
+            cmd += ["--only", only]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
         rows = [json.loads(l) for l in open(saved, encoding="utf-8") if l.strip()]
+        ticks = os.sysconf("SC_CLK_TCK")
+        cpu = {}
+        if os.path.exists(cpu_log):
+            for line in open(cpu_log, encoding="utf-8"):
+                path, spent = line.rsplit(" ", 1)
+                cpu[os.path.basename(path)] = int(spent) / ticks
+        for r in rows:
+            r["cpu"] = cpu.get(r["file"])
     for r in sorted(rows, key=lambda r: (half(r["file"]), r["file"])):
         f1 = 2 * r["fuzzy"] / (r["n_pred"] + r["n_truth"]) if r["n_pred"] + r["n_truth"] else 0.0
+        cpu = f" cpu {r['cpu']:5.2f}s" if r.get("cpu") is not None else ""
         print(f"{half(r['file']):<6} {r['file']:<28} f1={f1:.2f} truth={r['n_truth']:>2} "
-              f"pred={r['n_pred']:>2} fuzzy={r['fuzzy']:>2} {r['seconds']:6.2f}s")
+              f"pred={r['n_pred']:>2} fuzzy={r['fuzzy']:>2} {r['seconds']:6.2f}s{cpu}")
     for name in ("tune", "check"):
         part = [r for r in rows if half(r["file"]) == name]
         if part:

@@ -3,7 +3,8 @@
 # release ingredient-api on one core (taskset -c 0, OCR_CONCURRENCY=1), started on a free loopback
 # port and stopped by PID, and prints every photo and the two fixed halves (tune / check, by the
 # CRC-32 of the file name: scripts/test/ocr-real.py). Says "skipped" and succeeds when
-# ../shared/data is not beside the checkout. Arguments go to ocr-real.py (--save FILE, --only RE);
+# ../shared/data is not beside the checkout. Arguments go to ocr-real.py (--save FILE, --only RE,
+# --half tune|check); the CPU seconds of each photo are read from the server's /proc entry.
 # OCR_REAL_BIN runs another build of the binary (a baseline) side by side.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,4 +29,4 @@ HOST=127.0.0.1 PORT=$port OCR_CONCURRENCY=1 OMP_THREAD_LIMIT=1 RUST_LOG=${RUST_L
   OCR_QUEUE_WAIT_SECS=600 "${cores[@]}" "$bin" 2>/dev/null &
 pid=$!
 wait_up "$port"
-python3 scripts/test/ocr-real.py "http://127.0.0.1:$port" "$@"
+python3 scripts/test/ocr-real.py "http://127.0.0.1:$port" --pid "$pid" "$@"

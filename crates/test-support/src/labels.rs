@@ -137,6 +137,10 @@ pub enum Variant {
     /// The label inside a larger photo: a hand-coloured blob over one edge, a barcode-like
     /// stripe pattern and a price sticker's text around it.
     Clutter,
+    /// The whole back of a pack in a 720x1280 video frame: the label's text in small print
+    /// (about 8 px, as [`Variant::LowResolution`]) between lines of large type (the brand, the
+    /// product's name, the weight, a slogan), more of them than the small print's lines.
+    WholePack,
 }
 
 impl Variant {
@@ -157,7 +161,7 @@ impl Variant {
     pub const OPT_IN: [Variant; 1] = [Variant::SmallAt150Dpi];
 
     /// What real phone photos of labels look like (`ocr_accuracy --variants hard`).
-    pub const HARD: [Variant; 9] = [
+    pub const HARD: [Variant; 10] = [
         Variant::Curved,
         Variant::SteepPerspective,
         Variant::Glare,
@@ -167,6 +171,7 @@ impl Variant {
         Variant::Turned90,
         Variant::Multilingual,
         Variant::Clutter,
+        Variant::WholePack,
     ];
 
     /// Lower-case name for tables.
@@ -191,6 +196,7 @@ impl Variant {
             Variant::Turned90 => "turned-90",
             Variant::Multilingual => "multilingual",
             Variant::Clutter => "clutter",
+            Variant::WholePack => "whole-pack",
         }
     }
 }
@@ -389,6 +395,7 @@ pub fn render_in(label: &Label, variant: Variant, corpus: &[Label]) -> Vec<u8> {
         Variant::LowResolution => image = video_frame(&image),
         Variant::Turned90 => image = image::imageops::rotate90(&image),
         Variant::Clutter => image = clutter(&image, &mut noise),
+        Variant::WholePack => image = whole_pack(&image, &style),
         _ => {}
     }
     let mut bytes = Vec::new();
@@ -547,6 +554,37 @@ fn video_frame(image: &RgbImage) -> RgbImage {
     let x = (720 - small.width()) / 2;
     let y = (1280 - small.height()) / 2;
     image::imageops::overlay(&mut frame, &small, i64::from(x), i64::from(y));
+    frame
+}
+
+/// The label in small print in a video frame ([`video_frame`]) with large type above and
+/// below it, as on the back of a pack: four columns of five short lines, one word each (the
+/// detector makes a box of each), in the label's own font.
+fn whole_pack(image: &RgbImage, style: &Style<'_>) -> RgbImage {
+    let mut frame = video_frame(image);
+    let large = Style {
+        points: 26,
+        dpi: 96,
+        width_pt: 300,
+        ..*style
+    };
+    let scale = (432.0 / image.width() as f32).min(1200.0 / image.height() as f32);
+    let list_top = (1280 - (image.height() as f32 * scale) as u32) / 2;
+    let columns = [
+        ("BRAND\nCRUNCHY\nORIGINAL\nRECIPE\nSINCE", 40, true),
+        ("1921\nFAMILY\nBAKERY\nSWISS\nQUALITY", 380, true),
+        ("250 g\nFRESH\nDAILY\nBAKED\nGOOD", 40, false),
+        ("TASTE\nSHARE\nENJOY\nCRISP\nGOLDEN", 380, false),
+    ];
+    for (words, x, above) in columns {
+        let block = pango(words, &large);
+        let y = if above {
+            i64::from(list_top) - i64::from(block.height()) - 8
+        } else {
+            i64::from(1280 - list_top) + 8
+        };
+        image::imageops::overlay(&mut frame, &block, x, y.max(0));
+    }
     frame
 }
 
@@ -728,7 +766,7 @@ mod tests {
             let (w, h) = (image.width(), image.height());
             match variant {
                 Variant::Turned90 => assert_eq!((w, h), (clean.height(), clean.width())),
-                Variant::LowResolution => assert_eq!((w, h), (720, 1280)),
+                Variant::LowResolution | Variant::WholePack => assert_eq!((w, h), (720, 1280)),
                 Variant::Clutter => assert!(w > clean.width() * 3 / 2 && h > clean.height()),
                 Variant::Multilingual => assert!(h > clean.height(), "a second list"),
                 Variant::Curved => assert!(w < clean.width() && h > clean.height()),

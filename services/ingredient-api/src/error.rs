@@ -58,6 +58,9 @@ pub enum ErrorKind {
     Internal,
     /// 501: the endpoint's engine is not available in this build.
     NotImplemented,
+    /// 200 with the failure body: the request was read, but its content holds nothing to
+    /// answer with (a photo without a readable ingredient list).
+    Unanswerable,
 }
 
 /// An error answered in the endpoint's documented shape.
@@ -165,6 +168,7 @@ impl ResponseError for ApiError {
             ErrorKind::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorKind::NotImplemented => StatusCode::NOT_IMPLEMENTED,
+            ErrorKind::Unanswerable => StatusCode::OK,
         }
     }
 

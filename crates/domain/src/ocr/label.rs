@@ -68,7 +68,7 @@ pub fn extract(text: &str) -> Extraction {
         },
     };
     let section = take_section(&lines, start_line, start_col, header_found);
-    let items = split_items(&section);
+    let items = until_footnote(split_items(&section));
     // The language of the list returned, not of the whole text (a pack printing it in two
     // languages): its header and its items tell it.
     let language = if header_found {
@@ -84,6 +84,33 @@ pub fn extract(text: &str) -> Extraction {
         header_found,
         header_language,
     }
+}
+
+/// The items up to a footnote read into the list: a word opening with the footnote's mark
+/// inside an item (`Wasser *aus biologischer Landwirtschaft`, `Äpfel* *issu de l'agriculture
+/// biologique`) starts the note that explains the marks, printed right after the list; it
+/// ends the list. A mark at the end of a word (`Äpfel*`) or opening an item stays.
+fn until_footnote(mut items: Vec<String>) -> Vec<String> {
+    let note = items.iter().enumerate().find_map(|(i, item)| {
+        item.match_indices(" *")
+            .map(|(at, _)| at)
+            .find(|&at| {
+                item[at..]
+                    .trim_start_matches([' ', '*'])
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_alphabetic)
+            })
+            .map(|at| (i, at))
+    });
+    if let Some((i, at)) = note {
+        items.truncate(i + 1);
+        items[i].truncate(at);
+        if items[i].trim().is_empty() {
+            items.pop();
+        }
+    }
+    items
 }
 
 /// Trims a line and collapses runs of whitespace. OCR engines put a space between CJK
@@ -269,7 +296,29 @@ fn header_in_line(line: &str) -> Option<(usize, Option<Language>)> {
             }
         }
     }
-    best.map(|(_, end, language)| (end, language))
+    best.map(|(_, end, language)| (chained_header_end(&lower, end), language))
+}
+
+/// Where a header shared by several languages ends: one language's header followed by the
+/// others', joined by slashes or bars (`Zusammensetzung/Composition/Composizione:`), is one
+/// header, and the list starts after the last one. The first names the list's language.
+fn chained_header_end(lower: &str, mut end: usize) -> usize {
+    loop {
+        let Some(after) = lower[end..].trim_start().strip_prefix(['/', '|']) else {
+            return end;
+        };
+        let at = lower.len() - after.trim_start().len();
+        let next = words()
+            .headers
+            .iter()
+            .filter(|h| lower[at..].starts_with(h.phrase.as_str()))
+            .filter_map(|h| header_end(lower, at, at + h.phrase.len()))
+            .max();
+        match next {
+            Some(next) if next > end => end = next,
+            _ => return end,
+        }
+    }
 }
 
 /// Where the header text that starts at `start` and ends at `after` really ends (after the

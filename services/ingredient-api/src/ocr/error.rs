@@ -18,4 +18,8 @@ pub enum OcrError {
     /// The engine failed on this image (500).
     #[error("OCR engine failed: {0}")]
     Engine(String),
+    /// Nothing read is credible as an ingredient list, or nothing was read within the time
+    /// budget (200 with `success: false`): the message tells the user what to do.
+    #[error("{0}")]
+    NoList(&'static str),
 }

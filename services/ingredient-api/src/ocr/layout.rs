@@ -290,6 +290,19 @@ pub fn unread_list_first(text: &str) -> bool {
     false
 }
 
+/// Whether the whole page text is what the recogniser makes of a script it lacks: list
+/// separators with hardly a letter between them (`:(45%)，,，，，(`), and no header read. A
+/// page of Korean reads so (the models have no Hangul); a Latin or CJK page read badly still
+/// has letters.
+pub fn unread_page(text: &str) -> bool {
+    if text.lines().any(|line| repair::extract(line).header_found) {
+        return false;
+    }
+    let separators = text.matches([',', '，', '、', ';']).count();
+    let letters = text.chars().filter(|c| c.is_alphabetic()).count();
+    separators >= UNREAD_LIST_SEPARATORS && letters <= separators
+}
+
 /// Separators before the first header for [`unread_list_first`] to see a list there.
 const UNREAD_LIST_SEPARATORS: usize = 3;
 
@@ -473,8 +486,14 @@ mod tests {
         ));
         assert!(!unread_list_first("OAT BISCUITS\nIngredients: Oats, Sugar"));
         assert!(!unread_list_first(""));
-        // Hangul alone, no header read: not this case.
+        // Hangul alone, no header read: not this case, but a page read so.
         assert!(!unread_list_first(":(45%)，,，，，(\n三，)，，."));
+        assert!(unread_page(":(45%)，,，，，(\n三，)，，."));
+        assert!(!unread_page("Wheat flour, Sugar, Salt, Palm oil, Milk"));
+        assert!(!unread_page(
+            "寻\n:(45%)，,，，，(\n成分：オーツ麦(45%)、小麦粉、砂糖"
+        ));
+        assert!(!unread_page(""));
     }
 
     #[test]

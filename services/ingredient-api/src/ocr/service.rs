@@ -16,9 +16,11 @@
 //! 4. the answering engine's misreads are mended ([`EngineReading::repaired_items`]) and the
 //!    items made English ([`translate`]).
 
+use std::future::Future;
 use std::time::{Duration, Instant};
 
 use domain::knowledge::KnowledgeBase;
+use domain::language::classes::FunctionClasses;
 use domain::ocr::label::Language;
 
 use super::OcrError;
@@ -49,6 +51,13 @@ pub struct OcrOutcome {
     pub raw_text: String,
 }
 
+/// The answer when nothing read is credible as an ingredient list.
+pub const NO_LIST: &str = "no ingredient list found: photograph the list itself, flat and in focus";
+
+/// The answer when no engine read a list within the time budget (`OCR_TIMEOUT_SECS`).
+pub const NO_LIST_IN_TIME: &str = "no ingredient list read in time: photograph the list itself, \
+     flat and in focus, filling the frame";
+
 /// The service behind `POST /ocr`; cheap to clone (shared between workers).
 #[derive(Debug, Clone)]
 pub struct OcrService {
@@ -64,7 +73,7 @@ pub struct OcrService {
     cjk_mending: bool,
     /// The PP-OCR engine, when its models loaded.
     neural: Option<PpOcrEngine>,
-    /// `OCR_TIMEOUT_SECS`: the neural engine's budget per image.
+    /// `OCR_TIMEOUT_SECS`: the whole request's budget across engines and retries.
     timeout: Duration,
     /// Where images are decoded and prepared and the neural engine runs: one thread per slot,
     /// at `OCR_NICE`.
@@ -230,10 +239,14 @@ impl OcrService {
                 };
                 match neural_found {
                     Some(n) if n.is_enough() => Ok(Stage::Done(n)),
-                    // The budget is spent: the best reading so far answers.
-                    Some(n) if Instant::now() >= deadline && !n.reading.found.items.is_empty() => {
-                        Ok(Stage::Done(n))
-                    }
+                    // The budget is spent: the best reading so far answers (or, without a
+                    // list, the failure that says so). Preparing the page for Tesseract
+                    // would cost a second of CPU the request no longer has, and the slot's
+                    // next request would wait for it.
+                    Some(n) if Instant::now() >= deadline => Ok(Stage::Done(n)),
+                    // No text at all: the detector finds regions of every script (Hangul
+                    // too), so Tesseract would read nothing either, for seconds.
+                    Some(n) if n.boxes == 0 => Ok(Stage::Done(n)),
                     other => {
                         // The page as the neural engine found it upright: Tesseract's own
                         // orientation step does not cover every script (Korean).
@@ -268,7 +281,7 @@ impl OcrService {
                 // the page as it came.
                 let quarter_turns = neural.as_ref().map_or(0, |n| n.quarter_turns);
                 let correction = match sideways {
-                    Some(image) => match self.osd_rotation(&prepared).await {
+                    Some(image) => match self.osd_rotation(&prepared, deadline).await {
                         Some(0) => None,
                         Some(180) => Some(image.rotate180()),
                         _ if quarter_turns % 4 == 1 => Some(image.rotate270()),
@@ -287,34 +300,44 @@ impl OcrService {
                         Err(e) => tracing::warn!(error = %e, "turning the page stopped"),
                     }
                 }
-                // The first list is in a script the models lack, before one they read well:
-                // Korean is the one of the nine languages they cannot read, so Tesseract
-                // reads it with its own pack. (A page of Hangul alone, where the models read
-                // no good list, takes Tesseract's whole path below.)
-                let readable_after =
-                    |n: &NeuralReading| n.unread_first && list_is_enough(&n.reading.found);
-                if neural.as_ref().is_some_and(readable_after)
-                    && let Some(reading) = self.read_korean(&prepared).await
+                // The first list is in a script the models lack, before one they read well,
+                // or the whole page is: Korean is the one of the nine languages they cannot
+                // read, so Tesseract reads it with its own pack first (its whole path, an
+                // `eng` pass and script detection before the Korean pack, took most of the
+                // budget). A Korean reading without a list takes the whole path below.
+                let korean_first = |n: &NeuralReading| {
+                    (n.unread_first && list_is_enough(&n.reading.found))
+                        || layout::unread_page(&n.reading.text)
+                };
+                if neural.as_ref().is_some_and(korean_first)
+                    && let Some(reading) = self.read_korean(&prepared, deadline).await
                 {
-                    return Ok(self.finish(in_language(reading, language), started));
+                    return self.finish(in_language(reading, language), started, deadline);
                 }
-                match (self.read_tesseract(&prepared).await, neural) {
+                match (self.read_tesseract(&prepared, deadline).await, neural) {
                     (Ok(tess), Some(n)) if score(&n.reading.found) > score(&tess.found) => {
                         n.reading
                     }
                     (Ok(tess), _) => {
-                        return Ok(self.finish(in_language(tess, language), started));
+                        return self.finish(in_language(tess, language), started, deadline);
                     }
                     (Err(_), Some(n)) => n.reading,
                     (Err(e), None) => return Err(e),
                 }
             }
         };
-        Ok(self.finish(in_language(reading, language), started))
+        self.finish(in_language(reading, language), started, deadline)
     }
 
-    /// The response from an engine's reading: its misreads mended, items translated.
-    fn finish(&self, reading: EngineReading, started: Instant) -> OcrOutcome {
+    /// The response from an engine's reading: its misreads mended, items translated; a
+    /// reading that is not credible as an ingredient list ([`credible`]) is
+    /// [`OcrError::NoList`], never a made-up list (saying the time ran out when it did).
+    fn finish(
+        &self,
+        reading: EngineReading,
+        started: Instant,
+        deadline: Instant,
+    ) -> Result<OcrOutcome, OcrError> {
         let found = &reading.found;
         tracing::info!(
             engine = reading.engine.name(),
@@ -324,14 +347,28 @@ impl OcrService {
             seconds = started.elapsed().as_secs_f32(),
             "label read"
         );
-        let items = reading.repaired_items(KnowledgeBase::embedded(), self.cjk_mending);
-        OcrOutcome {
+        let kb = KnowledgeBase::embedded();
+        let items = reading.repaired_items(kb, self.cjk_mending);
+        if !credible(kb, &items, found.header_found) {
+            tracing::info!(
+                engine = reading.engine.name(),
+                items = items.len(),
+                "no credible ingredient list"
+            );
+            let spent = Instant::now() >= deadline;
+            return Err(OcrError::NoList(if spent {
+                NO_LIST_IN_TIME
+            } else {
+                NO_LIST
+            }));
+        }
+        Ok(OcrOutcome {
             text: translate(&items, found.language).join(", "),
             original_text: items.join(", "),
             language: found.language,
             engine: reading.engine.name().to_owned(),
             raw_text: reading.text,
-        }
+        })
     }
 
     /// The vision model first, then the offline engines. The slot is held while decoding
@@ -386,19 +423,17 @@ impl OcrService {
     }
 
     /// The clockwise turn Tesseract's orientation check (`--psm 0`) asks of the prepared page.
-    async fn osd_rotation(&self, prepared: &Prepared) -> Option<u16> {
-        self.tesseract.as_ref()?.rotation(&prepared.png).await
+    async fn osd_rotation(&self, prepared: &Prepared, deadline: Instant) -> Option<u16> {
+        within(deadline, self.tesseract.as_ref()?.rotation(&prepared.png))
+            .await
+            .flatten()
     }
 
     /// Tesseract's Korean list on a prepared image, when it finds one with a header and two
     /// items; `None` otherwise (also when Tesseract is missing or fails).
-    async fn read_korean(&self, prepared: &Prepared) -> Option<EngineReading> {
-        match self
-            .tesseract
-            .as_ref()?
-            .read_in(prepared, Language::Korean)
-            .await
-        {
+    async fn read_korean(&self, prepared: &Prepared, deadline: Instant) -> Option<EngineReading> {
+        let tesseract = self.tesseract.as_ref()?;
+        match within(deadline, tesseract.read_in(prepared, Language::Korean)).await? {
             Ok(reading) if reading.found.header_found && reading.found.items.len() >= 2 => {
                 Some(reading)
             }
@@ -410,8 +445,13 @@ impl OcrService {
         }
     }
 
-    /// Tesseract's reading of a prepared image.
-    async fn read_tesseract(&self, prepared: &Prepared) -> Result<EngineReading, OcrError> {
+    /// Tesseract's reading of a prepared image, within the request's budget
+    /// ([`OcrError::NoList`] past it).
+    async fn read_tesseract(
+        &self,
+        prepared: &Prepared,
+        deadline: Instant,
+    ) -> Result<EngineReading, OcrError> {
         let Some(tesseract) = &self.tesseract else {
             let reason = self.unavailable.clone();
             return Err(OcrError::Unavailable(
@@ -419,7 +459,15 @@ impl OcrService {
             ));
         };
         let started = Instant::now();
-        match tesseract.read_label(prepared).await {
+        let Some(read) = within(deadline, tesseract.read_label(prepared)).await else {
+            tracing::info!(
+                engine = Engine::Tesseract.name(),
+                seconds = started.elapsed().as_secs_f32(),
+                "time budget spent"
+            );
+            return Err(OcrError::NoList(NO_LIST_IN_TIME));
+        };
+        match read {
             Ok(reading) => {
                 tracing::debug!(
                     engine = Engine::Tesseract.name(),
@@ -438,6 +486,82 @@ impl OcrService {
     }
 }
 
+/// `work`, stopped at `deadline` (`None`; Tesseract's children are killed when their future is
+/// dropped).
+async fn within<T>(deadline: Instant, work: impl Future<Output = T>) -> Option<T> {
+    tokio::time::timeout_at(tokio::time::Instant::from_std(deadline), work)
+        .await
+        .ok()
+}
+
+/// Whether the items read are credible as an ingredient list: after a header, at least one
+/// item is a name the knowledge base resolves or a function class (the name before any
+/// bracket, without marks and figures: `rote Paprika* 11%`), or three quarters of three items
+/// or more read as words ([`reads_as_words`]: the materials of a plaster, `Mineralöl,
+/// Absorber, synthetischer Kleber`, which the knowledge base of foods and cosmetics does not
+/// know); without a header, at least half are known. Noise read off a pack (`500, Wm,
+/// MadnMc`), a reading in a script the label is not printed in, or nothing at all is not a
+/// list. (Requiring a third known after a header turned away real lists of products the
+/// knowledge base hardly knows, on the shared photos.)
+pub fn credible(kb: &KnowledgeBase, items: &[String], header: bool) -> bool {
+    let heads: Vec<String> = items.iter().map(|item| item_head(item)).collect();
+    let known = heads
+        .iter()
+        .filter(|head| {
+            !head.is_empty()
+                && (kb.resolve(head).is_some() || FunctionClasses::get().class(head).is_some())
+        })
+        .count();
+    if header {
+        let words = items.iter().filter(|item| reads_as_words(item)).count();
+        known >= 1 || (items.len() >= 3 && 4 * words >= 3 * items.len())
+    } else {
+        known >= 1 && 2 * known >= items.len()
+    }
+}
+
+/// The accented letters of the Latin-script label languages (lower case).
+const LATIN_LETTERS: &str = "äöüßàâéèêëîïôûùçœæåáíóúñãõì";
+
+/// The vowels of the Latin-script label languages, accented or not (lower case).
+const LATIN_VOWELS: &str = "aeiouyäöüàâéèêëîïôûùœæåáíóúãõì";
+
+/// An item's name before any bracket, without marks and figures (`rote Paprika* 11%` →
+/// `rote Paprika`).
+fn item_head(item: &str) -> String {
+    let head = item.split(['(', '（']).next().unwrap_or(item);
+    let head: String = head
+        .chars()
+        .filter(|c| c.is_alphabetic() || *c == ' ' || *c == '-')
+        .collect();
+    head.trim().to_owned()
+}
+
+/// Whether an item reads as words of a language written in Latin letters rather than as what
+/// a recogniser makes of a blur: no digit inside a word (`Wa55er`), no capital after a
+/// lower-case letter (`MadnMc`), a vowel in each word, and one word of four letters or more.
+/// Figures and shares as separate words (`11%`) and brackets do not count against it.
+fn reads_as_words(item: &str) -> bool {
+    let head = item.split(['(', '（']).next().unwrap_or(item);
+    let words: Vec<&str> = head
+        .split([' ', '-', '/'])
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit() || c == ','))
+        .collect();
+    let lower = |c: char| c.to_lowercase().next().unwrap_or(c);
+    let letter = |c: char| c.is_ascii_alphabetic() || LATIN_LETTERS.contains(lower(c));
+    let vowel = |c: char| LATIN_VOWELS.contains(lower(c));
+    let word_like = |w: &&str| {
+        let chars: Vec<char> = w.chars().collect();
+        chars.iter().all(|&c| letter(c))
+            && chars.iter().any(|&c| vowel(c))
+            && !chars
+                .windows(2)
+                .any(|p| p[0].is_lowercase() && p[1].is_uppercase())
+    };
+    !words.is_empty() && words.iter().all(word_like) && words.iter().any(|w| w.chars().count() >= 4)
+}
+
 /// The reading with the list in the requested language when the page has one, else the
 /// extraction as found.
 fn in_language(mut reading: EngineReading, language: Option<Language>) -> EngineReading {
@@ -451,4 +575,68 @@ fn in_language(mut reading: EngineReading, language: Option<Language>) -> Engine
 /// and INCI names stay as printed.
 pub fn translate(items: &[String], language: Option<Language>) -> Vec<String> {
     domain::ocr::translate::to_english(KnowledgeBase::embedded(), items, language)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn items(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_list_is_credible_when_the_knowledge_base_knows_some_of_it() {
+        let kb = KnowledgeBase::embedded();
+        // Misreads among known names, after a header.
+        assert!(credible(
+            kb,
+            &items(&[
+                "Sojsauce (Wasser, Sojabohnen)",
+                "Modifizierte Stärke",
+                "Branntenessg"
+            ]),
+            true
+        ));
+        // Marks and figures around a known name, and a class name before its bracket.
+        assert!(credible(
+            kb,
+            &items(&["rote Paprika* 11%", "Xq", "Yq", "Zq"]),
+            true
+        ));
+        assert!(credible(
+            kb,
+            &items(&["Emulgator (Sojalecithin)", "Xyzzy"]),
+            true
+        ));
+        // Noise read off a pack, with or without a header read into it, and nothing at all.
+        assert!(!credible(kb, &items(&["500", "Wm", "MadnMc"]), true));
+        assert!(!credible(kb, &items(&["トン和信", "Ab"]), true));
+        assert!(!credible(kb, &[], true));
+        // After a header, materials the knowledge base does not know, read as words; not
+        // the same number of misreads.
+        assert!(credible(
+            kb,
+            &items(&[
+                "Mineralöl",
+                "Absorber",
+                "synthetischer Kleber",
+                "Polyurethan-Folie"
+            ]),
+            true
+        ));
+        assert!(!credible(
+            kb,
+            &items(&["Wa55er 00982", "temnperaturMa", "Xq"]),
+            true
+        ));
+        assert!(!credible(kb, &items(&["Absorber", "Kleber"]), true));
+        // Without a header, most items must be known.
+        assert!(!credible(
+            kb,
+            &items(&["Zucker", "Wm", "MadnMc", "Xq"]),
+            false
+        ));
+        assert!(credible(kb, &items(&["Zucker", "Salz", "Xq"]), false));
+    }
 }

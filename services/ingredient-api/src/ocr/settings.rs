@@ -15,7 +15,9 @@ pub struct OcrSettings {
     pub max_image_bytes: usize,
     /// `OCR_MAX_PIXELS`: largest image in pixels, checked from the header (default 40 M).
     pub max_pixels: u64,
-    /// `OCR_TIMEOUT_SECS`: time budget of each Tesseract call (default 20).
+    /// `OCR_TIMEOUT_SECS`: the whole request's time budget across engines and retries, from
+    /// the moment it holds an OCR slot (default 8 s wall): past it, the best reading so far or
+    /// a clear failure.
     pub timeout: Duration,
     /// `OCR_CONCURRENCY`: images recognised at once (default: one per core).
     pub concurrency: usize,
@@ -54,7 +56,7 @@ impl OcrSettings {
             max_image_bytes: env.bytes_or("OCR_MAX_IMAGE_BYTES", 10_000_000)?,
             max_pixels: env.parse_or("OCR_MAX_PIXELS", 40_000_000, "a number of pixels")?,
             timeout: Duration::from_secs(
-                env.parse_or("OCR_TIMEOUT_SECS", 20u64, "a whole number of seconds")?
+                env.parse_or("OCR_TIMEOUT_SECS", 8u64, "a whole number of seconds")?
                     .max(1),
             ),
             concurrency,
@@ -102,6 +104,8 @@ mod tests {
         assert_eq!(s.max_pixels, 40_000_000);
         assert_eq!((s.concurrency, s.queue_depth), (3, 6));
         assert_eq!(s.nice, 10);
+        // One budget for the whole request.
+        assert_eq!(s.timeout, Duration::from_secs(8));
         let s = OcrSettings::from_env(&EnvSource::from_pairs([("OCR_NICE", "0")])).unwrap();
         assert_eq!(s.nice, 0);
         for bad in ["20", "-5", "low"] {

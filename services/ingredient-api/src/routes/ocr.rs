@@ -1,6 +1,7 @@
 //! `POST /ocr`: a base64 label photo in, the English ingredient list out.
 //!
-//! Status codes: 200 (including `text: ""` when no list is found), 400 for unusable input
+//! Status codes: 200 (with `success: false`, `text: ""` and an error that says what to do when
+//! no credible list is found or none was read within the time budget), 400 for unusable input
 //! (missing field, invalid base64, not an image, over the byte or pixel limit, a `lang` that
 //! is not one of the nine languages' codes), 503 with
 //! Retry-After when every OCR slot and queue place is taken, 500 when the engine is missing
@@ -67,6 +68,8 @@ fn to_api_error(err: &OcrError) -> ApiError {
         OcrError::Input(e) => (ErrorKind::BadRequest, e.to_string()),
         OcrError::Busy(busy) => (ErrorKind::Busy(busy.retry_after), err.to_string()),
         OcrError::Unavailable(_) => (ErrorKind::Internal, err.to_string()),
+        // A photo without a readable list is not a fault of the request or of the service.
+        OcrError::NoList(message) => (ErrorKind::Unanswerable, (*message).to_owned()),
         OcrError::Engine(cause) => {
             tracing::error!(%cause, "OCR failed");
             (

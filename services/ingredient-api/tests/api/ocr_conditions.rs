@@ -31,7 +31,7 @@ fn every_hard_condition_renders_an_image_the_service_decodes() {
         let (w, h) = (image.width(), image.height());
         let expected_shape = match variant {
             Variant::Turned90 => (w, h) == (clean.height(), clean.width()),
-            Variant::LowResolution => (w, h) == (720, 1280),
+            Variant::LowResolution | Variant::WholePack => (w, h) == (720, 1280),
             Variant::Curved => w < clean.width() && h > clean.height(),
             Variant::Clutter => w > clean.width() * 3 / 2 && h > clean.height(),
             Variant::Multilingual => w == clean.width() && h > clean.height(),
@@ -115,4 +115,18 @@ async fn a_korean_label_turned_90_degrees_is_read() {
     let (matched, expected, _) = score(&label.items, &items);
     assert!(matched * 2 >= expected, "{matched}/{expected}: {items:?}");
     assert_eq!(language, "ko");
+}
+
+/// The whole back of a pack in a video frame: the list in small print among more boxes of
+/// large type (brand, name, weight). The page is detected again at the size small print
+/// needs even though most of its text is large.
+#[tokio::test]
+async fn a_list_in_small_print_on_a_whole_pack_is_read() {
+    let (label, items, language) = read_condition("de-biscuits", Variant::WholePack).await;
+    let (matched, expected, returned) = score(&label.items, &items);
+    assert!(
+        matched * 10 >= expected * 7 && matched * 10 >= returned * 7,
+        "{matched}/{expected} of {returned}: {items:?}"
+    );
+    assert_eq!(language, "de");
 }

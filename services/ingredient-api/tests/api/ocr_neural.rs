@@ -19,6 +19,8 @@ async fn neural_service() -> Arc<OcrService> {
         ("OCR_CONCURRENCY", "1"),
         ("OCR_QUEUE_DEPTH", "10"),
         ("OCR_QUEUE_WAIT_SECS", "600"),
+        // As the in-process test servers: tests run in parallel on a loaded machine.
+        ("OCR_TIMEOUT_SECS", "60"),
     ]))
     .unwrap();
     let service = OcrService::build(&settings).await;
@@ -247,6 +249,10 @@ async fn hostile_images_get_an_input_error_or_an_empty_result() {
             Err(OcrError::Input(e)) => {
                 assert!(!e.to_string().is_empty(), "{name}");
             }
+            // The empty result: no list on the page (200 with the failure body).
+            Err(OcrError::NoList(reason)) => {
+                assert!(reason.starts_with("no ingredient list"), "{name}: {reason}");
+            }
             Err(e) => panic!("{name}: {e}"),
         }
     }
@@ -256,10 +262,10 @@ async fn hostile_images_get_an_input_error_or_an_empty_result() {
 #[tokio::test]
 async fn the_neural_engine_reads_without_tesseract() {
     use crate::labels::{Variant, corpus, render, score};
-    let settings = OcrSettings::from_env(&EnvSource::from_pairs([(
-        "TESSERACT_BIN",
-        "/nonexistent/tesseract",
-    )]))
+    let settings = OcrSettings::from_env(&EnvSource::from_pairs([
+        ("TESSERACT_BIN", "/nonexistent/tesseract"),
+        ("OCR_TIMEOUT_SECS", "60"),
+    ]))
     .unwrap();
     let service = OcrService::build(&settings).await;
     assert!(

@@ -588,3 +588,42 @@ proptest! {
         prop_assert_eq!(letters(&items.concat()), letters(&list));
     }
 }
+
+#[test]
+fn a_header_in_several_languages_joined_by_slashes_is_one_header() {
+    // A plaster's trilingual header: the list starts after the last one, in the first's
+    // language.
+    let found = extract(
+        "Zusammensetzung/Composition/Composizione:\nMineralöl, Absorber, synthetischer Kleber",
+    );
+    assert_eq!(
+        found.items,
+        ["Mineralöl", "Absorber", "synthetischer Kleber"]
+    );
+    assert_eq!(found.header_language, Some(Language::German));
+    let found = extract("Zutaten / Ingrédients / Ingredienti: Zucker, Salz");
+    assert_eq!(found.items, ["Zucker", "Salz"]);
+    // A slash after a header followed by no other header is the list's.
+    assert_eq!(
+        extract("Zutaten: Zucker/Glukosesirup, Salz").items,
+        ["Zucker/Glukosesirup", "Salz"]
+    );
+}
+
+#[test]
+fn a_footnote_read_into_the_list_ends_it() {
+    assert_eq!(
+        extract("Zutaten: Reis* 93 %, Wasser *aus biologischer Landwirtschaft").items,
+        ["Reis* 93 %", "Wasser"]
+    );
+    assert_eq!(
+        extract("Zutaten: Äpfel* *aus biologischer Landwirtschaft, Zucker").items,
+        ["Äpfel*"]
+    );
+    // Marks at the end of a word or opening an item are the list's own (the splitter sets
+    // them aside at an item's edges); the list goes on after them.
+    assert_eq!(
+        extract("Ingrédients : sucre*, *vanille, sel. *issu de l'agriculture biologique").items,
+        ["sucre", "vanille", "sel"]
+    );
+}

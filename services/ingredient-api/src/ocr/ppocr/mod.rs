@@ -2,13 +2,17 @@
 //! by the DB detector, turned upright by the angle classifier, read by the CTC recogniser.
 //!
 //! [`PpOcr::read_until`] on an upright RGB image:
-//! 1. the detector runs on a copy whose longest side is [`PpOcrOptions::first_side`] (736 px,
-//!    rounded to multiples of 32): its probability map is thresholded, each connected region
+//! 1. the detector runs on a copy whose longest side is [`PpOcrOptions::first_side`] (1,280
+//!    px, never enlarged, rounded to multiples of 32: a 720×1280 video frame at its own
+//!    resolution, where the small print of a whole pack is 6–8 px high; at 736 px it merged
+//!    into unreadable boxes): its probability map is thresholded, each connected region
 //!    becomes a minimum-area rotated rectangle grown by the DB "unclip" margin ([`geometry`]);
 //! 2. when most text regions stand upright, the page is turned a quarter and detected again;
-//!    when the regions are small print (median extent across under
+//!    when a quarter of the regions or more are small print (extent across under
 //!    [`PpOcrOptions::small_text`] px) on a larger photo, the page is detected again at
-//!    [`PpOcrOptions::detector_side`] (1,280 px);
+//!    [`PpOcrOptions::detector_side`] (1,920 px): a whole pack in the frame has its list in
+//!    small print under a brand name, a title and figures in large type, so the median region
+//!    is large while the list is not;
 //! 3. each rectangle at least [`PpOcrOptions::min_line_height`] across is sampled straight
 //!    out of the full-resolution image at 48 px height along its long side, the classifier
 //!    flips lines it reads as upside down, and when most are, the page is taken as upside
@@ -41,8 +45,8 @@ use self::models::{ModelError, ModelPool, Models};
 pub struct PpOcrOptions {
     /// Longest side of the detector's input on the first pass, in pixels.
     pub first_side: u32,
-    /// Median extent across of the first pass's text boxes (in its input's pixels) under
-    /// which the page is detected again at [`Self::detector_side`].
+    /// Extent across of the first pass's smaller text boxes (the lower quartile, in its
+    /// input's pixels) under which the page is detected again at [`Self::detector_side`].
     pub small_text: f32,
     /// Longest side of the detector's input for small print, in pixels.
     pub detector_side: u32,
@@ -63,9 +67,9 @@ pub struct PpOcrOptions {
 impl Default for PpOcrOptions {
     fn default() -> Self {
         Self {
-            first_side: 736,
+            first_side: 1280,
             small_text: 12.0,
-            detector_side: 1280,
+            detector_side: 1920,
             threshold: 0.3,
             region_score: 0.6,
             unclip_ratio: 1.6,
@@ -273,8 +277,8 @@ impl PpOcr {
     }
 
     /// The text regions as rotated rectangles in the page's pixels, detected on a copy
-    /// `side` pixels on its longest side, and their median extent across in that copy's
-    /// pixels (0 without regions).
+    /// `side` pixels on its longest side, and the extent across of the smaller ones (the
+    /// lower quartile, [`small_print`]) in that copy's pixels (0 without regions).
     fn detect(
         &self,
         models: &mut Models,
@@ -322,13 +326,11 @@ impl PpOcr {
             }
             rects.push(grown.scaled(sx, sy));
         }
-        let mut heights: Vec<f32> = rects
+        let heights: Vec<f32> = rects
             .iter()
             .map(|r| r.width.min(r.height) * scale)
             .collect();
-        heights.sort_by(f32::total_cmp);
-        let median = heights.get(heights.len() / 2).copied().unwrap_or(0.0);
-        Ok((rects, median))
+        Ok((rects, small_print(heights)))
     }
 
     /// For each crop, the classifier's probability that it reads upside down.
@@ -406,6 +408,15 @@ impl PpOcr {
         }
         Ok((out, true))
     }
+}
+
+/// The extent across of a page's smaller text regions: the lower quartile of `heights` (0
+/// without regions). A quarter of the regions in small print is a list on a whole pack (the
+/// brand, the product's name, the weight and the price in large type around it), which the
+/// median hides.
+fn small_print(mut heights: Vec<f32>) -> f32 {
+    heights.sort_by(f32::total_cmp);
+    heights.get(heights.len() / 4).copied().unwrap_or(0.0)
 }
 
 /// True when most of the text area stands in regions taller than wide: a page turned 90°.
@@ -555,6 +566,19 @@ mod tests {
             ctc_greedy(&one_hot(0, 0.9), 4, &alphabet),
             (String::new(), 0.0)
         );
+    }
+
+    #[test]
+    fn a_quarter_of_regions_in_small_print_is_small_print() {
+        // A whole pack: a list of six small lines under fourteen boxes of large type.
+        let mut pack = vec![6.0; 6];
+        pack.extend([30.0; 14]);
+        assert!(small_print(pack.clone()) < PpOcrOptions::default().small_text);
+        // A label filling the frame: large print only, and a few specks.
+        let mut label = vec![20.0; 17];
+        label.extend([4.0; 3]);
+        assert!(small_print(label) >= PpOcrOptions::default().small_text);
+        assert_eq!(small_print(Vec::new()), 0.0);
     }
 
     #[test]

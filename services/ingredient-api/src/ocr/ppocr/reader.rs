@@ -29,6 +29,8 @@ pub struct NeuralReading {
     /// A list printed before the one found, in a script the models cannot read
     /// ([`layout::unread_list_first`]).
     pub unread_first: bool,
+    /// Text regions the detector found (whatever their script; none on a blank page).
+    pub boxes: usize,
 }
 
 impl NeuralReading {
@@ -113,6 +115,7 @@ impl PpOcrEngine {
                 lines: reading.lines,
             },
             quarter_turns: reading.quarter_turns,
+            boxes: reading.boxes,
         })
     }
 }
