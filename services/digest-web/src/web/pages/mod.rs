@@ -70,11 +70,53 @@ impl Templates {
     /// The digest's category sections and email rows, the part of the page that depends on
     /// the digest alone (see [`Templates::render_index`]).
     pub fn render_sections(&self, digest: &Digest) -> Result<String, tera::Error> {
+        self.render_sections_marked(digest, &Marks::new())
+    }
+
+    /// [`Templates::render_sections`] with `marks` shown on the emails they name (what changes
+    /// between two versions of the digest: unsubscribes made since, replies). Rendered per
+    /// request, so only when there are marks.
+    pub fn render_sections_marked(
+        &self,
+        digest: &Digest,
+        marks: &Marks,
+    ) -> Result<String, tera::Error> {
         let mut ctx = Context::new();
         ctx.insert("sections", &sections(digest));
         ctx.insert("category_names", &Category::ALL.map(|c| c.as_str()));
+        ctx.insert("marks", marks);
         self.tera.render("digest_sections.html", &ctx)
     }
+}
+
+/// Per email id, the marks shown beside it (`unsubscribed on 2026-11-27`, `answered`).
+pub type Marks = std::collections::HashMap<String, Vec<Mark>>;
+
+/// One mark on an email: its CSS class and its text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Mark {
+    /// `unsubscribed`, `answered` or `unanswered`.
+    pub class: &'static str,
+    /// What it says.
+    pub text: String,
+}
+
+/// What the digest page shows for acting on mail: the unsubscribe panel and the list of the
+/// owner's messages waiting for a reply.
+#[derive(Debug, Default, Serialize)]
+pub struct ActingPanel {
+    /// The Newsletter and Promotional senders.
+    pub senders: Vec<crate::web::unsubscribe::Sender>,
+    /// Why `mailto:` unsubscribes are off, when they are.
+    pub smtp_off_reason: Option<String>,
+    /// `(css class, text)` after an unsubscribe from the form.
+    pub notice: Option<(String, String)>,
+    /// The owner's messages with no answer after `waiting_days`.
+    pub waiting: Vec<crate::web::conversations::Waiting>,
+    /// `DIGEST_WAITING_DAYS`.
+    pub waiting_days: u32,
+    /// Whether any sent mail was read (else the page says how to turn it on).
+    pub sent_mail_read: bool,
 }
 
 /// Where `index.html` takes the digest's sections.
@@ -241,6 +283,8 @@ pub struct IndexPage<'a> {
     pub timeout_secs: u64,
     /// `(css class, text)` after a refresh started from the form (no JavaScript).
     pub notice: Option<(&'static str, &'static str)>,
+    /// Unsubscribing and waiting for replies.
+    pub acting: &'a ActingPanel,
 }
 
 impl IndexPage<'_> {
@@ -279,6 +323,7 @@ impl IndexPage<'_> {
         ctx.insert("errors", self.errors);
         ctx.insert("timeout_secs", &self.timeout_secs);
         ctx.insert("notice", &self.notice);
+        ctx.insert("acting", self.acting);
         ctx
     }
 }
@@ -399,7 +444,9 @@ mod tests {
         }];
         let metrics = report();
         let sections_html = templates.render_sections(&digest).unwrap();
+        let acting = ActingPanel::default();
         let page = IndexPage {
+            acting: &acting,
             digest: &digest,
             sections_html: &sections_html,
             digest_error: None,
