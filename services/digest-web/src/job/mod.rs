@@ -76,6 +76,9 @@ pub struct RefreshOptions {
     /// The mailbox owner's addresses (`DIGEST_OWNER_ADDRESSES`); the IMAP login, when it is an
     /// address, and each message's delivery address are added.
     pub owner_addresses: Vec<String>,
+    /// The owner's sent mail (`DIGEST_SENT_SOURCE`); `None`: a Maildir source's `.Sent`
+    /// folder when it has one (see [`acting::sent_source`]).
+    pub sent_source: Option<MailSource>,
     /// The sentence-embedding table (`DIGEST_EMBEDDING_MODEL`, by default the checkout's
     /// `.tmp/embedding-model/tokens.bin`); `None` turns the meaning vector off.
     pub embedding_model: Option<PathBuf>,
@@ -97,6 +100,7 @@ impl RefreshOptions {
             imap_auth: None,
             rules_file: None,
             owner_addresses: Vec::new(),
+            sent_source: None,
             embedding_model: Some(classify::default_embedding_model()),
             llm_price_per_1k_tokens: 0.0,
             llm: None,
@@ -133,6 +137,12 @@ impl RefreshOptions {
                     .collect()
             })
             .unwrap_or_default();
+        if let Some(s) = env
+            .raw("DIGEST_SENT_SOURCE")
+            .filter(|s| !s.trim().is_empty())
+        {
+            options.sent_source = Some(MailSource::parse(s).map_err(|e| e.to_string())?);
+        }
         if let Some(table) = env.raw("DIGEST_EMBEDDING_MODEL") {
             options.embedding_model = (!table.trim().is_empty()).then(|| PathBuf::from(table));
         }
@@ -435,6 +445,19 @@ fn run_inner(
         .collect();
     cache::forget(conn, &identity, &stale).map_err(sql)?;
     mail_facts::forget(conn, &identity, &stale).map_err(sql)?;
+    // The owner's sent mail, for "waiting for a reply": a failure is a warning, the digest
+    // does not depend on it.
+    if let Some(sent) = acting::sent_source(options) {
+        match acting::read_sent(conn, options, &sent, now, &mut errors) {
+            Ok(report) => api_calls += report.api_calls,
+            Err(e) => errors.push(ErrorRecord {
+                module: "mail.sent".into(),
+                error_type: e.kind().into(),
+                message: format!("sent mail not read: {e}"),
+                traceback: None,
+            }),
+        }
+    }
     for error in &errors {
         runs::record_error(conn, Some(run_id), error).map_err(sql)?;
     }

@@ -218,14 +218,29 @@ mod tests {
             list_unsubscribe: Some("<https://shop.example/u>".into()),
             list_unsubscribe_post: Some("List-Unsubscribe=One-Click".into()),
         };
-        record(&mut conn, "src", Folder::Inbox, &[("k1".into(), fact.clone())]).unwrap();
-        assert_eq!(keys(&conn, "src").unwrap(), HashSet::from(["k1".to_owned()]));
-        assert_eq!(since(&conn, Folder::Inbox, "2026-11-01").unwrap(), vec![fact.clone()]);
+        record(
+            &mut conn,
+            "src",
+            Folder::Inbox,
+            &[("k1".into(), fact.clone())],
+        )
+        .unwrap();
+        assert_eq!(
+            keys(&conn, "src").unwrap(),
+            HashSet::from(["k1".to_owned()])
+        );
+        assert_eq!(
+            since(&conn, Folder::Inbox, "2026-11-01").unwrap(),
+            vec![fact.clone()]
+        );
         assert!(since(&conn, Folder::Sent, "2026-11-01").unwrap().is_empty());
         let headers = unsubscribe_headers(&conn, &["m1@x", "other"]).unwrap();
         assert_eq!(
             headers["m1@x"],
-            (fact.list_unsubscribe.clone(), fact.list_unsubscribe_post.clone())
+            (
+                fact.list_unsubscribe.clone(),
+                fact.list_unsubscribe_post.clone()
+            )
         );
         assert_eq!(headers.len(), 1);
         assert_eq!(forget_before(&conn, Folder::Sent, "2026-11-21").unwrap(), 0);

@@ -101,9 +101,8 @@ pub fn get(conn: &Connection, id: i64) -> rusqlite::Result<Option<Unsubscribe>> 
 
 /// Per sender, its newest unsubscribe (done or failed).
 pub fn latest_by_sender(conn: &Connection) -> rusqlite::Result<HashMap<String, Unsubscribe>> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM unsubscribes ORDER BY id"
-    ))?;
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM unsubscribes ORDER BY id"))?;
     let rows: Vec<Unsubscribe> = stmt.query_map([], from_row)?.collect::<Result<_, _>>()?;
     Ok(rows.into_iter().map(|u| (u.sender.clone(), u)).collect())
 }

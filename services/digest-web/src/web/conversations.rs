@@ -313,8 +313,7 @@ pub fn panel(
     let panel = ActingPanel {
         senders,
         smtp_off_reason: state.unsubscriber.smtp_off().map(str::to_owned),
-        notice: unsubscribe_notice
-            .and_then(|n| crate::web::routes::unsubscribe::notice(state, n)),
+        notice: unsubscribe_notice.and_then(|n| crate::web::routes::unsubscribe::notice(state, n)),
         sent_mail_read: conversations.sent_mail_read,
         waiting: conversations.waiting,
         waiting_days: state.settings.waiting_days,
@@ -341,7 +340,14 @@ mod tests {
         }
     }
 
-    fn fact(id: &str, from: &str, to: &str, subject: &str, at: &str, reply_to: &[&str]) -> MailFact {
+    fn fact(
+        id: &str,
+        from: &str,
+        to: &str,
+        subject: &str,
+        at: &str,
+        reply_to: &[&str],
+    ) -> MailFact {
         MailFact {
             message_id: id.into(),
             sender: from.into(),
@@ -380,21 +386,84 @@ mod tests {
         let me = "dana@example.com";
         let inbox = [
             // asked, answered by header
-            fact("q1@x", "boss@example.com", me, "Approve budget", "2026-11-20T09:00:00", &[]),
+            fact(
+                "q1@x",
+                "boss@example.com",
+                me,
+                "Approve budget",
+                "2026-11-20T09:00:00",
+                &[],
+            ),
             // asked, answered by subject only
-            fact("q2@x", "cfo@example.com", me, "Sign the form", "2026-11-20T10:00:00", &[]),
+            fact(
+                "q2@x",
+                "cfo@example.com",
+                me,
+                "Sign the form",
+                "2026-11-20T10:00:00",
+                &[],
+            ),
             // asked, not answered
-            fact("q3@x", "hr@example.com", me, "Review policy", "2026-11-20T11:00:00", &[]),
+            fact(
+                "q3@x",
+                "hr@example.com",
+                me,
+                "Review policy",
+                "2026-11-20T11:00:00",
+                &[],
+            ),
             // an answer to the owner's first question
-            fact("a1@x", "vendor@example.org", me, "Re: Quote?", "2026-11-22T08:00:00", &["s1@me"]),
+            fact(
+                "a1@x",
+                "vendor@example.org",
+                me,
+                "Re: Quote?",
+                "2026-11-22T08:00:00",
+                &["s1@me"],
+            ),
         ];
         let sent = [
-            fact("r1@me", me, "boss@example.com", "Re: Approve budget", "2026-11-20T12:00:00", &["q1@x"]),
-            fact("r2@me", me, "cfo@example.com", "RE: Sign the form", "2026-11-21T12:00:00", &[]),
+            fact(
+                "r1@me",
+                me,
+                "boss@example.com",
+                "Re: Approve budget",
+                "2026-11-20T12:00:00",
+                &["q1@x"],
+            ),
+            fact(
+                "r2@me",
+                me,
+                "cfo@example.com",
+                "RE: Sign the form",
+                "2026-11-21T12:00:00",
+                &[],
+            ),
             // the owner's questions: one answered, one waiting, one too recent
-            fact("s1@me", me, "vendor@example.org", "Quote?", "2026-11-21T08:00:00", &[]),
-            fact("s2@me", me, "lawyer@example.net", "Contract draft", "2026-11-21T09:00:00", &[]),
-            fact("s3@me", me, "ops@example.net", "Tomorrow?", "2026-11-25T09:00:00", &[]),
+            fact(
+                "s1@me",
+                me,
+                "vendor@example.org",
+                "Quote?",
+                "2026-11-21T08:00:00",
+                &[],
+            ),
+            fact(
+                "s2@me",
+                me,
+                "lawyer@example.net",
+                "Contract draft",
+                "2026-11-21T09:00:00",
+                &[],
+            ),
+            fact(
+                "s3@me",
+                me,
+                "ops@example.net",
+                "Tomorrow?",
+                "2026-11-25T09:00:00",
+                &[],
+            ),
             // to the owner alone: never waiting
             fact("s4@me", me, me, "Note to self", "2026-11-20T09:00:00", &[]),
         ];
@@ -414,8 +483,14 @@ mod tests {
         mail_facts::record(&mut conn, "sent", Folder::Sent, &rows(&sent)).unwrap();
         let c = read(&d, &conn, &[], 3, now).unwrap();
         assert!(c.sent_mail_read);
-        assert_eq!(c.replies["q1@x"].answered_at.as_deref(), Some("2026-11-20T12:00:00"));
-        assert_eq!(c.replies["q2@x"].answered_at.as_deref(), Some("2026-11-21T12:00:00"));
+        assert_eq!(
+            c.replies["q1@x"].answered_at.as_deref(),
+            Some("2026-11-20T12:00:00")
+        );
+        assert_eq!(
+            c.replies["q2@x"].answered_at.as_deref(),
+            Some("2026-11-21T12:00:00")
+        );
         assert!(!c.replies["q3@x"].answered);
         let waiting: Vec<&str> = c.waiting.iter().map(|w| w.id.as_str()).collect();
         assert_eq!(waiting, vec!["s2@me"], "{c:?}");

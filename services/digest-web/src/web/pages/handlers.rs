@@ -50,9 +50,13 @@ pub async fn index(
             Err(e) => (Arc::new(CachedDigest::empty()), Some(e.to_string())),
         };
         let conn = state.store.get().map_err(internal)?;
-        let (acting, marks) =
-            crate::web::conversations::panel(&state, &digest.digest, &conn, unsubscribe_notice.as_deref())
-                .map_err(internal)?;
+        let (acting, marks) = crate::web::conversations::panel(
+            &state,
+            &digest.digest,
+            &conn,
+            unsubscribe_notice.as_deref(),
+        )
+        .map_err(internal)?;
         let fresh;
         let sections_html = if marks.is_empty() {
             digest

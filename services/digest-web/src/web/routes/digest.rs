@@ -61,7 +61,10 @@ fn append_fields(object: &[u8], extra: &serde_json::Value) -> Vec<u8> {
         .strip_prefix('{')
         .and_then(|e| e.strip_suffix('}'))
         .unwrap_or("");
-    let end = object.iter().rposition(|&b| b == b'}').unwrap_or(object.len());
+    let end = object
+        .iter()
+        .rposition(|&b| b == b'}')
+        .unwrap_or(object.len());
     let mut out = Vec::with_capacity(object.len() + extra.len() + 1);
     out.extend_from_slice(&object[..end]);
     if !inner.is_empty() {
@@ -91,7 +94,10 @@ mod tests {
             json!({"a": 1, "b": [2]})
         );
         let got = append_fields(b"{}", &json!({"b": 2}));
-        assert_eq!(serde_json::from_slice::<serde_json::Value>(&got).unwrap(), json!({"b": 2}));
+        assert_eq!(
+            serde_json::from_slice::<serde_json::Value>(&got).unwrap(),
+            json!({"b": 2})
+        );
         let got = append_fields(br#"{"a":1}"#, &json!({}));
         assert_eq!(got, br#"{"a":1}"#);
     }

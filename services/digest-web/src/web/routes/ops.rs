@@ -5,9 +5,9 @@ use std::collections::HashMap;
 use actix_web::{HttpResponse, web};
 use serde_json::json;
 
+use crate::store::window::Window;
 use crate::store::{queries, unsubscribes};
 use crate::web::conversations;
-use crate::store::window::Window;
 use crate::web::error::WebError;
 use crate::web::state::AppState;
 

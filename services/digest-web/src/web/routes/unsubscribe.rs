@@ -11,9 +11,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::store::queries;
 use crate::store::runs::{self, ErrorRecord};
 use crate::store::unsubscribes::{self, Unsubscribe};
-use crate::store::queries;
 use crate::web::auth;
 use crate::web::error::WebError;
 use crate::web::state::AppState;
@@ -73,7 +73,11 @@ pub enum Outcome {
 }
 
 /// Unsubscribes from `sender` on behalf of `who`: the shared core of both POSTs.
-pub async fn unsubscribe(state: &web::Data<AppState>, sender: &str, who: &str) -> Result<Outcome, WebError> {
+pub async fn unsubscribe(
+    state: &web::Data<AppState>,
+    sender: &str,
+    who: &str,
+) -> Result<Outcome, WebError> {
     let sender = sender.trim().to_ascii_lowercase();
     if sender.is_empty() {
         return Err(WebError::BadRequest("sender must not be empty".into()));
@@ -81,7 +85,9 @@ pub async fn unsubscribe(state: &web::Data<AppState>, sender: &str, who: &str) -
     let st = state.clone();
     let wanted = sender.clone();
     let found = web::block(move || -> Result<Option<Sender>, WebError> {
-        Ok(current_senders(&st)?.into_iter().find(|s| s.sender == wanted))
+        Ok(current_senders(&st)?
+            .into_iter()
+            .find(|s| s.sender == wanted))
     })
     .await
     .map_err(internal)??;
@@ -208,7 +214,10 @@ pub async fn form(
 pub fn notice(state: &AppState, value: &str) -> Option<(String, String)> {
     let fixed = |class: &str, text: &str| Some((class.to_owned(), text.to_owned()));
     match value {
-        "unknown" => fixed("error", "That sender sent no Newsletter or Promotional mail in the digest."),
+        "unknown" => fixed(
+            "error",
+            "That sender sent no Newsletter or Promotional mail in the digest.",
+        ),
         "already" => fixed("error", "That sender was already unsubscribed."),
         "refused" => fixed(
             "error",
@@ -219,9 +228,21 @@ pub fn notice(state: &AppState, value: &str) -> Option<(String, String)> {
             let conn = state.store.get().ok()?;
             let u = unsubscribes::get(&conn, id).ok()??;
             Some(if u.done() {
-                ("success".into(), format!("Unsubscribed from {} ({}: {}).", u.sender, u.method, u.answer))
+                (
+                    "success".into(),
+                    format!(
+                        "Unsubscribed from {} ({}: {}).",
+                        u.sender, u.method, u.answer
+                    ),
+                )
             } else {
-                ("error".into(), format!("Unsubscribing from {} failed ({}: {}).", u.sender, u.method, u.answer))
+                (
+                    "error".into(),
+                    format!(
+                        "Unsubscribing from {} failed ({}: {}).",
+                        u.sender, u.method, u.answer
+                    ),
+                )
             })
         }
     }

@@ -80,9 +80,8 @@ fn non_public_v4(ip: Ipv4Addr) -> Option<&'static str> {
 fn embedded_v4(ip: IpAddr) -> Option<Ipv4Addr> {
     let IpAddr::V6(v6) = ip else { return None };
     let s = v6.segments();
-    let last = |hi: u16, lo: u16| {
-        Ipv4Addr::new((hi >> 8) as u8, hi as u8, (lo >> 8) as u8, lo as u8)
-    };
+    let last =
+        |hi: u16, lo: u16| Ipv4Addr::new((hi >> 8) as u8, hi as u8, (lo >> 8) as u8, lo as u8);
     match s {
         [0, 0, 0, 0, 0, 0xffff, hi, lo] => Some(last(hi, lo)),
         [0, 0, 0, 0, 0, 0, hi, lo] if (hi, lo) > (0, 1) => Some(last(hi, lo)),
@@ -123,7 +122,12 @@ mod tests {
 
     #[test]
     fn public_addresses_pass() {
-        for ip in ["93.184.215.14", "8.8.8.8", "2606:4700::1111", "2a00:1450:4001::200e"] {
+        for ip in [
+            "93.184.215.14",
+            "8.8.8.8",
+            "2606:4700::1111",
+            "2a00:1450:4001::200e",
+        ] {
             assert_eq!(kind(ip), None, "{ip}");
         }
     }

@@ -291,7 +291,10 @@ mod tests {
             panic!("not mailto: {m:?}")
         };
         assert_eq!(m.to.to_string(), "leave@list.example");
-        assert_eq!((m.subject.as_str(), m.body.as_str()), ("Unsubscribe me", "please"));
+        assert_eq!(
+            (m.subject.as_str(), m.body.as_str()),
+            ("Unsubscribe me", "please")
+        );
         let bare = parse(Some("<mailto:leave@list.example>"), None, &none()).unwrap();
         assert_eq!(bare.target(), "leave@list.example");
     }
@@ -305,7 +308,10 @@ mod tests {
     #[test]
     fn hostile_schemes_are_refused_with_their_reason() {
         for (header, needle) in [
-            ("<javascript:alert(1)>", "scheme 'javascript:' is not allowed"),
+            (
+                "<javascript:alert(1)>",
+                "scheme 'javascript:' is not allowed",
+            ),
             ("<file:///etc/passwd>", "scheme 'file:' is not allowed"),
             ("<data:text/html,hi>", "scheme 'data:' is not allowed"),
             ("<http://list.example/u>", "is http:, not https:"),
@@ -356,7 +362,11 @@ mod tests {
             .collect::<Vec<_>>()
             .join(",");
         assert!(refused(&many, None).contains("9 URIs"));
-        assert!(parse(None, ONE_CLICK, &none()).unwrap_err().contains("no List-Unsubscribe"));
+        assert!(
+            parse(None, ONE_CLICK, &none())
+                .unwrap_err()
+                .contains("no List-Unsubscribe")
+        );
     }
 
     #[test]
@@ -370,12 +380,30 @@ mod tests {
                 "<mailto:u@list.example?body=hi%0ABcc:%20victim@example.com>",
                 "body contains a line break",
             ),
-            ("<mailto:u@list.example?subject=a%00b>", "control characters"),
-            ("<mailto:u@list.example?bcc=victim@example.com>", "adds recipients"),
-            ("<mailto:u@list.example?cc=victim@example.com>", "adds recipients"),
-            ("<mailto:u@list.example?to=victim@example.com>", "adds recipients"),
-            ("<mailto:u@list.example?from=boss@example.com>", "header field 'from'"),
-            ("<mailto:u@list.example,victim@example.com>", "several recipients"),
+            (
+                "<mailto:u@list.example?subject=a%00b>",
+                "control characters",
+            ),
+            (
+                "<mailto:u@list.example?bcc=victim@example.com>",
+                "adds recipients",
+            ),
+            (
+                "<mailto:u@list.example?cc=victim@example.com>",
+                "adds recipients",
+            ),
+            (
+                "<mailto:u@list.example?to=victim@example.com>",
+                "adds recipients",
+            ),
+            (
+                "<mailto:u@list.example?from=boss@example.com>",
+                "header field 'from'",
+            ),
+            (
+                "<mailto:u@list.example,victim@example.com>",
+                "several recipients",
+            ),
             ("<mailto:u%0D%0A@list.example>", "line break"),
             ("<mailto:not-an-address>", "is not valid"),
             ("<mailto:u@list.example?subject=%FF>", "not valid UTF-8"),

@@ -66,13 +66,15 @@ impl Unsubscriber {
             .as_ref()
             .map(|path| {
                 std::fs::read(path).map_err(|e| {
-                    format!("DIGEST_UNSUBSCRIBE_CA_FILE {} unreadable: {e}", path.display())
+                    format!(
+                        "DIGEST_UNSUBSCRIBE_CA_FILE {} unreadable: {e}",
+                        path.display()
+                    )
                 })
             })
             .transpose();
-        let one_click = ca.and_then(|ca| {
-            OneClick::new(ca.as_deref(), settings.allow.clone(), settings.timeout)
-        });
+        let one_click = ca
+            .and_then(|ca| OneClick::new(ca.as_deref(), settings.allow.clone(), settings.timeout));
         let smtp = match (&settings.smtp_url, &settings.from) {
             (None, _) => Err("SMTP_URL is not set, so mailto: unsubscribes are off".to_owned()),
             (Some(_), None) => Err(
@@ -100,7 +102,11 @@ impl Unsubscriber {
     }
 
     /// The method for one message's headers, or why there is none usable here.
-    pub fn plan(&self, list_unsubscribe: Option<&str>, post: Option<&str>) -> Result<Method, String> {
+    pub fn plan(
+        &self,
+        list_unsubscribe: Option<&str>,
+        post: Option<&str>,
+    ) -> Result<Method, String> {
         let method = header::parse(list_unsubscribe, post, &self.allow)?;
         match (&method, &self.smtp, &self.one_click) {
             (Method::Mailto(_), Err(why), _) => Err(format!("offers only mailto:, and {why}")),
@@ -170,7 +176,10 @@ pub fn senders(
     if order.is_empty() {
         return Ok(Vec::new());
     }
-    let ids: Vec<&str> = order.iter().flat_map(|(_, _, ids)| ids.iter().copied()).collect();
+    let ids: Vec<&str> = order
+        .iter()
+        .flat_map(|(_, _, ids)| ids.iter().copied())
+        .collect();
     let headers = mail_facts::unsubscribe_headers(conn, &ids)?;
     let done = unsubscribes::latest_by_sender(conn)?;
     let mut out: Vec<Sender> = order

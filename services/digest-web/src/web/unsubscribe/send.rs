@@ -242,7 +242,10 @@ impl Smtp {
                 Answer {
                     accepted: res.is_positive(),
                     status: Some(code),
-                    text: format!("SMTP {code}: {}", res.message().collect::<Vec<_>>().join(" ")),
+                    text: format!(
+                        "SMTP {code}: {}",
+                        res.message().collect::<Vec<_>>().join(" ")
+                    ),
                 }
             }
             Err(e) => Answer {
