@@ -170,15 +170,37 @@ pub fn write_rules(path: &std::path::Path) {
 pub fn refresh(app: &TestApp, one_click: &str) -> tempfile::TempDir {
     let mail = tempfile::tempdir().unwrap();
     write_mailbox(mail.path(), one_click);
-    let rules = mail.path().join("rules.toml");
-    write_rules(&rules);
-    let mut options = RefreshOptions::new(MailSource::Maildir(mail.path().into()), app.data_dir());
+    write_rules(&mail.path().join("rules.toml"));
+    run_job(app, mail.path());
+    mail
+}
+
+/// Runs the real refresh job over the Maildir at `root` (with its rules) into `app`'s data.
+pub fn run_job(app: &TestApp, root: &std::path::Path) {
+    let mut options = RefreshOptions::new(MailSource::Maildir(root.into()), app.data_dir());
     options.window = Window::All;
-    options.rules_file = Some(rules);
+    options.rules_file = Some(root.join("rules.toml"));
     options.owner_addresses = vec![OWNER.into()];
     options.embedding_model = None;
     job::run(&options).expect("the refresh job runs");
-    mail
+}
+
+/// Delivers one more issue of the newsletter, sent now.
+pub fn deliver_newsletter(root: &std::path::Path, n: u32) {
+    std::fs::write(
+        root.join(format!("cur/news-later{n}:2,S")),
+        message(
+            &[
+                ("From", format!("Letters Weekly <{NEWS}>")),
+                ("To", OWNER.into()),
+                ("Subject", format!("Letters Weekly issue #{}", 10 + n)),
+                ("Date", date(0)),
+                ("Message-ID", format!("<later{n}@letters.example>")),
+            ],
+            "More stories.",
+        ),
+    )
+    .unwrap();
 }
 
 /// The app, with the loopback networks opened and the test CA trusted, plus `extra`.
