@@ -221,9 +221,16 @@ pub fn read(
     {
         let reply = by_id.get(item.id.as_str()).and_then(|asked| {
             let root = threads.root(&asked.message_id);
+            // A message naming it in its thread headers answers it whatever the clocks say
+            // (a Date-less message takes its delivery time); otherwise a later one of its
+            // conversation does.
             sent.iter()
-                .filter(|m| m.sent_at > asked.sent_at)
-                .find(|m| threads.root(&m.message_id) == root || same_by_subject(asked, m))
+                .find(|m| {
+                    m.in_reply_to.contains(&asked.message_id)
+                        || m.references.contains(&asked.message_id)
+                        || (m.sent_at >= asked.sent_at
+                            && (threads.root(&m.message_id) == root || same_by_subject(asked, m)))
+                })
                 .map(|m| m.sent_at.clone())
         });
         out.replies.insert(
@@ -249,9 +256,12 @@ pub fn read(
             }
             let root = threads.root(&m.message_id);
             let answered = inbox.iter().any(|r| {
-                r.sent_at > m.sent_at
-                    && !owner.contains(&r.sender)
-                    && (threads.root(&r.message_id) == root || same_by_subject(m, r))
+                !owner.contains(&r.sender)
+                    && (r.in_reply_to.contains(&m.message_id)
+                        || r.references.contains(&m.message_id)
+                        || (r.sent_at >= m.sent_at
+                            && r.message_id != m.message_id
+                            && (threads.root(&r.message_id) == root || same_by_subject(m, r))))
             });
             (!answered).then(|| Waiting {
                 id: m.message_id.clone(),
