@@ -176,7 +176,9 @@ fn unsubscribe(
         expected: "a positive whole number of seconds".into(),
     })?;
     Ok(crate::web::unsubscribe::UnsubscribeSettings {
-        smtp_url: env.secret("SMTP_URL")?.map(Secret),
+        smtp_url: env
+            .secret("SMTP_URL")?
+            .map(crate::web::unsubscribe::SmtpUrl),
         from: env
             .raw("DIGEST_UNSUBSCRIBE_FROM")
             .map(str::to_owned)

@@ -27,13 +27,42 @@ use serde::Serialize;
 
 use crate::store::mail_facts::{self, Folder, MailFact};
 use crate::store::queries;
-use crate::web::pages::{ActingPanel, Mark, Marks};
-use crate::web::state::AppState;
+use crate::web::unsubscribe::Unsubscriber;
 
 /// How far back conversations are read (the message cache's retention).
 pub const HORIZON_DAYS: i64 = 90;
 /// Most messages listed as waiting.
 pub const MAX_WAITING: usize = 50;
+
+/// Per email id, the marks shown beside it (`unsubscribed on 2026-11-27`, `answered`).
+pub type Marks = std::collections::HashMap<String, Vec<Mark>>;
+
+/// One mark on an email: its CSS class and its text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Mark {
+    /// `unsubscribed`, `answered` or `unanswered`.
+    pub class: &'static str,
+    /// What it says.
+    pub text: String,
+}
+
+/// What the digest page shows for acting on mail: the unsubscribe panel and the list of the
+/// owner's messages waiting for a reply.
+#[derive(Debug, Default, Serialize)]
+pub struct ActingPanel {
+    /// The Newsletter and Promotional senders.
+    pub senders: Vec<crate::web::unsubscribe::Sender>,
+    /// Why `mailto:` unsubscribes are off, when they are.
+    pub smtp_off_reason: Option<String>,
+    /// `(css class, text)` after an unsubscribe from the form.
+    pub notice: Option<(String, String)>,
+    /// The owner's messages with no answer after `waiting_days`.
+    pub waiting: Vec<Waiting>,
+    /// `DIGEST_WAITING_DAYS`.
+    pub waiting_days: u32,
+    /// Whether any sent mail was read (else the page says how to turn it on).
+    pub sent_mail_read: bool,
+}
 
 /// Whether the owner answered one Need-Action email.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -283,21 +312,18 @@ pub fn read(
     Ok(out)
 }
 
-/// The page's acting panel and the marks on its emails.
+/// The page's acting panel and the marks on its emails. `owners` and `waiting_days` are the
+/// settings of the same names.
 pub fn panel(
-    state: &AppState,
+    unsubscriber: &Unsubscriber,
+    owners: &[String],
+    waiting_days: u32,
     digest: &Digest,
     conn: &Connection,
     unsubscribe_notice: Option<&str>,
 ) -> rusqlite::Result<(ActingPanel, Marks)> {
-    let senders = crate::web::unsubscribe::senders(digest, conn, &state.unsubscriber)?;
-    let conversations = read(
-        digest,
-        conn,
-        &state.settings.owner_addresses,
-        state.settings.waiting_days,
-        queries::now(),
-    )?;
+    let senders = crate::web::unsubscribe::senders(digest, conn, unsubscriber)?;
+    let conversations = read(digest, conn, owners, waiting_days, queries::now())?;
     let mut marks = Marks::new();
     for (id, text) in crate::web::unsubscribe::marks(digest, conn)? {
         marks.entry(id).or_default().push(Mark {
@@ -322,11 +348,11 @@ pub fn panel(
     }
     let panel = ActingPanel {
         senders,
-        smtp_off_reason: state.unsubscriber.smtp_off().map(str::to_owned),
-        notice: unsubscribe_notice.and_then(|n| crate::web::routes::unsubscribe::notice(state, n)),
+        smtp_off_reason: unsubscriber.smtp_off().map(str::to_owned),
+        notice: unsubscribe_notice.and_then(|n| crate::web::unsubscribe::notice(conn, n)),
         sent_mail_read: conversations.sent_mail_read,
         waiting: conversations.waiting,
-        waiting_days: state.settings.waiting_days,
+        waiting_days,
     };
     Ok((panel, marks))
 }

@@ -51,7 +51,9 @@ pub async fn index(
         };
         let conn = state.store.get().map_err(internal)?;
         let (acting, marks) = crate::web::conversations::panel(
-            &state,
+            &state.unsubscriber,
+            &state.settings.owner_addresses,
+            state.settings.waiting_days,
             &digest.digest,
             &conn,
             unsubscribe_notice.as_deref(),

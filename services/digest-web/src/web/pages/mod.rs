@@ -14,6 +14,7 @@ use tera::{Context, Tera};
 
 use crate::store::queries::{ErrorRecord, MetricsReport, RunSummary};
 use crate::store::test_runs::StoredTestRun;
+use crate::web::conversations::{ActingPanel, Marks};
 use crate::web::diagnostics::Suite;
 use crate::web::refresh::ScriptStatus;
 
@@ -87,36 +88,6 @@ impl Templates {
         ctx.insert("marks", marks);
         self.tera.render("digest_sections.html", &ctx)
     }
-}
-
-/// Per email id, the marks shown beside it (`unsubscribed on 2026-11-27`, `answered`).
-pub type Marks = std::collections::HashMap<String, Vec<Mark>>;
-
-/// One mark on an email: its CSS class and its text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Mark {
-    /// `unsubscribed`, `answered` or `unanswered`.
-    pub class: &'static str,
-    /// What it says.
-    pub text: String,
-}
-
-/// What the digest page shows for acting on mail: the unsubscribe panel and the list of the
-/// owner's messages waiting for a reply.
-#[derive(Debug, Default, Serialize)]
-pub struct ActingPanel {
-    /// The Newsletter and Promotional senders.
-    pub senders: Vec<crate::web::unsubscribe::Sender>,
-    /// Why `mailto:` unsubscribes are off, when they are.
-    pub smtp_off_reason: Option<String>,
-    /// `(css class, text)` after an unsubscribe from the form.
-    pub notice: Option<(String, String)>,
-    /// The owner's messages with no answer after `waiting_days`.
-    pub waiting: Vec<crate::web::conversations::Waiting>,
-    /// `DIGEST_WAITING_DAYS`.
-    pub waiting_days: u32,
-    /// Whether any sent mail was read (else the page says how to turn it on).
-    pub sent_mail_read: bool,
 }
 
 /// Where `index.html` takes the digest's sections.

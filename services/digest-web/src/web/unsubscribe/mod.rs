@@ -38,7 +38,7 @@ pub const CATEGORIES: [Category; 2] = [Category::Newsletter, Category::Promotion
 #[derive(Debug, Clone, Default)]
 pub struct UnsubscribeSettings {
     /// `SMTP_URL`: the server `mailto:` unsubscribes go through; `None`: off.
-    pub smtp_url: Option<crate::web::configuration::Secret>,
+    pub smtp_url: Option<SmtpUrl>,
     /// `DIGEST_UNSUBSCRIBE_FROM`, else the first owner address: the sender of `mailto:`
     /// unsubscribes.
     pub from: Option<String>,
@@ -48,6 +48,53 @@ pub struct UnsubscribeSettings {
     pub ca_file: Option<PathBuf>,
     /// `DIGEST_UNSUBSCRIBE_TIMEOUT_SECS`: per connection, request and SMTP command.
     pub timeout: Duration,
+}
+
+/// `SMTP_URL` (it may carry a password): kept out of `Debug` output and logs.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SmtpUrl(pub String);
+
+impl std::fmt::Debug for SmtpUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SmtpUrl(***)")
+    }
+}
+
+/// The page's notice after an unsubscribe from the form (`?unsubscribe=<id>|unknown|already|
+/// refused`): `(css class, text)`.
+pub fn notice(conn: &Connection, value: &str) -> Option<(String, String)> {
+    let fixed = |class: &str, text: &str| Some((class.to_owned(), text.to_owned()));
+    match value {
+        "unknown" => fixed(
+            "error",
+            "That sender sent no Newsletter or Promotional mail in the digest.",
+        ),
+        "already" => fixed("error", "That sender was already unsubscribed."),
+        "refused" => fixed(
+            "error",
+            "That sender cannot be unsubscribed here: see the reason beside it (also in Recent errors).",
+        ),
+        id => {
+            let u = unsubscribes::get(conn, id.parse().ok()?).ok()??;
+            Some(if u.done() {
+                (
+                    "success".into(),
+                    format!(
+                        "Unsubscribed from {} ({}: {}).",
+                        u.sender, u.method, u.answer
+                    ),
+                )
+            } else {
+                (
+                    "error".into(),
+                    format!(
+                        "Unsubscribing from {} failed ({}: {}).",
+                        u.sender, u.method, u.answer
+                    ),
+                )
+            })
+        }
+    }
 }
 
 /// What carries unsubscribes out; built once at start-up.

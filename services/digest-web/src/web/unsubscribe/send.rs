@@ -213,7 +213,12 @@ impl Smtp {
         if !matches!(parsed.scheme(), "smtp" | "smtps") {
             return Err("SMTP_URL must start with smtp:// or smtps://".into());
         }
-        if !tls && !crate::web::auth::is_loopback(host.trim_matches(['[', ']'])) {
+        let loopback = host == "localhost"
+            || host
+                .trim_matches(['[', ']'])
+                .parse::<IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback());
+        if !tls && !loopback {
             return Err(format!(
                 "SMTP_URL sends in plain text to {host}: use smtps:// or ?tls=required (plain smtp:// only to a loopback host)"
             ));
