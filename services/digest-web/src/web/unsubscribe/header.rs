@@ -413,6 +413,33 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Whatever a sender writes, the parser answers without panicking, and what it
+        /// accepts is only ever an https URI on a host that is not a non-public literal, or a
+        /// mailto: whose subject and body carry no control character.
+        #[test]
+        fn any_header_is_refused_or_safe(
+            header in "(<(https|http|mailto|javascript|file)?:?[ -~\\r\\n\\x00]{0,60}>,? ?){0,4}",
+            one_click in proptest::bool::ANY,
+        ) {
+            let post = one_click.then_some("List-Unsubscribe=One-Click");
+            match parse(Some(&header), post, &none()) {
+                Ok(Method::OneClick(url)) => {
+                    proptest::prop_assert_eq!(url.scheme(), "https");
+                    proptest::prop_assert!(one_click);
+                    if let Some(url::Host::Ipv4(ip)) = url.host() {
+                        proptest::prop_assert!(super::super::address::non_public(ip.into()).is_none());
+                    }
+                }
+                Ok(Method::Mailto(m)) => {
+                    proptest::prop_assert!(!m.subject.chars().any(char::is_control));
+                    proptest::prop_assert!(!m.body.chars().any(char::is_control));
+                }
+                Err(why) => proptest::prop_assert!(!why.is_empty()),
+            }
+        }
+    }
+
     #[test]
     fn every_reason_is_given_when_nothing_is_usable() {
         let why = refused("<javascript:x>, <http://list.example/u>", ONE_CLICK);
