@@ -224,11 +224,30 @@ pub fn read(
 ) -> rusqlite::Result<Conversations> {
     let since = queries::format_time(now - Duration::days(HORIZON_DAYS));
     let sent = mail_facts::since(conn, Folder::Sent, &since)?;
-    let inbox = mail_facts::since(conn, Folder::Inbox, &since)?;
     let mut out = Conversations {
         sent_mail_read: !sent.is_empty(),
         ..Conversations::default()
     };
+    let need_action = digest
+        .categories
+        .get(&Category::NeedAction)
+        .into_iter()
+        .flatten();
+    if sent.is_empty() {
+        // Nothing was answered and nothing waits; the inbox need not be read (every page
+        // view comes here).
+        out.replies = need_action
+            .map(|item| {
+                let reply = Reply {
+                    answered: false,
+                    answered_at: None,
+                };
+                (item.id.clone(), reply)
+            })
+            .collect();
+        return Ok(out);
+    }
+    let inbox = mail_facts::since(conn, Folder::Inbox, &since)?;
     let mut owner: HashSet<String> = owners.iter().map(|a| a.to_ascii_lowercase()).collect();
     owner.extend(sent.iter().map(|m| m.sender.clone()));
 
@@ -242,12 +261,7 @@ pub fn read(
         inbox.iter().map(|m| (m.message_id.as_str(), m)).collect();
 
     // Need-Action emails: answered by a later sent message of the same conversation.
-    for item in digest
-        .categories
-        .get(&Category::NeedAction)
-        .into_iter()
-        .flatten()
-    {
+    for item in need_action {
         let reply = by_id.get(item.id.as_str()).and_then(|asked| {
             let root = threads.root(&asked.message_id);
             // A message naming it in its thread headers answers it whatever the clocks say

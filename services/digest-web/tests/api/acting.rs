@@ -524,3 +524,19 @@ async fn replies_and_waiting_come_from_the_sent_folder() {
     assert!(page.contains("You are waiting") && page.contains("Contract draft"));
     assert!(page.contains("not answered yet") && page.contains("answered on"));
 }
+
+#[tokio::test]
+async fn two_clicks_at_once_unsubscribe_once() {
+    let server = OneClickServer::start(200, None).await;
+    let app = spawn(&server, &[]).await;
+    let _mail = refresh(&app, &format!("https://localhost:{}/u", server.port));
+    let body = json!({"sender": NEWS});
+    let (a, b) = tokio::join!(
+        app.post_json("/api/unsubscribe", &body),
+        app.post_json("/api/unsubscribe", &body)
+    );
+    let mut statuses = [a.status().as_u16(), b.status().as_u16()];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [201, 409]);
+    assert_eq!(server.seen().len(), 1);
+}

@@ -82,6 +82,7 @@ pub async fn unsubscribe(
     if sender.is_empty() {
         return Err(WebError::BadRequest("sender must not be empty".into()));
     }
+    let _one = state.unsubscriber.one_at_a_time.lock().await;
     let st = state.clone();
     let wanted = sender.clone();
     let found = web::block(move || -> Result<Option<Sender>, WebError> {

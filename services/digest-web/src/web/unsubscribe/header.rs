@@ -342,6 +342,10 @@ mod tests {
             "[fe80::1]",
             "[::ffff:127.0.0.1]",
             "0.0.0.0",
+            // the URL parser's other spellings of 127.0.0.1
+            "2130706433",
+            "0x7f.1",
+            "127.1",
         ] {
             let why = refused(&format!("<https://{host}/u>"), ONE_CLICK);
             assert!(why.contains("points at"), "{host}: {why}");

@@ -99,6 +99,9 @@ pub fn notice(conn: &Connection, value: &str) -> Option<(String, String)> {
 
 /// What carries unsubscribes out; built once at start-up.
 pub struct Unsubscriber {
+    /// Held from the check that a sender is not yet unsubscribed to the row recording it, so
+    /// two clicks at once unsubscribe once (the second is told it is done).
+    pub one_at_a_time: tokio::sync::Mutex<()>,
     one_click: Result<OneClick, String>,
     smtp: Result<Smtp, String>,
     allow: Allowlist,
@@ -137,6 +140,7 @@ impl Unsubscriber {
             tracing::warn!(reason = %e, "unsubscribe: a method is off");
         }
         Self {
+            one_at_a_time: tokio::sync::Mutex::new(()),
             one_click,
             smtp,
             allow: settings.allow.clone(),
