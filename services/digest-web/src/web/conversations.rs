@@ -29,8 +29,6 @@ use crate::store::mail_facts::{self, Folder, MailFact};
 use crate::store::queries;
 use crate::web::unsubscribe::Unsubscriber;
 
-/// How far back conversations are read (the message cache's retention).
-pub const HORIZON_DAYS: i64 = 90;
 /// Most messages listed as waiting.
 pub const MAX_WAITING: usize = 50;
 
@@ -222,7 +220,7 @@ pub fn read(
     waiting_days: u32,
     now: NaiveDateTime,
 ) -> rusqlite::Result<Conversations> {
-    let since = queries::format_time(now - Duration::days(HORIZON_DAYS));
+    let since = queries::format_time(now - Duration::days(crate::store::RETENTION_DAYS));
     let sent = mail_facts::since(conn, Folder::Sent, &since)?;
     let mut out = Conversations {
         sent_mail_read: !sent.is_empty(),
