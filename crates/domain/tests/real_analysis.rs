@@ -85,6 +85,8 @@ struct Tally {
     add_tp: usize,
     add_fp: usize,
     add_fn: usize,
+    /// Extra codes on products Open Food Facts tags no additive at all (lists it did not parse).
+    add_fp_untagged: usize,
 }
 
 fn pct(n: usize, d: usize) -> f64 {
@@ -108,9 +110,16 @@ impl Tally {
     fn precision(&self) -> f64 {
         pct(self.add_tp, self.add_tp + self.add_fp)
     }
+    /// Precision on the products Open Food Facts tags at least one additive of.
+    fn precision_where_tagged(&self) -> f64 {
+        pct(
+            self.add_tp,
+            self.add_tp + self.add_fp - self.add_fp_untagged,
+        )
+    }
     fn row(&self, name: &str) -> String {
         format!(
-            "{name:<8} {:>5} {:>6.1}% of {:<4} {:>6.1}% of {:<4} {:>6.1}% of {:<4} {:>6.1}% of {:<4} {:>6.1}% {:>6.1}%  contradictions {:?}",
+            "{name:<8} {:>5} {:>6.1}% of {:<4} {:>6.1}% of {:<4} {:>6.1}% of {:<4} {:>6.1}% of {:<4} {:>6.1}% {:>6.1}% {:>7.1}%  contradictions {:?}",
             self.cases,
             self.decisive_pct(0),
             self.decisive[0],
@@ -122,6 +131,7 @@ impl Tally {
             self.nova_n,
             self.recall(),
             self.precision(),
+            self.precision_where_tagged(),
             self.contradictions,
         )
     }
@@ -260,6 +270,9 @@ fn verdicts_agree_with_open_food_facts_on_both_halves() {
         let got: BTreeSet<String> = v.additives.iter().map(|a| norm_code(&a.code)).collect();
         t.add_tp += want.intersection(&got).count();
         t.add_fp += got.difference(&want).count();
+        if want.is_empty() {
+            t.add_fp_untagged += got.len();
+        }
         t.add_fn += want.difference(&got).count();
         if verbose && want != got {
             notes.push(format!(
@@ -276,7 +289,7 @@ fn verdicts_agree_with_open_food_facts_on_both_halves() {
         }
     }
     println!(
-        "half     cases vegan (decisive) vegetarian      palm oil        nova            add-rec add-prec"
+        "half     cases vegan (decisive) vegetarian      palm oil        nova            add-rec add-prec tagged"
     );
     println!("{}", halves[0].row("A tuned"));
     println!("{}", halves[1].row("B held"));
