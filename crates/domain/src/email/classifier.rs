@@ -29,7 +29,7 @@ use super::lexicon::lexicon;
 use super::message::{Message, domain_group};
 use super::model::{self, Linear};
 use super::model_file;
-use super::owners::Owners;
+use super::owners::{self, Owners};
 use super::readable::{self, Unreadable};
 
 /// The category of one message, how sure we are, and why.
@@ -282,12 +282,8 @@ impl Classifier {
         } else {
             self.priors.get(&email.sender_group())
         };
-        let domain = email.from_domain();
         if prior.is_none()
-            && let Some(social) = lexicon()
-                .social_domains
-                .iter()
-                .find(|d| domain == d.as_str() || domain.ends_with(&format!(".{d}")))
+            && let Some(social) = social_platform(email)
         {
             return Classification::new(
                 Category::Social,
@@ -400,6 +396,34 @@ impl Classifier {
     }
 }
 
+/// The social network or community platform a message comes from: its sender's domain, or
+/// the list that relays it (`X-Loop`, `List-Id`, `Sender`, `Mailing-List`: a group post
+/// delivered by the platform).
+fn social_platform(email: &Message) -> Option<&'static str> {
+    let mut domains = vec![email.from_domain().to_owned()];
+    for name in ["x-loop", "sender", "mailing-list"] {
+        if let Some(value) = email.header(name) {
+            domains.extend(
+                owners::addresses(value)
+                    .filter_map(|a| a.rsplit_once('@').map(|(_, d)| d.to_owned())),
+            );
+        }
+    }
+    if let Some(id) = email.header("list-id") {
+        let id = id.rsplit('<').next().unwrap_or(id);
+        domains.push(id.trim_end_matches(['>', ' ']).trim().to_ascii_lowercase());
+    }
+    lexicon()
+        .social_domains
+        .iter()
+        .map(String::as_str)
+        .find(|d| {
+            domains
+                .iter()
+                .any(|domain| domain == d || domain.ends_with(&format!(".{d}")))
+        })
+}
+
 /// The reason naming the sentence-embedding vector, when it weighed for the category.
 pub const MEANING_REASON: &str = "what the text is about (sentence-embedding model)";
 
@@ -454,9 +478,45 @@ fn product_rule(
             "an amount due by a date, addressed to you, nothing on offer: yours to pay",
         ));
     }
+    // A subject labelled as an advertisement, as the law asks of unsolicited offers.
+    if has(Signal::AdvertisementLabel) && !has(Signal::Reply) {
+        return Some((
+            Category::Promotional,
+            "the subject is labelled as an advertisement (ADV:)",
+        ));
+    }
     // An out-of-office or other automatic reply informs, whatever dates or names it gives.
     if has(Signal::AutoReplied) && !cue(Cue::Approval) {
         return Some((Category::Fyi, "automatic reply (out of office)"));
+    }
+    let subject_sells = subject_cues
+        .iter()
+        .any(|c| matches!(c, Cue::Offer | Cue::Price | Cue::Marketing | Cue::RemoveMe));
+    // A newsletter posted to a list: its title says so, and it answers no one.
+    let list_newsletter = has(Signal::ViaList)
+        && cue(Cue::NewsletterTag)
+        && !has(Signal::Reply)
+        && !subject_sells
+        && !cue(Cue::Approval);
+    if list_newsletter {
+        return Some((
+            Category::Newsletter,
+            "a newsletter sent through a list (its title says so, it answers no one)",
+        ));
+    }
+    // A list only its editor posts to: a curated letter of forwarded items, whatever prices
+    // its stories name, unless it offers or advertises.
+    if has(Signal::EditorList)
+        && !subject_cues
+            .iter()
+            .any(|c| matches!(c, Cue::Offer | Cue::Marketing | Cue::RemoveMe))
+        && !cue(Cue::RemoveMe)
+        && !cue(Cue::Approval)
+    {
+        return Some((
+            Category::Newsletter,
+            "a list only its editor posts to (a curated letter)",
+        ));
     }
     // Members posting to a list: discussion, whatever it talks about.
     if has(Signal::DiscussionList) && !cue(Cue::Approval) {
@@ -487,9 +547,6 @@ fn product_rule(
     // A periodical's name as the sender (`CNET News.com Daily Dispatch`, `Daily Dilbert`): a
     // dispatch, whatever advertisements its body carries, as long as its subject sells
     // nothing.
-    let subject_sells = subject_cues
-        .iter()
-        .any(|c| matches!(c, Cue::Offer | Cue::Price | Cue::Marketing | Cue::RemoveMe));
     if has(Signal::PeriodicSender)
         && !subject_sells
         && !has(Signal::DiscussionList)
@@ -517,8 +574,11 @@ fn product_rule(
             "removal instructions and an offer, without bulk-mail headers (old-style promotion)",
         ));
     }
-    let to_a_crowd =
-        has(Signal::ToUndisclosed) || has(Signal::OldClient) || has(Signal::HighPriority);
+    let to_a_crowd = has(Signal::ToUndisclosed)
+        || has(Signal::OldClient)
+        || has(Signal::HighPriority)
+        || has(Signal::ManyRecipients)
+        || has(Signal::PaddedSubject);
     if !bulk_headers
         && !has(Signal::Reply)
         && !cue(Cue::Deadline)
