@@ -400,6 +400,28 @@ fn the_shipped_model_is_the_one_the_corpus_trains() {
 }
 
 #[test]
+fn the_shipped_meaning_model_is_the_one_the_corpus_trains_with_the_installed_table() {
+    if corpus::real_mail().is_none() {
+        eprintln!("skipped: ../shared/data not found");
+        return;
+    }
+    let Some(embedder) = corpus::installed_embedder() else {
+        eprintln!("skipped: no embedding table (scripts/setup/install-embedding-model.sh)");
+        return;
+    };
+    assert_eq!(
+        embedder.stamp(),
+        model_file::SHIPPED_MEANING_TABLE.trim(),
+        "crates/domain/data/mail/model-meaning.table names another table: run `make classifier-model`"
+    );
+    let fresh = model_file::to_bytes(&corpus::train_on_corpus(Some(&embedder)));
+    assert!(
+        fresh == model_file::SHIPPED_MEANING,
+        "crates/domain/data/mail/model-meaning.bin is stale: run `make classifier-model`"
+    );
+}
+
+#[test]
 fn the_handwritten_examples_parse_with_every_category_well_represented() {
     let examples = domain::email::train::parse_examples(corpus::HANDWRITTEN).unwrap();
     assert!(examples.len() >= 200, "{}", examples.len());
