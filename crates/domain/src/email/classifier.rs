@@ -844,6 +844,29 @@ mod tests {
                 "You have been selected! Reply now with your details to claim your prize. To be removed reply REMOVE.",
                 &[("to", "undisclosed-recipients:;")],
             ),
+            message(
+                "ed@curated.example",
+                "Man dies as whale lands on boat",
+                "Forwarded-by: a reader\n\nA whale breached and crashed into a fishing boat.",
+                &[
+                    ("to", "curated@curated.example"),
+                    ("sender", "ed@curated.example"),
+                    ("x-loop", "curated@curated.example"),
+                    ("precedence", "list"),
+                ],
+            ),
+            message(
+                "rates@mailer.example",
+                "ADV: Interest rates slashed!",
+                "Lock in your low rate now. Fill out our quick online form.",
+                &[("to", "dana@example.com")],
+            ),
+            message(
+                "sam@partner.example",
+                "Re: [users] could you check the config?",
+                "Could you tell me which option you set?",
+                &[("to", "dana@example.com"), ("in-reply-to", "<a@b>")],
+            ),
         ]
     }
 
@@ -882,6 +905,94 @@ mod tests {
             .push(("list-id".into(), "<users.lists.example>".into()));
         let got = classifier.classify(&digest);
         assert_ne!(got.category, Category::NeedAction, "{got:?}");
+    }
+
+    #[test]
+    fn list_classes_are_told_apart_editor_letters_newsletters_and_discussion() {
+        let classifier = Classifier::embedded();
+        let editor = message(
+            "ed@curated.example",
+            "New $199 PC doesn't do Windows",
+            "Forwarded-by: a reader\n\nA new PC sells for $199 without Windows, the agency reports.",
+            &[
+                ("to", "curated@curated.example"),
+                ("sender", "ed@curated.example"),
+                ("x-loop", "curated@curated.example"),
+                ("precedence", "list"),
+            ],
+        );
+        let got = classifier.classify(&editor);
+        assert_eq!(got.category, Category::Newsletter, "{got:?}");
+        assert_eq!(
+            got.reason,
+            "a list only its editor posts to (a curated letter)"
+        );
+        let letter = message(
+            "info@coach.example",
+            "Newsletter Coach'Invest - Septembre 2002",
+            "Des nouvelles de Coach'Invest: lancement réussi, premiers contrats.",
+            &[
+                ("to", "stable@lists.example"),
+                ("sender", "owner-stable@lists.example"),
+                ("precedence", "bulk"),
+            ],
+        );
+        let got = classifier.classify(&letter);
+        assert_eq!(got.category, Category::Newsletter, "{got:?}");
+        // The same list's members discussing stay FYI.
+        let mut post = letter.clone();
+        post.subject = "Re: kernel panic after upgrade".into();
+        post.body = "Did you try the patch from yesterday? It fixed it for me.".into();
+        post.headers.push(("in-reply-to".into(), "<a@b>".into()));
+        assert_eq!(classifier.classify(&post).category, Category::Fyi);
+    }
+
+    #[test]
+    fn labelled_advertisements_are_promotional_and_group_posts_of_platforms_social() {
+        let classifier = Classifier::embedded();
+        let adv = message(
+            "safety@mailer.example",
+            "ADV: Interest rates slashed! Don't wait!",
+            "Rates are down. Take a minute and fill out our quick online form.",
+            &[("to", "someone@else.example")],
+        );
+        let got = classifier.classify(&adv);
+        assert_eq!(got.category, Category::Promotional, "{got:?}");
+        assert_eq!(
+            got.reason,
+            "the subject is labelled as an advertisement (ADV:)"
+        );
+        let group_post = message(
+            "joyful@hotmail.example",
+            "Re: Hi! I'm new here.",
+            "Welcome to the group! We are glad you joined.",
+            &[
+                ("to", "OneIncomeLiving@groups.msn.com"),
+                ("x-loop", "notifications@groups.msn.com"),
+            ],
+        );
+        let got = classifier.classify(&group_post);
+        assert_eq!(got.category, Category::Social, "{got:?}");
+        assert_eq!(got.reason, "social network sender (groups.msn.com)");
+    }
+
+    #[test]
+    fn a_reply_in_a_lists_thread_copied_to_the_owner_is_not_need_action() {
+        let owners = Owners::new(["dana@example.com"]);
+        let classifier = Classifier::embedded().with_owners(owners);
+        let mut thread = messages()[0].clone();
+        thread.subject = "Re: [users] Can you send me the signed contract by Friday?".into();
+        thread.headers.push(("in-reply-to".into(), "<a@b>".into()));
+        let got = classifier.classify(&thread);
+        assert_ne!(got.category, Category::NeedAction, "{got:?}");
+        // The same request without a list's tag stays the owner's to answer.
+        thread.subject = "Re: Can you send me the signed contract by Friday?".into();
+        assert_eq!(classifier.classify(&thread).category, Category::NeedAction);
+        assert!(has_list_tag("Re: GA (was Re: [SAdev] [Bug 1030] x)"));
+        assert!(!has_list_tag("Invoice [12345] due"));
+        assert!(!has_list_tag(
+            "[a very long phrase in brackets that is no tag]"
+        ));
     }
 
     #[test]

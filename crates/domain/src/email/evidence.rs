@@ -496,3 +496,99 @@ fn is_auto_reply_subject(subject: &str) -> bool {
         .iter()
         .any(|p| rest.starts_with(p.as_str()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(from: &str, subject: &str, headers: &[(&str, &str)]) -> Message {
+        Message {
+            from: from.to_owned(),
+            subject: subject.to_owned(),
+            headers: headers
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                .collect(),
+            ..Message::default()
+        }
+    }
+
+    fn has(email: &Message, signal: Signal) -> bool {
+        signals(email, &Owners::default()).contains(&signal)
+    }
+
+    #[test]
+    fn a_list_that_resends_its_editors_post_is_an_editor_list_not_discussion() {
+        let headers = [
+            ("to", "curated@lists.example"),
+            ("sender", "ed@lists.example"),
+            ("x-loop", "curated@lists.example"),
+            ("precedence", "list"),
+        ];
+        let post = message("ed@lists.example", "Whale lands on boat", &headers);
+        assert!(has(&post, Signal::EditorList));
+        assert!(has(&post, Signal::AnnounceList));
+        assert!(!has(&post, Signal::DiscussionList));
+        // A member's post (another Sender), or the editor answering someone, is discussion.
+        let mut member = post.clone();
+        member.from = "member@elsewhere.example".into();
+        assert!(has(&member, Signal::DiscussionList));
+        assert!(!has(&member, Signal::EditorList));
+        let reply = message("ed@lists.example", "Re: Whale lands on boat", &headers);
+        assert!(has(&reply, Signal::DiscussionList));
+        assert!(!has(&reply, Signal::EditorList));
+    }
+
+    #[test]
+    fn advertisement_labels_crowds_and_padded_subjects_are_read() {
+        for subject in [
+            "ADV: Interest rates slashed!",
+            "未承諾広告※ セール",
+            "(광고) 특별 할인",
+            "Great news [ADV] inside",
+        ] {
+            assert!(
+                has(
+                    &message("a@b.example", subject, &[]),
+                    Signal::AdvertisementLabel
+                ),
+                "{subject}"
+            );
+        }
+        for subject in ["Advice on the budget", "Re: advantages of adverbs"] {
+            assert!(
+                !has(
+                    &message("a@b.example", subject, &[]),
+                    Signal::AdvertisementLabel
+                ),
+                "{subject}"
+            );
+        }
+        let crowd = message(
+            "a@b.example",
+            "Toners for less....               NOAZ",
+            &[
+                ("to", "x@a.example, y@b.example"),
+                ("cc", "z@c.example, w@d.example, v@e.example"),
+            ],
+        );
+        assert!(has(&crowd, Signal::ManyRecipients));
+        assert!(has(&crowd, Signal::PaddedSubject));
+        let team = message(
+            "a@b.example",
+            "Lunch  on Friday",
+            &[("to", "x@a.example, y@b.example"), ("cc", "z@c.example")],
+        );
+        assert!(!has(&team, Signal::ManyRecipients));
+        assert!(!has(&team, Signal::PaddedSubject));
+    }
+
+    #[test]
+    fn a_mailing_list_as_the_senders_name_is_a_periodical() {
+        let mut essay = message("mailinglist@author.example", "On the way back", &[]);
+        essay.from_name = Some("Michael Moore's Mailing List".into());
+        assert!(has(&essay, Signal::PeriodicSender));
+        essay.from_name = Some("Michael Moore".into());
+        assert!(!has(&essay, Signal::PeriodicSender));
+    }
+}
