@@ -22,7 +22,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::Category;
 use super::cues::{self, Cue};
-use super::embedding::Embedder;
+use super::embedding::{Embedder, LazyEmbedder};
 use super::evidence::{self, Signal};
 use super::features::{self, FeatureKind, Features};
 use super::lexicon::lexicon;
@@ -146,8 +146,9 @@ pub struct Classifier {
     owners: Owners,
     /// Per sender group, what corrections taught ([`Classifier::learning_from`]).
     priors: Arc<BTreeMap<String, [f32; model::K]>>,
-    /// The sentence-embedding table, when installed and the model was trained with it.
-    embedder: Option<Arc<Embedder>>,
+    /// The sentence-embedding table, when installed and the model was trained with it (read
+    /// in full when a message is first categorised).
+    embedder: Option<Arc<LazyEmbedder>>,
 }
 
 impl Classifier {
@@ -167,6 +168,12 @@ impl Classifier {
     /// with `embedder`; an error naming the mismatch when the table is not the one the model
     /// was trained with (the caller keeps [`Classifier::embedded`]).
     pub fn embedded_with_meaning(embedder: Arc<Embedder>) -> Result<Classifier, String> {
+        Self::embedded_with_lazy_meaning(LazyEmbedder::ready(embedder))
+    }
+
+    /// [`Classifier::embedded_with_meaning`] with a table whose rows are read when a message
+    /// is first categorised: corrections and cached messages need only the model.
+    pub fn embedded_with_lazy_meaning(embedder: LazyEmbedder) -> Result<Classifier, String> {
         let trained_with = model_file::SHIPPED_MEANING_TABLE.trim();
         if embedder.stamp() != trained_with {
             return Err(format!(
@@ -175,7 +182,10 @@ impl Classifier {
             ));
         }
         let model = model_file::from_bytes(model_file::SHIPPED_MEANING)?;
-        Ok(Classifier::with_meaning(model, embedder))
+        Ok(Self {
+            embedder: Some(Arc::new(embedder)),
+            ..Self::from_model(model)
+        })
     }
 
     /// A classifier around a trained model, without user rules.
@@ -193,14 +203,20 @@ impl Classifier {
     /// [`super::train::train_model`] gives with the same embedder), without user rules.
     pub fn with_meaning(model: Linear, embedder: Arc<Embedder>) -> Self {
         Self {
-            embedder: Some(embedder),
+            embedder: Some(Arc::new(LazyEmbedder::ready(embedder))),
             ..Self::from_model(model)
         }
     }
 
-    /// The sentence-embedding table this classifier reads text with, if any.
+    /// The sentence-embedding table this classifier reads text with, if any (read now if it
+    /// was not yet; `None` also when it cannot be read).
     pub fn embedder(&self) -> Option<&Embedder> {
-        self.embedder.as_deref()
+        self.embedder.as_ref().and_then(|e| e.get().ok())
+    }
+
+    /// Whether this classifier reads meaning, and whether its table has been read yet.
+    pub fn meaning_table(&self) -> Option<bool> {
+        self.embedder.as_ref().map(|e| e.is_loaded())
     }
 
     /// This classifier with user rules applied first.
@@ -300,7 +316,7 @@ impl Classifier {
         } else {
             features::extract(email, &self.owners, readable_body, true)
         };
-        if let Some(embedder) = &self.embedder {
+        if let Some(embedder) = self.embedder() {
             let subject = if problem == Some(Unreadable::BadHeaders) {
                 ""
             } else {
