@@ -21,6 +21,8 @@ struct Piece {
     x1: f32,
     y1: f32,
     text: String,
+    /// Indices of the text lines it holds.
+    members: Vec<usize>,
 }
 
 impl Piece {
@@ -35,6 +37,7 @@ impl Piece {
         self.y1 = self.y1.max(other.y1);
         self.text.push_str(separator);
         self.text.push_str(&other.text);
+        self.members.extend_from_slice(&other.members);
     }
 }
 
@@ -51,6 +54,8 @@ pub struct Block {
     pub bounds: (f32, f32, f32, f32),
     /// Its lines, top to bottom.
     pub lines: Vec<String>,
+    /// Indices of the text lines (boxes) it holds.
+    pub members: Vec<usize>,
 }
 
 /// The blocks of a page in reading order.
@@ -67,7 +72,8 @@ pub fn blocks(text_lines: &[TextLine]) -> Vec<Block> {
     let (sin, cos) = angle.sin_cos();
     let mut pieces: Vec<Piece> = text_lines
         .iter()
-        .map(|l| {
+        .enumerate()
+        .map(|(i, l)| {
             let r = &l.rect;
             let (cx, cy) = (r.cx * cos + r.cy * sin, -r.cx * sin + r.cy * cos);
             Piece {
@@ -76,6 +82,7 @@ pub fn blocks(text_lines: &[TextLine]) -> Vec<Block> {
                 x1: cx + r.width / 2.0,
                 y1: cy + r.height / 2.0,
                 text: l.text.trim().to_owned(),
+                members: vec![i],
             }
         })
         .collect();
@@ -144,6 +151,7 @@ pub fn blocks(text_lines: &[TextLine]) -> Vec<Block> {
         .map(|(p, lines)| Block {
             bounds: (p.x0, p.y0, p.x1, p.y1),
             lines,
+            members: p.members,
         })
         .collect()
 }

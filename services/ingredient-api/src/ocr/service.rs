@@ -504,20 +504,26 @@ async fn within<T>(deadline: Instant, work: impl Future<Output = T>) -> Option<T
 /// list. (Requiring a third known after a header turned away real lists of products the
 /// knowledge base hardly knows, on the shared photos.)
 pub fn credible(kb: &KnowledgeBase, items: &[String], header: bool) -> bool {
-    let heads: Vec<String> = items.iter().map(|item| item_head(item)).collect();
-    let known = heads
-        .iter()
-        .filter(|head| {
-            !head.is_empty()
-                && (kb.resolve(head).is_some() || FunctionClasses::get().class(head).is_some())
-        })
-        .count();
+    let known = known_items(kb, items);
     if header {
         let words = items.iter().filter(|item| reads_as_words(item)).count();
         known >= 1 || (items.len() >= 3 && 4 * words >= 3 * items.len())
     } else {
         known >= 1 && 2 * known >= items.len()
     }
+}
+
+/// How many of `items` name something the knowledge base resolves or a function class (by
+/// their name before any bracket).
+pub(crate) fn known_items(kb: &KnowledgeBase, items: &[String]) -> usize {
+    items
+        .iter()
+        .map(|item| item_head(item))
+        .filter(|head| {
+            !head.is_empty()
+                && (kb.resolve(head).is_some() || FunctionClasses::get().class(head).is_some())
+        })
+        .count()
 }
 
 /// The accented letters of the Latin-script label languages (lower case).
@@ -528,7 +534,7 @@ const LATIN_VOWELS: &str = "aeiouyäöüàâéèêëîïôûùœæåáíóúãõ
 
 /// An item's name before any bracket, without marks and figures (`rote Paprika* 11%` →
 /// `rote Paprika`).
-fn item_head(item: &str) -> String {
+pub(crate) fn item_head(item: &str) -> String {
     let head = item.split(['(', '（']).next().unwrap_or(item);
     let head: String = head
         .chars()
