@@ -247,6 +247,9 @@ impl OcrService {
                     // No text at all: the detector finds regions of every script (Hangul
                     // too), so Tesseract would read nothing either, for seconds.
                     Some(n) if n.boxes == 0 => Ok(Stage::Done(n)),
+                    // A page the neural engine read in Latin print without finding a list:
+                    // Tesseract reads the same print worse (docs/ocr.md).
+                    Some(n) if layout::read_in_latin(&n.reading.text) => Ok(Stage::Done(n)),
                     other => {
                         // The page as the neural engine found it upright: Tesseract's own
                         // orientation step does not cover every script (Korean).
