@@ -63,6 +63,12 @@ struct Cli {
     #[arg(long, env = "DIGEST_OWNER_ADDRESSES", value_delimiter = ',')]
     owner_addresses: Option<Vec<String>>,
 
+    /// The owner's sent mail, a source like --source (e.g. imaps://user@host:993/Sent), read
+    /// to tell which conversations wait for a reply [default: the Maildir's .Sent folder
+    /// when it has one]
+    #[arg(long, env = "DIGEST_SENT_SOURCE")]
+    sent_source: Option<String>,
+
     /// The sentence-embedding table the categoriser reads text with (written by
     /// scripts/setup/install-embedding-model.sh); an empty value turns it off. Without it the
     /// embedded default categorises, and the digest says so [default: the checkout's
@@ -123,6 +129,12 @@ fn main() -> ExitCode {
     }
     if let Some(owners) = cli.owner_addresses {
         options.owner_addresses = owners;
+    }
+    if let Some(s) = cli.sent_source.as_deref().filter(|s| !s.trim().is_empty()) {
+        match MailSource::parse(s) {
+            Ok(source) => options.sent_source = Some(source),
+            Err(e) => return fail(&e.to_string(), 2),
+        }
     }
     if let Some(table) = cli.embedding_model {
         options.embedding_model = (!table.trim().is_empty()).then(|| PathBuf::from(table));

@@ -30,10 +30,12 @@ use service_kit::config::EnvSource;
 
 use crate::settings::{ImapAuth, LlmSettings};
 use crate::store::cache::{self, CachedMessage};
+use crate::store::mail_facts::{self, Folder, MailFact};
 use crate::store::runs::{self, ErrorRecord, RunOutcome};
 use crate::store::window::Window;
 use crate::store::{self, StoreError, digest_file};
 
+pub mod acting;
 pub mod checks;
 pub mod classify;
 pub mod corrections;
@@ -74,6 +76,9 @@ pub struct RefreshOptions {
     /// The mailbox owner's addresses (`DIGEST_OWNER_ADDRESSES`); the IMAP login, when it is an
     /// address, and each message's delivery address are added.
     pub owner_addresses: Vec<String>,
+    /// The owner's sent mail (`DIGEST_SENT_SOURCE`); `None`: a Maildir source's `.Sent`
+    /// folder when it has one (see [`acting::sent_source`]).
+    pub sent_source: Option<MailSource>,
     /// The sentence-embedding table (`DIGEST_EMBEDDING_MODEL`, by default the checkout's
     /// `.tmp/embedding-model/tokens.bin`); `None` turns the meaning vector off.
     pub embedding_model: Option<PathBuf>,
@@ -95,6 +100,7 @@ impl RefreshOptions {
             imap_auth: None,
             rules_file: None,
             owner_addresses: Vec::new(),
+            sent_source: None,
             embedding_model: Some(classify::default_embedding_model()),
             llm_price_per_1k_tokens: 0.0,
             llm: None,
@@ -131,6 +137,12 @@ impl RefreshOptions {
                     .collect()
             })
             .unwrap_or_default();
+        if let Some(s) = env
+            .raw("DIGEST_SENT_SOURCE")
+            .filter(|s| !s.trim().is_empty())
+        {
+            options.sent_source = Some(MailSource::parse(s).map_err(|e| e.to_string())?);
+        }
         if let Some(table) = env.raw("DIGEST_EMBEDDING_MODEL") {
             options.embedding_model = (!table.trim().is_empty()).then(|| PathBuf::from(table));
         }
@@ -326,6 +338,9 @@ fn run_inner(
         .map_err(sql)?;
     cache::store(conn, &identity, &rescored).map_err(sql)?;
     cached.retain(|_, m| corrections.is_current(m));
+    // A cached message without its acting facts (read before they were recorded) is read
+    // again once, as a miss.
+    let with_facts = mail_facts::keys(conn, &identity).map_err(sql)?;
     let mut mailbox = match &options.source {
         MailSource::Imap(url) => Mailbox::Imap(Box::new(ImapMailbox::open(
             url,
@@ -334,7 +349,7 @@ fn run_inner(
             options.max_emails,
         )?)),
         local => Mailbox::Local(LocalMailbox::open_keeping(local, &|key| {
-            !cached.contains_key(key)
+            !(cached.contains_key(key) && with_facts.contains(key))
         })?),
     };
     let entries = mailbox.entries().to_vec();
@@ -347,8 +362,8 @@ fn run_inner(
         }
         cache_lookups += 1;
         match cached.remove(&entry.key) {
-            Some(hit) => kept.push(hit),
-            None => misses.push(index),
+            Some(hit) if with_facts.contains(&entry.key) => kept.push(hit),
+            _ => misses.push(index),
         }
     }
     let cache_hits = kept.len() as u64;
@@ -357,11 +372,15 @@ fn run_inner(
     // classify the new messages.
     let mut errors: Vec<ErrorRecord> = Vec::new();
     let mut fresh: Vec<(String, CachedMessage)> = Vec::with_capacity(misses.len());
+    let mut facts: Vec<(String, MailFact)> = Vec::with_capacity(misses.len());
     let mut api_calls = 0;
     let mut take = |raw: Raw, errors: &mut Vec<ErrorRecord>| {
         let key = &entries[raw.index].key;
         match parse_or_salvage(&raw.bytes, raw.delivered_at) {
-            Ok(parsed) => fresh.push((key.clone(), to_cached(&classifier, &corrections, parsed))),
+            Ok(parsed) => {
+                facts.push((key.clone(), acting::fact_of(&parsed)));
+                fresh.push((key.clone(), to_cached(&classifier, &corrections, parsed)));
+            }
             Err(e) => errors.push(ErrorRecord {
                 module: "mail.parse".into(),
                 error_type: e.kind().into(),
@@ -411,6 +430,8 @@ fn run_inner(
         imap.close();
     }
     cache::store(conn, &identity, &fresh).map_err(sql)?;
+    mail_facts::record(conn, &identity, Folder::Inbox, &facts).map_err(sql)?;
+    drop(facts);
     for (_, m) in &mut fresh {
         // Stored: the run needs them no more.
         m.features = None;
@@ -423,6 +444,20 @@ fn run_inner(
         .map(|(k, _)| k.clone())
         .collect();
     cache::forget(conn, &identity, &stale).map_err(sql)?;
+    mail_facts::forget(conn, &identity, &stale).map_err(sql)?;
+    // The owner's sent mail, for "waiting for a reply": a failure is a warning, the digest
+    // does not depend on it.
+    if let Some(sent) = acting::sent_source(options) {
+        match acting::read_sent(conn, options, &sent, now, &mut errors) {
+            Ok(report) => api_calls += report.api_calls,
+            Err(e) => errors.push(ErrorRecord {
+                module: "mail.sent".into(),
+                error_type: e.kind().into(),
+                message: format!("sent mail not read: {e}"),
+                traceback: None,
+            }),
+        }
+    }
     for error in &errors {
         runs::record_error(conn, Some(run_id), error).map_err(sql)?;
     }

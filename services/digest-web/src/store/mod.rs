@@ -6,7 +6,9 @@
 //!
 //! - [`runs`]: the job's run rows and errors; [`cache`]: parsed messages; [`llm_cache`]: the
 //!   LLM's answers; [`test_runs`]: the diagnostics' results; [`queries`]: what the dashboard
-//!   reads (metrics, errors, run history); [`corrections`]: categories ops staff corrected.
+//!   reads (metrics, errors, run history); [`corrections`]: categories ops staff corrected;
+//!   [`mail_facts`]: what each message says about unsubscribing and its thread (inbox and
+//!   sent mail); [`unsubscribes`]: the unsubscribes made on the dashboard.
 //! - [`digest_file`]: `digest.json`, written by the job, read by the web service.
 //! - [`window::Window`]: the job's window and the dashboard's period, one type.
 //!
@@ -26,9 +28,11 @@ pub mod cache;
 pub mod corrections;
 pub mod digest_file;
 pub mod llm_cache;
+pub mod mail_facts;
 pub mod queries;
 pub mod runs;
 pub mod test_runs;
+pub mod unsubscribes;
 pub mod window;
 
 /// The file name of the store inside the data dir.
@@ -37,11 +41,12 @@ pub const FILE_NAME: &str = "runs.sqlite3";
 /// The schema's migrations, in order, each keeping the data: the first builds a schema-1
 /// store, each later one brings it one version up. `schema.sql` beside this file is the whole
 /// current schema for readers (a test holds the migrations to it).
-const MIGRATIONS: [&str; 4] = [
+const MIGRATIONS: [&str; 5] = [
     include_str!("migrations/v1.sql"),
     include_str!("migrations/v2.sql"),
     include_str!("migrations/v3.sql"),
     include_str!("migrations/v4.sql"),
+    include_str!("migrations/v5.sql"),
 ];
 /// `PRAGMA user_version` of an up-to-date store: the number of migrations applied.
 pub const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;

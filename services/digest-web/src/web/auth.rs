@@ -7,7 +7,8 @@
 //! for probes. Everything else, `/metrics` included, answers 401 `{"error": ...}` without.
 //!
 //! Whether protection is on or not, a POST or DELETE that a browser marks `Sec-Fetch-Site: cross-site`
-//! is refused with 403: another site must not start refreshes or test runs through a
+//! (or, from an older browser without that header, whose `Origin` is not this host) is refused
+//! with 403: another site must not start refreshes, test runs or unsubscribes through a
 //! visitor's browser (which would send its basic-auth credentials along). API clients send no
 //! such header and are unaffected.
 
@@ -38,12 +39,7 @@ pub async fn require(
         *req.method(),
         actix_web::http::Method::GET | actix_web::http::Method::HEAD
     );
-    if changes
-        && req
-            .headers()
-            .get("sec-fetch-site")
-            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"cross-site"))
-    {
+    if changes && from_another_site(req.headers()) {
         return Err(
             WebError::Forbidden("cross-site requests may not change anything here".into()).into(),
         );
@@ -70,6 +66,38 @@ pub async fn require(
         }
         .into()),
     }
+}
+
+/// Whether a browser sent this request from another site: `Sec-Fetch-Site: cross-site`, or,
+/// from a browser that sends no `Sec-Fetch-Site`, an `Origin` whose host is neither `Host`
+/// nor `X-Forwarded-Host` (ports aside, as a proxy may drop them), or `Origin: null`.
+/// Requests without either header (API clients, curl) pass.
+fn from_another_site(headers: &actix_web::http::header::HeaderMap) -> bool {
+    if let Some(site) = headers.get("sec-fetch-site") {
+        return site.as_bytes().eq_ignore_ascii_case(b"cross-site");
+    }
+    let Some(origin) = headers.get("origin").and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let host_of = |authority: &str| -> String {
+        let authority = authority.trim().trim_end_matches('/');
+        let host = match authority.strip_prefix('[') {
+            Some(v6) => v6.split(']').next().unwrap_or(""),
+            None => authority.rsplit_once(':').map_or(authority, |(h, _)| h),
+        };
+        host.to_ascii_lowercase()
+    };
+    let Some((_, origin)) = origin.split_once("://") else {
+        // `null` (a sandboxed frame, a redirect across sites) or garbage
+        return true;
+    };
+    let origin = host_of(origin);
+    !["host", "x-forwarded-host"].iter().any(|name| {
+        headers
+            .get(*name)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|h| h.split(',').any(|h| host_of(h) == origin))
+    })
 }
 
 enum Access {
@@ -181,6 +209,49 @@ pub fn is_loopback(host: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn another_site_is_told_by_fetch_metadata_then_origin() {
+        use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
+        let headers = |pairs: &[(&'static str, &'static str)]| {
+            let mut map = HeaderMap::new();
+            for (k, v) in pairs {
+                map.insert(HeaderName::from_static(k), HeaderValue::from_static(v));
+            }
+            map
+        };
+        assert!(!from_another_site(&headers(&[])));
+        assert!(from_another_site(&headers(&[(
+            "sec-fetch-site",
+            "cross-site"
+        )])));
+        assert!(!from_another_site(&headers(&[(
+            "sec-fetch-site",
+            "same-origin"
+        )])));
+        let same = [
+            ("origin", "http://127.0.0.1:8001"),
+            ("host", "127.0.0.1:8001"),
+        ];
+        assert!(!from_another_site(&headers(&same)));
+        let proxied = [
+            ("origin", "https://digest.example"),
+            ("host", "digest-web:8001"),
+            ("x-forwarded-host", "digest.example"),
+        ];
+        assert!(!from_another_site(&headers(&proxied)));
+        let other = [
+            ("origin", "https://attacker.example"),
+            ("host", "127.0.0.1:8001"),
+        ];
+        assert!(from_another_site(&headers(&other)));
+        assert!(from_another_site(&headers(&[
+            ("origin", "null"),
+            ("host", "x")
+        ])));
+        let v6 = [("origin", "http://[::1]:8001"), ("host", "[::1]:8001")];
+        assert!(!from_another_site(&headers(&v6)));
+    }
 
     #[test]
     fn equal_and_loopback() {

@@ -36,6 +36,14 @@ pub struct Settings {
     /// this service read them (environment or `CONFIG_FILE`), passed on to the job's
     /// environment. Holds the API key: never printed by `Debug`.
     pub job_env: JobEnv,
+    /// Unsubscribing from the dashboard: `SMTP_URL`, `DIGEST_UNSUBSCRIBE_*`.
+    pub unsubscribe: crate::web::unsubscribe::UnsubscribeSettings,
+    /// The mailbox owner's addresses (`DIGEST_OWNER_ADDRESSES`, comma-separated), lower-cased:
+    /// whose sent mail counts as an answer.
+    pub owner_addresses: Vec<String>,
+    /// `DIGEST_WAITING_DAYS`: a message the owner sent counts as waiting for a reply once it
+    /// is this many days old with no answer.
+    pub waiting_days: u32,
 }
 
 /// Variables passed to the refresh job; `Debug` shows only their names.
@@ -63,6 +71,13 @@ impl std::fmt::Debug for Secret {
 impl Settings {
     /// Reads and validates every variable; the error names the first invalid one.
     pub fn from_env(env: &EnvSource) -> Result<Self, ConfigError> {
+        let owner_addresses: Vec<String> = env
+            .raw("DIGEST_OWNER_ADDRESSES")
+            .unwrap_or_default()
+            .split(',')
+            .map(|a| a.trim().to_ascii_lowercase())
+            .filter(|a| !a.is_empty())
+            .collect();
         Ok(Self {
             server: ServerSettings::from_env(env, 8001)?,
             data_dir: PathBuf::from(env.string_or("DIGEST_DATA_DIR", "data")),
@@ -96,6 +111,19 @@ impl Settings {
                 },
             )?,
             job_env: job_env(env)?,
+            unsubscribe: unsubscribe(env, &owner_addresses)?,
+            waiting_days: positive(env.parse_or(
+                "DIGEST_WAITING_DAYS",
+                3,
+                "a positive whole number of days",
+            )?)
+            .and_then(|d| u32::try_from(d).ok())
+            .ok_or_else(|| ConfigError::Invalid {
+                key: "DIGEST_WAITING_DAYS".into(),
+                value: "0".into(),
+                expected: "a positive whole number of days".into(),
+            })?,
+            owner_addresses,
         })
     }
 
@@ -123,6 +151,42 @@ fn job_env(env: &EnvSource) -> Result<JobEnv, ConfigError> {
             .filter_map(|k| env.raw(k).map(|v| (k.to_owned(), v.to_owned())))
             .collect(),
     ))
+}
+
+fn unsubscribe(
+    env: &EnvSource,
+    owners: &[String],
+) -> Result<crate::web::unsubscribe::UnsubscribeSettings, ConfigError> {
+    let allow_text = env.raw("DIGEST_UNSUBSCRIBE_ALLOW").unwrap_or_default();
+    let allow = crate::web::unsubscribe::address::Allowlist::parse(allow_text).map_err(|e| {
+        ConfigError::Invalid {
+            key: "DIGEST_UNSUBSCRIBE_ALLOW".into(),
+            value: allow_text.into(),
+            expected: format!("comma-separated networks in CIDR form ({e})"),
+        }
+    })?;
+    let timeout = positive(env.parse_or(
+        "DIGEST_UNSUBSCRIBE_TIMEOUT_SECS",
+        10,
+        "a positive whole number of seconds",
+    )?)
+    .ok_or_else(|| ConfigError::Invalid {
+        key: "DIGEST_UNSUBSCRIBE_TIMEOUT_SECS".into(),
+        value: "0".into(),
+        expected: "a positive whole number of seconds".into(),
+    })?;
+    Ok(crate::web::unsubscribe::UnsubscribeSettings {
+        smtp_url: env
+            .secret("SMTP_URL")?
+            .map(crate::web::unsubscribe::SmtpUrl),
+        from: env
+            .raw("DIGEST_UNSUBSCRIBE_FROM")
+            .map(str::to_owned)
+            .or_else(|| owners.first().cloned()),
+        allow,
+        ca_file: env.raw("DIGEST_UNSUBSCRIBE_CA_FILE").map(PathBuf::from),
+        timeout: std::time::Duration::from_secs(timeout),
+    })
 }
 
 fn positive(n: u64) -> Option<u64> {

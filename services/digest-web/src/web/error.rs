@@ -29,6 +29,10 @@ pub enum WebError {
     /// 409: another run of the same kind is in progress.
     #[error("{0}")]
     Conflict(String),
+    /// 422: the request is well-formed but cannot be carried out (an unsubscribe whose
+    /// target is refused, or a method that is off).
+    #[error("{0}")]
+    Unprocessable(String),
     /// 404: no such path.
     #[error("{0}")]
     NotFound(String),
@@ -113,6 +117,7 @@ impl ResponseError for WebError {
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,

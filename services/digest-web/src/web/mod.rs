@@ -9,11 +9,16 @@
 //!   and answers `/api/refresh` and `/api/status`.
 //! - [`diagnostics`] runs the deployment test suites behind `/api/tests/*` (checks of this
 //!   deployment, not the developers' cargo tests).
+//! - [`unsubscribe`] unsubscribes from a Newsletter or Promotional sender in one confirmed
+//!   click (RFC 8058 one-click POST, else `mailto:` over SMTP), refusing hostile targets.
+//! - [`conversations`] tells which Need-Action emails the owner answered and which of the
+//!   owner's messages wait for a reply.
 //! - [`auth`] is the optional access protection; [`state::AppState`] what every handler
 //!   shares.
 
 pub mod auth;
 pub mod configuration;
+pub mod conversations;
 pub mod diagnostics;
 pub mod error;
 pub mod pages;
@@ -21,3 +26,4 @@ pub mod refresh;
 pub mod routes;
 pub mod startup;
 pub mod state;
+pub mod unsubscribe;

@@ -24,6 +24,8 @@ pub struct AppState {
     pub templates: Templates,
     /// Whether a test suite is running in this process.
     pub tests_running: AtomicBool,
+    /// Carries out unsubscribes.
+    pub unsubscriber: crate::web::unsubscribe::Unsubscriber,
     /// Held while a correction reads, changes and rewrites `digest.json`.
     pub digest_edit: Mutex<()>,
 }
@@ -39,6 +41,7 @@ impl AppState {
             templates: Templates::load()?,
             tests_running: AtomicBool::new(false),
             digest_edit: Mutex::new(()),
+            unsubscriber: crate::web::unsubscribe::Unsubscriber::new(&settings.unsubscribe),
             settings,
         })
     }

@@ -547,3 +547,114 @@ async fn emails_show_their_reasons_and_move_in_one_click_and_back() {
     assert_eq!(stored["categories"]["FYI"][0]["id"], "m3");
     s.quit().await;
 }
+
+#[tokio::test]
+async fn a_sender_is_unsubscribed_in_one_confirmed_click_and_nothing_else_changes() {
+    use crate::acting::{EVIL, NEWS, SHOP, refresh, spawn};
+    let server = crate::servers::OneClickServer::start(200, None).await;
+    let app = spawn(&server, &[("DIGEST_REFRESH_COMMAND", "true")]).await;
+    let _mail = refresh(
+        &app,
+        &format!("https://localhost:{}/unsub?u=b1", server.port),
+    );
+    let before = crate::helpers::json(app.get("/api/digest").await).await;
+    let senders_before = crate::helpers::json(app.get("/api/unsubscribe").await).await;
+
+    let driver = Driver::start().await;
+    let s = driver.session().await;
+    s.goto(&app.address).await;
+    s.wait_for(
+        "document.querySelectorAll('#senders tr.sender').length === 3",
+        5,
+    )
+    .await;
+    // Hostile header text and subjects stay text.
+    let reason = s
+        .js(&format!(
+            "return document.querySelector('tr[data-sender=\"{EVIL}\"] .cannot').textContent"
+        ))
+        .await;
+    assert!(reason.as_str().unwrap().contains("javascript:"), "{reason}");
+    assert!(s.no_alert().await, "email content ran as script");
+    // The sender without SMTP says why; the page says mailto: is off.
+    let shop = s
+        .js(&format!(
+            "return document.querySelector('tr[data-sender=\"{SHOP}\"]').textContent"
+        ))
+        .await;
+    assert!(shop.as_str().unwrap().contains("SMTP_URL"), "{shop}");
+    assert_eq!(
+        s.js("return !!document.querySelector('#smtp-off')").await,
+        json!(true)
+    );
+
+    // One click opens the confirmation; nothing is sent before it is confirmed.
+    let row = format!("tr[data-sender=\"{NEWS}\"]");
+    s.click(&format!("{row} details.unsubscribe summary")).await;
+    s.wait_for(
+        &format!("document.querySelector('{row} details.unsubscribe').open"),
+        3,
+    )
+    .await;
+    assert!(
+        server.seen().is_empty(),
+        "opening the confirmation contacted the sender"
+    );
+    s.click(&format!("{row} button.confirm-unsubscribe")).await;
+    s.wait_for(
+        "document.querySelector('#unsubscribe-notice') && document.querySelector('#unsubscribe-notice').textContent.includes('Unsubscribed from')",
+        10,
+    )
+    .await;
+    let seen = server.seen();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0].method, "POST");
+    assert_eq!(seen[0].body, "List-Unsubscribe=One-Click");
+    assert_eq!(
+        s.js(&format!(
+            "return document.querySelector('{row}').textContent.includes('unsubscribed on')"
+        ))
+        .await,
+        json!(true)
+    );
+    // Nothing else changed: the digest's emails, the other senders, no other unsubscribe.
+    let after = crate::helpers::json(app.get("/api/digest").await).await;
+    assert_eq!(after["categories"], before["categories"]);
+    assert_eq!(after["summaries"], before["summaries"]);
+    let senders_after = crate::helpers::json(app.get("/api/unsubscribe").await).await;
+    assert_eq!(senders_after["unsubscribes"].as_array().unwrap().len(), 1);
+    for who in [SHOP, EVIL] {
+        let pick = |list: &Value| {
+            list["senders"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["sender"] == who)
+                .cloned()
+        };
+        assert_eq!(pick(&senders_after), pick(&senders_before), "{who} changed");
+    }
+
+    // Mail the sender sends later is marked; what came before is not.
+    crate::acting::deliver_newsletter(_mail.path(), 1);
+    crate::acting::run_job(&app, _mail.path());
+    s.goto(&app.address).await;
+    s.wait_for("document.querySelectorAll('li.email').length === 7", 5)
+        .await;
+    let marked = s
+        .js(&format!(
+            "return [...document.querySelectorAll('li.email')].filter(e => e.querySelector('.from').textContent === '{NEWS}').map(e => [e.dataset.id, !!e.querySelector('.mark-unsubscribed')])"
+        ))
+        .await;
+    assert_eq!(
+        marked,
+        json!([
+            ["later1@letters.example", true],
+            ["news2@letters.example", false],
+            ["news1@letters.example", false]
+        ])
+    );
+    assert_eq!(server.seen().len(), 1, "a refresh contacted the sender");
+    s.screenshot("digest-unsubscribed.png").await;
+    s.quit().await;
+}

@@ -87,3 +87,14 @@ pub fn sample_digest() -> serde_json::Value {
         "stats": {"total_emails": 4, "api_calls": 2, "execution_time": 1.25}
     })
 }
+
+/// A digest body without the fields acting on mail appends (`unsubscribe`, `replies`,
+/// `waiting`, `sent_mail_read`, computed per request): what the job wrote.
+pub fn as_written(mut digest: serde_json::Value) -> serde_json::Value {
+    if let Some(object) = digest.as_object_mut() {
+        for key in ["unsubscribe", "replies", "waiting", "sent_mail_read"] {
+            object.remove(key);
+        }
+    }
+    digest
+}

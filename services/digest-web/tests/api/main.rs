@@ -1,3 +1,4 @@
+mod acting;
 mod auth;
 mod bad_input;
 mod basics;
@@ -13,6 +14,7 @@ mod openapi;
 mod ops;
 mod pages;
 mod refresh;
+mod servers;
 mod suites;
 
 use test_support::dovecot;

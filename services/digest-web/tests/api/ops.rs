@@ -17,7 +17,10 @@ async fn metrics_default_to_24h_with_every_field_and_category() {
                 "script_run_count": 0, "error_count": 0},
             "category_breakdown": {"Need-Action": 0, "FYI": 0, "Newsletter": 0, "Promotional": 0, "Social": 0},
             "corrections": {"total": 0, "rate": 0.0,
-                "per_category": {"Need-Action": 0, "FYI": 0, "Newsletter": 0, "Promotional": 0, "Social": 0}}
+                "per_category": {"Need-Action": 0, "FYI": 0, "Newsletter": 0, "Promotional": 0, "Social": 0}},
+            "unsubscribes": {"total": 0, "done": 0, "failed": 0},
+            "conversations": {"sent_mail_read": false, "need_action": 0, "answered": 0,
+                "unanswered": 0, "waiting": 0, "waiting_days": 3}
         })
     );
 }

@@ -48,7 +48,10 @@ async fn a_successful_refresh_is_200_updates_the_digest_and_records_the_run() {
     let time = body["execution_time"].as_f64().unwrap();
     assert!((0.3..10.0).contains(&time), "{time}");
 
-    assert_eq!(json(app.get("/api/digest").await).await, sample_digest());
+    assert_eq!(
+        crate::helpers::as_written(json(app.get("/api/digest").await).await),
+        sample_digest()
+    );
     let status = json(app.get("/api/status").await).await;
     assert_eq!(status["running"], false);
     assert_eq!(status["lock_file_exists"], false);

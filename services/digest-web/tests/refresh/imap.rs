@@ -258,3 +258,96 @@ fn an_unreadable_ca_file_is_one_clear_line() {
     assert_eq!(err.lines().count(), 1);
     drop(listener);
 }
+
+#[test]
+fn imap_sent_mailbox_tells_which_need_action_mail_was_answered() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let source = server.source();
+    let sent_source = source.replace("/INBOX", "/Sent");
+    let args = [
+        "--source",
+        source.as_str(),
+        "--data-dir",
+        data.path().to_str().unwrap(),
+        "--window",
+        "all",
+        "--max-emails",
+        "1000",
+        "--sent-source",
+        sent_source.as_str(),
+    ];
+    // The sample is addressed to dana@example.com: she is the owner.
+    let env = [
+        ("DIGEST_IMAP_PASSWORD", PASSWORD),
+        ("DIGEST_OWNER_ADDRESSES", "dana@example.com"),
+    ];
+    // No Sent mailbox yet: the run succeeds and says why in errors.
+    let first = digest(&refresh(&args, &env), data.path());
+    let warned: i64 = digest_web::store::open(data.path())
+        .unwrap()
+        .query_row(
+            "SELECT COUNT(*) FROM errors WHERE module = 'mail.sent'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(warned, 1, "the missing Sent mailbox is not reported");
+    let asked = first["categories"]["Need-Action"][0].clone();
+    let id = asked["id"].as_str().unwrap().to_owned();
+
+    // The owner answers it (within the same second as Dovecot's delivery time of a sample
+    // message without Date, so the thread header decides): a message in the Maildir++ Sent folder Dovecot serves.
+    let sent = server.dir().join("mail/ops@example.com/.Sent");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(sent.join(sub)).unwrap();
+    }
+    let reply = format!(
+        "From: Dana Whitfield <dana@example.com>\r\nTo: {}\r\nSubject: Re: {}\r\nDate: {}\r\nMessage-ID: <reply-1@example.com>\r\nIn-Reply-To: <{id}>\r\nReferences: <{id}>\r\n\r\nDone.\r\n",
+        asked["from"].as_str().unwrap(),
+        asked["subject"].as_str().unwrap(),
+        chrono::Utc::now().to_rfc2822(),
+    );
+    std::fs::write(sent.join("cur/1700000000.M1P1.test:2,S"), reply).unwrap();
+    let _ = std::process::Command::new("chmod")
+        .args(["-R", "a+rwX"])
+        .arg(&sent)
+        .status();
+
+    refresh(&args, &env);
+    let conn = digest_web::store::open(data.path()).unwrap();
+    let sent_rows: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM mail_facts WHERE folder = 'sent' AND message_id = 'reply-1@example.com'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(sent_rows, 1, "the Sent mailbox was not read");
+    let digest: domain::email::Digest = serde_json::from_value(first.clone()).unwrap();
+    let talk = digest_web::web::conversations::read(
+        &digest,
+        &conn,
+        &["dana@example.com".to_owned()],
+        3,
+        chrono::Utc::now().naive_utc(),
+    )
+    .unwrap();
+    assert!(talk.sent_mail_read);
+    let rows: Vec<(String, String, String, String)> = conn
+        .prepare("SELECT folder, message_id, sent_at, in_reply_to FROM mail_facts WHERE message_id = ?1 OR in_reply_to LIKE '%' || ?1 || '%'")
+        .unwrap()
+        .query_map([&id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(
+        talk.replies[&id].answered,
+        "{:?} {rows:?}",
+        talk.replies[&id]
+    );
+    let unanswered = talk.replies.values().filter(|r| !r.answered).count();
+    assert_eq!(unanswered, talk.replies.len() - 1);
+}

@@ -137,7 +137,31 @@ pub struct ParsedEmail {
     pub snippet: String,
     /// How many attachments were skipped.
     pub attachments: usize,
+    /// The header fields acting on mail needs (unsubscribing, threads), as written.
+    pub acting: ActingHeaders,
 }
+
+/// Header fields the dashboard's unsubscribe and "waiting for a reply" read, unfolded but
+/// otherwise as written (not cut at the classifier's 300 characters: an unsubscribe URI is
+/// often longer). Each is at most [`ACTING_HEADER_CHARS`] characters; a longer one is kept
+/// cut there, one character over the unsubscribe parser's limit, so it is refused, not
+/// followed half.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ActingHeaders {
+    /// `List-Unsubscribe`.
+    pub list_unsubscribe: Option<String>,
+    /// `List-Unsubscribe-Post`.
+    pub list_unsubscribe_post: Option<String>,
+    /// `In-Reply-To`.
+    pub in_reply_to: Option<String>,
+    /// `References`.
+    pub references: Option<String>,
+    /// `To` and `Cc` addresses, lower-cased.
+    pub recipients: Vec<String>,
+}
+
+/// Longest acting header kept (characters).
+pub const ACTING_HEADER_CHARS: usize = 8_193;
 
 impl ParsedEmail {
     /// The digest's view of it (without reasons).
@@ -279,6 +303,28 @@ pub fn parse_message(
         })
         .collect();
 
+    let raw_header = |name: &str| {
+        message
+            .header_raw(name)
+            .map(|v| truncate_chars(&unfold(v), ACTING_HEADER_CHARS).to_owned())
+            .filter(|v| !v.is_empty())
+    };
+    let recipients = [message.to(), message.cc()]
+        .into_iter()
+        .flatten()
+        .flat_map(|a| a.iter())
+        .filter_map(|a| a.address())
+        .map(|a| a.trim().to_ascii_lowercase())
+        .filter(|a| !a.is_empty())
+        .collect();
+    let acting = ActingHeaders {
+        list_unsubscribe: raw_header("List-Unsubscribe"),
+        list_unsubscribe_post: raw_header("List-Unsubscribe-Post"),
+        in_reply_to: raw_header("In-Reply-To"),
+        references: raw_header("References"),
+        recipients,
+    };
+
     Ok(ParsedEmail {
         message: Message {
             id,
@@ -291,6 +337,7 @@ pub fn parse_message(
         received_at,
         snippet,
         attachments: message.attachment_count(),
+        acting,
     })
 }
 
@@ -431,6 +478,7 @@ fn salvage(raw: &[u8], delivered_at: Option<DateTime<Utc>>) -> Option<ParsedEmai
         },
         received_at,
         attachments: 0,
+        acting: ActingHeaders::default(),
     })
 }
 
@@ -493,6 +541,23 @@ pub fn snippet(body: &str, max: usize) -> String {
         _ => cut,
     };
     format!("{}…", cut.trim_end_matches([',', ';', ':', ' ', '.']))
+}
+
+/// A header value unfolded (a line break followed by a space or tab is dropped, RFC 5322
+/// 2.2.3) and trimmed; any other control character stays, for the reader to refuse.
+pub fn unfold(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() == Some(&'\n') {
+            continue;
+        }
+        if c == '\n' && matches!(chars.peek(), Some(' ' | '\t')) {
+            continue;
+        }
+        out.push(c);
+    }
+    out.trim().to_owned()
 }
 
 /// Collapses every run of whitespace (including control characters) to one space.

@@ -43,16 +43,35 @@ pub async fn index(
         .and_then(|p| Window::parse_period(p))
         .unwrap_or_default();
     let notice = refresh_notice(&query);
+    let unsubscribe_notice = query.get("unsubscribe").cloned();
     let body = web::block(move || {
         let (digest, digest_error) = match state.digest.load_or_empty() {
             Ok(d) => (d, None),
             Err(e) => (Arc::new(CachedDigest::empty()), Some(e.to_string())),
         };
-        let sections_html = digest
-            .sections_html(|d| state.templates.render_sections(d))
-            .map_err(internal)?;
-        let status = state.refresh.status();
         let conn = state.store.get().map_err(internal)?;
+        let (acting, marks) = crate::web::conversations::panel(
+            &state.unsubscriber,
+            &state.settings.owner_addresses,
+            state.settings.waiting_days,
+            &digest.digest,
+            &conn,
+            unsubscribe_notice.as_deref(),
+        )
+        .map_err(internal)?;
+        let fresh;
+        let sections_html = if marks.is_empty() {
+            digest
+                .sections_html(|d| state.templates.render_sections(d))
+                .map_err(internal)?
+        } else {
+            fresh = state
+                .templates
+                .render_sections_marked(&digest.digest, &marks)
+                .map_err(internal)?;
+            fresh.as_str()
+        };
+        let status = state.refresh.status();
         let now = queries::now();
         let metrics = queries::metrics(&conn, period, now).map_err(internal)?;
         let runs = queries::run_history(&conn, period, now, PAGE_RUNS).map_err(internal)?;
@@ -67,6 +86,7 @@ pub async fn index(
             errors: &errors,
             timeout_secs: state.settings.refresh_timeout_secs,
             notice,
+            acting: &acting,
         };
         state.templates.render_index(&page).map_err(internal)
     })

@@ -14,6 +14,7 @@ use tera::{Context, Tera};
 
 use crate::store::queries::{ErrorRecord, MetricsReport, RunSummary};
 use crate::store::test_runs::StoredTestRun;
+use crate::web::conversations::{ActingPanel, Marks};
 use crate::web::diagnostics::Suite;
 use crate::web::refresh::ScriptStatus;
 
@@ -70,9 +71,21 @@ impl Templates {
     /// The digest's category sections and email rows, the part of the page that depends on
     /// the digest alone (see [`Templates::render_index`]).
     pub fn render_sections(&self, digest: &Digest) -> Result<String, tera::Error> {
+        self.render_sections_marked(digest, &Marks::new())
+    }
+
+    /// [`Templates::render_sections`] with `marks` shown on the emails they name (what changes
+    /// between two versions of the digest: unsubscribes made since, replies). Rendered per
+    /// request, so only when there are marks.
+    pub fn render_sections_marked(
+        &self,
+        digest: &Digest,
+        marks: &Marks,
+    ) -> Result<String, tera::Error> {
         let mut ctx = Context::new();
         ctx.insert("sections", &sections(digest));
         ctx.insert("category_names", &Category::ALL.map(|c| c.as_str()));
+        ctx.insert("marks", marks);
         self.tera.render("digest_sections.html", &ctx)
     }
 }
@@ -241,6 +254,8 @@ pub struct IndexPage<'a> {
     pub timeout_secs: u64,
     /// `(css class, text)` after a refresh started from the form (no JavaScript).
     pub notice: Option<(&'static str, &'static str)>,
+    /// Unsubscribing and waiting for replies.
+    pub acting: &'a ActingPanel,
 }
 
 impl IndexPage<'_> {
@@ -279,6 +294,7 @@ impl IndexPage<'_> {
         ctx.insert("errors", self.errors);
         ctx.insert("timeout_secs", &self.timeout_secs);
         ctx.insert("notice", &self.notice);
+        ctx.insert("acting", self.acting);
         ctx
     }
 }
@@ -399,7 +415,9 @@ mod tests {
         }];
         let metrics = report();
         let sections_html = templates.render_sections(&digest).unwrap();
+        let acting = ActingPanel::default();
         let page = IndexPage {
+            acting: &acting,
             digest: &digest,
             sections_html: &sections_html,
             digest_error: None,

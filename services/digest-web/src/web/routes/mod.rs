@@ -7,6 +7,7 @@ pub mod digest;
 pub mod health;
 pub mod openapi;
 pub mod ops;
+pub mod unsubscribe;
 
 use actix_web::web;
 use service_kit::server::not_found;
@@ -54,6 +55,11 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
             .default_service(web::to(method_not_allowed("POST"))),
     )
     .service(
+        web::resource("/unsubscribe")
+            .route(web::post().to(unsubscribe::form))
+            .default_service(web::to(method_not_allowed("POST"))),
+    )
+    .service(
         web::resource("/static/{file}")
             .route(web::get().to(pages::asset))
             .default_service(web::to(method_not_allowed("GET"))),
@@ -73,6 +79,12 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &Settings) {
         web::resource("/api/corrections/{id}")
             .route(web::delete().to(corrections::undo))
             .default_service(web::to(method_not_allowed("DELETE"))),
+    )
+    .service(
+        web::resource("/api/unsubscribe")
+            .route(web::post().to(unsubscribe::create))
+            .route(web::get().to(unsubscribe::list))
+            .default_service(web::to(method_not_allowed("GET, POST"))),
     )
     .service(
         web::resource("/api/refresh")

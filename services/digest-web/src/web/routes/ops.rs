@@ -5,8 +5,9 @@ use std::collections::HashMap;
 use actix_web::{HttpResponse, web};
 use serde_json::json;
 
-use crate::store::queries;
 use crate::store::window::Window;
+use crate::store::{queries, unsubscribes};
+use crate::web::conversations;
 use crate::web::error::WebError;
 use crate::web::state::AppState;
 
@@ -61,9 +62,38 @@ pub async fn metrics(
     query: web::Query<HashMap<String, String>>,
 ) -> Result<HttpResponse, WebError> {
     let period = parse_period(&query)?;
-    let report = web::block(move || {
+    let report = web::block(move || -> Result<serde_json::Value, WebError> {
         let conn = state.store.get().map_err(internal)?;
-        queries::metrics(&conn, period, queries::now()).map_err(internal)
+        let now = queries::now();
+        let report = queries::metrics(&conn, period, now).map_err(internal)?;
+        let mut body = serde_json::to_value(&report).map_err(internal)?;
+        // Extra fields: unsubscribes made in the period, and the current digest's
+        // conversations (docs/dashboard.md).
+        let since = period
+            .since(chrono::Utc::now())
+            .map(|t| queries::format_time(t.naive_utc()))
+            .unwrap_or_default();
+        let (done, failed) = unsubscribes::stats(&conn, &since).map_err(internal)?;
+        let digest = state.digest.load_or_empty().map_err(internal)?;
+        let talk = conversations::read(
+            &digest.digest,
+            &conn,
+            &state.settings.owner_addresses,
+            state.settings.waiting_days,
+            now,
+        )
+        .map_err(internal)?;
+        if let Some(object) = body.as_object_mut() {
+            object.insert(
+                "unsubscribes".into(),
+                json!({"total": done + failed, "done": done, "failed": failed}),
+            );
+            object.insert(
+                "conversations".into(),
+                talk.counts(state.settings.waiting_days),
+            );
+        }
+        Ok(body)
     })
     .await
     .map_err(internal)??;
