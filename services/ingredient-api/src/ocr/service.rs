@@ -20,11 +20,10 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use domain::knowledge::KnowledgeBase;
-use domain::language::classes::FunctionClasses;
 use domain::ocr::label::Language;
 
 use super::OcrError;
-use super::engine::{Engine, EngineReading, list_is_enough, score};
+use super::engine::{Engine, EngineReading, known_items, list_is_enough, score};
 use super::input::{self, InputLimits};
 use super::layout;
 use super::limiter::Limiter;
@@ -516,35 +515,11 @@ pub fn credible(kb: &KnowledgeBase, items: &[String], header: bool) -> bool {
     }
 }
 
-/// How many of `items` name something the knowledge base resolves or a function class (by
-/// their name before any bracket).
-pub(crate) fn known_items(kb: &KnowledgeBase, items: &[String]) -> usize {
-    items
-        .iter()
-        .map(|item| item_head(item))
-        .filter(|head| {
-            !head.is_empty()
-                && (kb.resolve(head).is_some() || FunctionClasses::get().class(head).is_some())
-        })
-        .count()
-}
-
 /// The accented letters of the Latin-script label languages (lower case).
 const LATIN_LETTERS: &str = "äöüßàâéèêëîïôûùçœæåáíóúñãõì";
 
 /// The vowels of the Latin-script label languages, accented or not (lower case).
 const LATIN_VOWELS: &str = "aeiouyäöüàâéèêëîïôûùœæåáíóúãõì";
-
-/// An item's name before any bracket, without marks and figures (`rote Paprika* 11%` →
-/// `rote Paprika`).
-pub(crate) fn item_head(item: &str) -> String {
-    let head = item.split(['(', '（']).next().unwrap_or(item);
-    let head: String = head
-        .chars()
-        .filter(|c| c.is_alphabetic() || *c == ' ' || *c == '-')
-        .collect();
-    head.trim().to_owned()
-}
 
 /// Whether an item reads as words of a language written in Latin letters rather than as what
 /// a recogniser makes of a blur: no digit inside a word (`Wa55er`), no capital after a

@@ -5,15 +5,12 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use domain::ocr::label::Language;
+use domain::knowledge::KnowledgeBase;
+use domain::ocr::label::{Extraction, Language};
 
 use super::{PpOcr, TextLine};
-use domain::knowledge::KnowledgeBase;
-use domain::ocr::label::Extraction;
-
-use crate::ocr::engine::{Engine, EngineReading, list_is_enough};
+use crate::ocr::engine::{Engine, EngineReading, known_items, list_is_enough};
 use crate::ocr::layout;
-use crate::ocr::service::known_items;
 use crate::ocr::settings::OcrSettings;
 
 /// The PP-OCR engine with its models loaded (one set of sessions per OCR slot); cheap to
