@@ -390,11 +390,33 @@ pub fn read_in_latin(text: &str) -> bool {
             latin += 1;
         }
     }
-    latin >= LATIN_PAGE_LETTERS && 10 * latin >= 9 * letters
+    let words = text
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.chars().count() >= 4 && reads_as_a_word(w))
+        .count();
+    latin >= LATIN_PAGE_LETTERS && 10 * latin >= 9 * letters && words >= LATIN_PAGE_WORDS
+}
+
+/// Whether `word` (letters only) reads as a word of a Latin-script language: Latin letters,
+/// a vowel, no capital after a small letter (what the models make of a script they lack, or
+/// of a blur, reads otherwise: `MadnMc`, `Ll`).
+fn reads_as_a_word(word: &str) -> bool {
+    let latin = |c: char| c.is_ascii_alphabetic() || ('\u{c0}'..='\u{24f}').contains(&c);
+    let chars: Vec<char> = word.chars().collect();
+    chars.iter().all(|&c| latin(c))
+        && chars.iter().any(|c| {
+            "aeiouyäöüàâéèêëîïôûùœæåáíóúãõì".contains(c.to_lowercase().next().unwrap_or(*c))
+        })
+        && !chars
+            .windows(2)
+            .any(|p| p[0].is_lowercase() && p[1].is_uppercase())
 }
 
 /// Latin letters of a page the neural engine read ([`read_in_latin`]): a few lines of print.
 const LATIN_PAGE_LETTERS: usize = 80;
+
+/// Words of four letters or more that read as words on such a page ([`read_in_latin`]).
+const LATIN_PAGE_WORDS: usize = 12;
 
 /// Separators before the first header for [`unread_list_first`] to see a list there.
 const UNREAD_LIST_SEPARATORS: usize = 3;
@@ -490,6 +512,10 @@ mod tests {
         let japanese = format!("{german}\n{}", "原材料名：小麦粉、砂糖、植物油脂".repeat(4));
         assert!(!read_in_latin(&japanese));
         assert!(!read_in_latin(":(45%)，,，，，(\n,,,,;;"));
+        // Letters enough, but not words: what the models make of print they cannot read.
+        assert!(!read_in_latin(
+            &"Ll oE MadnMc xQ tT Wm nnnn rrr Wa55er ".repeat(6)
+        ));
     }
 
     #[test]

@@ -110,7 +110,10 @@ impl PpOcrEngine {
         // A list read whole of which three quarters of the items are known needs no second
         // look.
         let well_read = list_is_enough(&found) && 4 * first_quality.0 >= 3 * found.items.len();
-        let zoom = if well_read || !reading.complete {
+        // A page of a script the models lack (Hangul) reads no better enlarged: Tesseract
+        // reads it.
+        let unreadable = layout::unread_page(&text) || layout::unread_list_first(&text);
+        let zoom = if well_read || unreadable || !reading.complete {
             None
         } else {
             zoom_region(
