@@ -27,6 +27,12 @@ started=$(date +%s)
 declare -a table=()
 # A CI machine builds once and throws the build away: incremental caches would only cost time.
 [ "${CI:-}" != true ] || export CARGO_INCREMENTAL=0
+# A fresh run writes about 5 GB (the dev and release builds, models, venvs, the deploy root):
+# say so in one line before a linker fails on a full disk with a bus error.
+free_kb=$(df -Pk . | awk 'NR == 2 { print $4 }')
+if [ "${free_kb:-0}" -lt $((8 * 1024 * 1024)) ]; then
+  echo "make test: only $((free_kb / 1024)) MB free on $(df -P . | awk 'NR == 2 { print $6 }'); a run writes about 5 GB, and a full disk fails the build with a linker bus error" >&2
+fi
 
 # CPU seconds (user + system) of the children this shell has waited for: a stage's CPU time
 # says what it costs whatever else the machine runs, where its wall time does not.

@@ -200,6 +200,66 @@ fn additives_are_found_by_name_number_and_class_in_the_order_printed_each_once()
     assert!(v.additives[0].concern.contains("EFSA"), "{:?}", v.additives);
 }
 
+/// Two additives joined by "and" with their function in brackets are both additives; a class
+/// word before a member without a colon names the member; a bare "caramel" is the food.
+#[test]
+fn additives_joined_under_one_function_or_after_a_class_word_are_each_found() {
+    for (list, want) in [
+        (
+            "Water, sodium benzoate and potassium sorbate (as preservatives), salt",
+            &["E211", "E202"][..],
+        ),
+        (
+            "Water, sucralose and acesulfame potassium (nonnutritive sweeteners), salt",
+            &["E955", "E950"],
+        ),
+        (
+            "Milk, dipotassium phosphate & carrageenan [stabilizers], salt",
+            &["E340ii", "E340", "E407"],
+        ),
+        (
+            "Sugar, citric acid, artificial colors red 40, blue 1",
+            &["E330", "E129", "E133"],
+        ),
+        ("Sugar, caramel color, salt", &["E150"]),
+        ("Sugar, colour: caramel, salt", &["E150"]),
+        ("Sugar, E150, salt", &["E150"]),
+    ] {
+        assert_eq!(codes(&verdicts(list)), want, "{list}");
+    }
+    // Caramel with its recipe, or printed bare, is a confection, not the colour E150.
+    for list in [
+        "Sugar, caramel (sugar, cream, butter), salt",
+        "Sugar, cocoa butter, caramel, salt",
+    ] {
+        assert!(
+            codes(&verdicts(list)).is_empty(),
+            "{list}: {:?}",
+            codes(&verdicts(list))
+        );
+    }
+    // Each of two joined names is shown as printed, with the function it was listed with.
+    let v = verdicts("Water, sodium benzoate and potassium sorbate (as preservatives)");
+    assert_eq!(v.additives[0].ingredient, "sodium benzoate");
+    assert_eq!(v.additives[1].ingredient, "potassium sorbate");
+}
+
+/// A preparation named by its plant (an essential oil, an absolute) is known whatever plant
+/// the label names, in French or English, with or without the Latin name.
+#[test]
+fn essential_oils_and_absolutes_are_known_whatever_the_plant() {
+    for list in [
+        "Aqua, Huile essentielle de rose (Rosa damascena), Glycerin",
+        "Aqua, Absolue de tonka (Dipteryx odorata), Glycerin",
+        "Aqua, rose essential oil, Glycerin",
+        "Aqua, essential oil of bergamot, Glycerin",
+    ] {
+        let v = verdicts(list);
+        assert_eq!(v.coverage.recognised, 3, "{list}: {:?}", v.coverage);
+        assert_eq!(v.diet.vegan, Answer::Yes, "{list}");
+    }
+}
+
 /// Every `because`, marker and additive names an ingredient of the request as printed.
 #[test]
 fn every_named_ingredient_is_one_of_the_request_as_printed() {

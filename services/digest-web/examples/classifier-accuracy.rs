@@ -14,8 +14,8 @@
 //! Each scheme in turn: header evidence and words (the embedded default), then, when the
 //! sentence-embedding table is installed (`scripts/setup/install-embedding-model.sh`), header
 //! evidence, words and the text's meaning vector; `--scheme headers` or `--scheme meaning`
-//! runs one. `--failures` also lists the tune half's failures of (a), the only ones read for
-//! tuning; `--real-only` prints (a) and (c) alone.
+//! runs one. `--failures` also lists the tune half's failures of (a) and its false
+//! Need-Action of (c), the only ones read for tuning; `--real-only` prints (a) and (c) alone.
 //! Run: `make classifier-accuracy`.
 
 use std::io::Write;
@@ -199,11 +199,30 @@ impl Context<'_> {
                     ),
                     embedder,
                 );
-                let predicted: Vec<Category> = real
+                let classified: Vec<_> = real
                     .iter()
-                    .map(|r| ours.classify(&r.labelled.email).category)
+                    .map(|r| ours.classify(&r.labelled.email))
                     .collect();
+                let predicted: Vec<Category> = classified.iter().map(|c| c.category).collect();
                 render_halves(out, real, &predicted)?;
+                if self.show_failures {
+                    writeln!(out, "Tune-half false Need-Action of (c):\n")?;
+                    for (r, c) in real.iter().zip(&classified) {
+                        if r.half == Half::Tune
+                            && c.category == Category::NeedAction
+                            && r.labelled.category != Category::NeedAction
+                        {
+                            writeln!(
+                                out,
+                                "  {}: want {} ({})",
+                                r.file,
+                                r.labelled.category,
+                                c.reasons.join("; ")
+                            )?;
+                        }
+                    }
+                    writeln!(out)?;
+                }
             }
         }
         if self.real_only {

@@ -5,13 +5,14 @@
 //! lecithin or beta-carotene under its more precise INS number too (E322 and E322i); a
 //! substance whose INS number is not the Union list's (magnesium stearate: INS 572, of the
 //! Union list's E 470b, salts of fatty acids) under its own number only. An additive that is
-//! as often a nutrient (ascorbic acid, calcium chloride) is listed only where the label names
-//! its function or its number (`data/additive-groups.toml`).
+//! as often a nutrient (ascorbic acid, calcium chloride) or a food (caramel) is listed only
+//! where the label names its function, in the name or beside it, or its number
+//! (`data/additive-groups.toml`).
 
 use super::Additive;
 use super::context::Context;
 use super::item::{ItemFacts, added_as_nutrient};
-use crate::grammar::is_class_word;
+use crate::grammar::{class_of, is_class_word};
 use crate::knowledge::Ingredient;
 use crate::knowledge::facts::{AdditiveGroups, compact_code, group_of};
 use crate::parse::ParsedIngredient;
@@ -51,6 +52,7 @@ pub(super) fn additives(ctx: &Context<'_>, items: &[&ItemFacts<'_>]) -> Vec<Addi
                 .is_some_and(|e| AdditiveGroups::embedded().needs_function(e))
                 && !item.listed_function
                 && !named_with_function(item.parsed, part.printed, &e_digits(ing), false)
+                && !calls_itself_a_colour(part.printed)
             {
                 continue;
             }
@@ -136,6 +138,15 @@ fn named_with_function(
         || text
             .split_once(" as ")
             .is_some_and(|(_, after)| is_class_word(after.trim_end_matches(['.', ')'])))
+}
+
+/// Whether the name as printed calls itself a colour ("caramel color", "colorant caramel"):
+/// the label names the function in the name. Only the colour class: other class words are
+/// part of chemical names ("ascorbic acid").
+fn calls_itself_a_colour(printed: &str) -> bool {
+    printed
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| !w.is_empty() && class_of(w) == Some("Colour"))
 }
 
 fn entry_name(ctx: &Context<'_>, ing: &Ingredient) -> SharedStr {

@@ -65,12 +65,22 @@ fn before_a_remark<'a>(kb: &'a KnowledgeBase, name: &str) -> Option<Resolved<'a>
     kb.resolve(first.trim())
 }
 
-/// "Süßstoff Natrium-Saccharin", "antioxydant acide ascorbique": a class word written before
-/// the item without a colon; the item is what follows it.
+/// "Süßstoff Natrium-Saccharin", "antioxydant acide ascorbique", "artificial colors red 40":
+/// a class word of one to three words written before the item without a colon; the item is
+/// what follows it.
 fn after_class_word<'a>(kb: &'a KnowledgeBase, name: &str) -> Option<Resolved<'a>> {
-    let (first, rest) = name.trim().split_once(' ')?;
-    let rest = rest.trim_start_matches(|c: char| !c.is_alphanumeric());
-    if rest.is_empty() || !is_class_word(first) {
+    let name = name.trim();
+    // The class word may follow one word that qualifies it ("artificial colors").
+    let second = name.find(' ').map_or(0, |at| at + 1);
+    let at = name
+        .match_indices(' ')
+        .take(3)
+        .map(|(at, _)| at)
+        .find(|&at| {
+            is_class_word(&name[..at]) || (second < at && is_class_word(&name[second..at]))
+        })?;
+    let rest = name[at + 1..].trim_start_matches(|c: char| !c.is_alphanumeric());
+    if rest.is_empty() {
         return None;
     }
     // "Natrium-Saccharin" is the compound "Natriumsaccharin" written with a hyphen.

@@ -120,6 +120,27 @@ pub(super) fn repairs(
             i += 1;
             continue;
         }
+        // "sodium benzoate and potassium sorbate (as preservatives)": two known names joined,
+        // their function in brackets; each is listed with the function as its own bracket.
+        if listing.heads[i].is_none()
+            && let Some(note) = function_note(listed[i])
+        {
+            let item = listed[i];
+            run_together[i] = either_of(kb, extra, &item.name).map(|parts| {
+                parts
+                    .into_iter()
+                    .map(|name| ParsedIngredient {
+                        text: name.to_owned(),
+                        name: name.to_owned(),
+                        sub: vec![note.clone()],
+                        trace: item.trace,
+                        declared: item.declared,
+                    })
+                    .collect()
+            });
+            i += 1;
+            continue;
+        }
         if !is_plain_unknown(i) {
             i += 1;
             continue;
@@ -154,6 +175,20 @@ pub(super) fn repairs(
         i += 1;
     }
     run_together
+}
+
+/// The one bracket of `item` when it names only the item's function ("(as preservatives)",
+/// "[stabilizers]", "(nonnutritive sweeteners)").
+fn function_note(item: &ParsedIngredient) -> Option<&ParsedIngredient> {
+    let [note] = item.sub.as_slice() else {
+        return None;
+    };
+    let name = note.name.strip_prefix("as ").unwrap_or(&note.name);
+    let class = is_class_word(name)
+        || name
+            .split_once(' ')
+            .is_some_and(|(_, rest)| is_class_word(rest));
+    (note.sub.is_empty() && class).then_some(note)
 }
 
 /// `listing` with the [`repairs`] applied.

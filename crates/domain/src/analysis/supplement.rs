@@ -162,6 +162,7 @@ impl Supplement {
             comedogenic: None,
             alternatives: facts.alternatives,
             trace_only: false,
+            named_by_plant: false,
             names: Default::default(),
             in_cosmetics: None,
             // The model is not asked what the ingredient is made from: it may be anything.

@@ -22,14 +22,14 @@ use std::sync::{Arc, OnceLock};
 
 use super::Category;
 use super::cues::{self, Cue};
-use super::embedding::Embedder;
+use super::embedding::{Embedder, LazyEmbedder};
 use super::evidence::{self, Signal};
 use super::features::{self, FeatureKind, Features};
 use super::lexicon::lexicon;
 use super::message::{Message, domain_group};
 use super::model::{self, Linear};
 use super::model_file;
-use super::owners::Owners;
+use super::owners::{self, Owners};
 use super::readable::{self, Unreadable};
 
 /// The category of one message, how sure we are, and why.
@@ -146,8 +146,9 @@ pub struct Classifier {
     owners: Owners,
     /// Per sender group, what corrections taught ([`Classifier::learning_from`]).
     priors: Arc<BTreeMap<String, [f32; model::K]>>,
-    /// The sentence-embedding table, when installed and the model was trained with it.
-    embedder: Option<Arc<Embedder>>,
+    /// The sentence-embedding table, when installed and the model was trained with it (read
+    /// in full when a message is first categorised).
+    embedder: Option<Arc<LazyEmbedder>>,
 }
 
 impl Classifier {
@@ -167,6 +168,12 @@ impl Classifier {
     /// with `embedder`; an error naming the mismatch when the table is not the one the model
     /// was trained with (the caller keeps [`Classifier::embedded`]).
     pub fn embedded_with_meaning(embedder: Arc<Embedder>) -> Result<Classifier, String> {
+        Self::embedded_with_lazy_meaning(LazyEmbedder::ready(embedder))
+    }
+
+    /// [`Classifier::embedded_with_meaning`] with a table whose rows are read when a message
+    /// is first categorised: corrections and cached messages need only the model.
+    pub fn embedded_with_lazy_meaning(embedder: LazyEmbedder) -> Result<Classifier, String> {
         let trained_with = model_file::SHIPPED_MEANING_TABLE.trim();
         if embedder.stamp() != trained_with {
             return Err(format!(
@@ -175,7 +182,10 @@ impl Classifier {
             ));
         }
         let model = model_file::from_bytes(model_file::SHIPPED_MEANING)?;
-        Ok(Classifier::with_meaning(model, embedder))
+        Ok(Self {
+            embedder: Some(Arc::new(embedder)),
+            ..Self::from_model(model)
+        })
     }
 
     /// A classifier around a trained model, without user rules.
@@ -193,14 +203,20 @@ impl Classifier {
     /// [`super::train::train_model`] gives with the same embedder), without user rules.
     pub fn with_meaning(model: Linear, embedder: Arc<Embedder>) -> Self {
         Self {
-            embedder: Some(embedder),
+            embedder: Some(Arc::new(LazyEmbedder::ready(embedder))),
             ..Self::from_model(model)
         }
     }
 
-    /// The sentence-embedding table this classifier reads text with, if any.
+    /// The sentence-embedding table this classifier reads text with, if any (read now if it
+    /// was not yet; `None` also when it cannot be read).
     pub fn embedder(&self) -> Option<&Embedder> {
-        self.embedder.as_deref()
+        self.embedder.as_ref().and_then(|e| e.get().ok())
+    }
+
+    /// Whether this classifier reads meaning, and whether its table has been read yet.
+    pub fn meaning_table(&self) -> Option<bool> {
+        self.embedder.as_ref().map(|e| e.is_loaded())
     }
 
     /// This classifier with user rules applied first.
@@ -282,12 +298,8 @@ impl Classifier {
         } else {
             self.priors.get(&email.sender_group())
         };
-        let domain = email.from_domain();
         if prior.is_none()
-            && let Some(social) = lexicon()
-                .social_domains
-                .iter()
-                .find(|d| domain == d.as_str() || domain.ends_with(&format!(".{d}")))
+            && let Some(social) = social_platform(email)
         {
             return Classification::new(
                 Category::Social,
@@ -304,7 +316,7 @@ impl Classifier {
         } else {
             features::extract(email, &self.owners, readable_body, true)
         };
-        if let Some(embedder) = &self.embedder {
+        if let Some(embedder) = self.embedder() {
             let subject = if problem == Some(Unreadable::BadHeaders) {
                 ""
             } else {
@@ -400,6 +412,34 @@ impl Classifier {
     }
 }
 
+/// The social network or community platform a message comes from: its sender's domain, or
+/// the list that relays it (`X-Loop`, `List-Id`, `Sender`, `Mailing-List`: a group post
+/// delivered by the platform).
+fn social_platform(email: &Message) -> Option<&'static str> {
+    let mut domains = vec![email.from_domain().to_owned()];
+    for name in ["x-loop", "sender", "mailing-list"] {
+        if let Some(value) = email.header(name) {
+            domains.extend(
+                owners::addresses(value)
+                    .filter_map(|a| a.rsplit_once('@').map(|(_, d)| d.to_owned())),
+            );
+        }
+    }
+    if let Some(id) = email.header("list-id") {
+        let id = id.rsplit('<').next().unwrap_or(id);
+        domains.push(id.trim_end_matches(['>', ' ']).trim().to_ascii_lowercase());
+    }
+    lexicon()
+        .social_domains
+        .iter()
+        .map(String::as_str)
+        .find(|d| {
+            domains
+                .iter()
+                .any(|domain| domain == d || domain.ends_with(&format!(".{d}")))
+        })
+}
+
 /// The reason naming the sentence-embedding vector, when it weighed for the category.
 pub const MEANING_REASON: &str = "what the text is about (sentence-embedding model)";
 
@@ -454,9 +494,45 @@ fn product_rule(
             "an amount due by a date, addressed to you, nothing on offer: yours to pay",
         ));
     }
+    // A subject labelled as an advertisement, as the law asks of unsolicited offers.
+    if has(Signal::AdvertisementLabel) && !has(Signal::Reply) {
+        return Some((
+            Category::Promotional,
+            "the subject is labelled as an advertisement (ADV:)",
+        ));
+    }
     // An out-of-office or other automatic reply informs, whatever dates or names it gives.
     if has(Signal::AutoReplied) && !cue(Cue::Approval) {
         return Some((Category::Fyi, "automatic reply (out of office)"));
+    }
+    let subject_sells = subject_cues
+        .iter()
+        .any(|c| matches!(c, Cue::Offer | Cue::Price | Cue::Marketing | Cue::RemoveMe));
+    // A newsletter posted to a list: its title says so, and it answers no one.
+    let list_newsletter = has(Signal::ViaList)
+        && cue(Cue::NewsletterTag)
+        && !has(Signal::Reply)
+        && !subject_sells
+        && !cue(Cue::Approval);
+    if list_newsletter {
+        return Some((
+            Category::Newsletter,
+            "a newsletter sent through a list (its title says so, it answers no one)",
+        ));
+    }
+    // A list only its editor posts to: a curated letter of forwarded items, whatever prices
+    // its stories name, unless it offers or advertises.
+    if has(Signal::EditorList)
+        && !subject_cues
+            .iter()
+            .any(|c| matches!(c, Cue::Offer | Cue::Marketing | Cue::RemoveMe))
+        && !cue(Cue::RemoveMe)
+        && !cue(Cue::Approval)
+    {
+        return Some((
+            Category::Newsletter,
+            "a list only its editor posts to (a curated letter)",
+        ));
     }
     // Members posting to a list: discussion, whatever it talks about.
     if has(Signal::DiscussionList) && !cue(Cue::Approval) {
@@ -487,9 +563,6 @@ fn product_rule(
     // A periodical's name as the sender (`CNET News.com Daily Dispatch`, `Daily Dilbert`): a
     // dispatch, whatever advertisements its body carries, as long as its subject sells
     // nothing.
-    let subject_sells = subject_cues
-        .iter()
-        .any(|c| matches!(c, Cue::Offer | Cue::Price | Cue::Marketing | Cue::RemoveMe));
     if has(Signal::PeriodicSender)
         && !subject_sells
         && !has(Signal::DiscussionList)
@@ -517,8 +590,11 @@ fn product_rule(
             "removal instructions and an offer, without bulk-mail headers (old-style promotion)",
         ));
     }
-    let to_a_crowd =
-        has(Signal::ToUndisclosed) || has(Signal::OldClient) || has(Signal::HighPriority);
+    let to_a_crowd = has(Signal::ToUndisclosed)
+        || has(Signal::OldClient)
+        || has(Signal::HighPriority)
+        || has(Signal::ManyRecipients)
+        || has(Signal::PaddedSubject);
     if !bulk_headers
         && !has(Signal::Reply)
         && !cue(Cue::Deadline)
@@ -577,6 +653,12 @@ fn not_to_you(signals: &[Signal], cues: &[Cue], email: &Message) -> Option<&'sta
             "a list's [tag] in the subject and no recipient: a list copy, not Need-Action",
         );
     }
+    // A person's reply in a thread whose subject carries a list's [tag] (`Re: [SAtalk] …`,
+    // `… (was Re: [dev] …)`): the list's discussion, copied to you.
+    let automated = has(Signal::AutoGenerated) || has(Signal::OpsTool) || has(Signal::SystemSender);
+    if has(Signal::Reply) && !automated && has_list_tag(&email.subject) {
+        return Some("a reply in a list's thread ([tag] in the subject): not Need-Action");
+    }
     // Mail services send transactional mail (invoices, signatures, expiries) too: their
     // headers count against a request only when it is not addressed to you.
     let mail_service =
@@ -605,6 +687,20 @@ fn not_to_you(signals: &[Signal], cues: &[Cue], email: &Message) -> Option<&'sta
         return Some("nothing in it asks you to act: not Need-Action");
     }
     None
+}
+
+/// Whether a subject carries a list's `[tag]` anywhere: a bracketed word of letters, digits,
+/// `-`, `_` or `.` (not a bracketed number or a long phrase).
+fn has_list_tag(subject: &str) -> bool {
+    subject.match_indices('[').any(|(at, _)| {
+        subject[at + 1..].split_once(']').is_some_and(|(tag, _)| {
+            (2..=24).contains(&tag.chars().count())
+                && tag.chars().any(char::is_alphabetic)
+                && tag
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        })
+    })
 }
 
 /// The features that pushed hardest towards `category`, as sentences: header and content
@@ -764,6 +860,29 @@ mod tests {
                 "You have been selected! Reply now with your details to claim your prize. To be removed reply REMOVE.",
                 &[("to", "undisclosed-recipients:;")],
             ),
+            message(
+                "ed@curated.example",
+                "Man dies as whale lands on boat",
+                "Forwarded-by: a reader\n\nA whale breached and crashed into a fishing boat.",
+                &[
+                    ("to", "curated@curated.example"),
+                    ("sender", "ed@curated.example"),
+                    ("x-loop", "curated@curated.example"),
+                    ("precedence", "list"),
+                ],
+            ),
+            message(
+                "rates@mailer.example",
+                "ADV: Interest rates slashed!",
+                "Lock in your low rate now. Fill out our quick online form.",
+                &[("to", "dana@example.com")],
+            ),
+            message(
+                "sam@partner.example",
+                "Re: [users] could you check the config?",
+                "Could you tell me which option you set?",
+                &[("to", "dana@example.com"), ("in-reply-to", "<a@b>")],
+            ),
         ]
     }
 
@@ -802,6 +921,94 @@ mod tests {
             .push(("list-id".into(), "<users.lists.example>".into()));
         let got = classifier.classify(&digest);
         assert_ne!(got.category, Category::NeedAction, "{got:?}");
+    }
+
+    #[test]
+    fn list_classes_are_told_apart_editor_letters_newsletters_and_discussion() {
+        let classifier = Classifier::embedded();
+        let editor = message(
+            "ed@curated.example",
+            "New $199 PC doesn't do Windows",
+            "Forwarded-by: a reader\n\nA new PC sells for $199 without Windows, the agency reports.",
+            &[
+                ("to", "curated@curated.example"),
+                ("sender", "ed@curated.example"),
+                ("x-loop", "curated@curated.example"),
+                ("precedence", "list"),
+            ],
+        );
+        let got = classifier.classify(&editor);
+        assert_eq!(got.category, Category::Newsletter, "{got:?}");
+        assert_eq!(
+            got.reason,
+            "a list only its editor posts to (a curated letter)"
+        );
+        let letter = message(
+            "info@coach.example",
+            "Newsletter Coach'Invest - Septembre 2002",
+            "Des nouvelles de Coach'Invest: lancement réussi, premiers contrats.",
+            &[
+                ("to", "stable@lists.example"),
+                ("sender", "owner-stable@lists.example"),
+                ("precedence", "bulk"),
+            ],
+        );
+        let got = classifier.classify(&letter);
+        assert_eq!(got.category, Category::Newsletter, "{got:?}");
+        // The same list's members discussing stay FYI.
+        let mut post = letter.clone();
+        post.subject = "Re: kernel panic after upgrade".into();
+        post.body = "Did you try the patch from yesterday? It fixed it for me.".into();
+        post.headers.push(("in-reply-to".into(), "<a@b>".into()));
+        assert_eq!(classifier.classify(&post).category, Category::Fyi);
+    }
+
+    #[test]
+    fn labelled_advertisements_are_promotional_and_group_posts_of_platforms_social() {
+        let classifier = Classifier::embedded();
+        let adv = message(
+            "safety@mailer.example",
+            "ADV: Interest rates slashed! Don't wait!",
+            "Rates are down. Take a minute and fill out our quick online form.",
+            &[("to", "someone@else.example")],
+        );
+        let got = classifier.classify(&adv);
+        assert_eq!(got.category, Category::Promotional, "{got:?}");
+        assert_eq!(
+            got.reason,
+            "the subject is labelled as an advertisement (ADV:)"
+        );
+        let group_post = message(
+            "joyful@hotmail.example",
+            "Re: Hi! I'm new here.",
+            "Welcome to the group! We are glad you joined.",
+            &[
+                ("to", "OneIncomeLiving@groups.msn.com"),
+                ("x-loop", "notifications@groups.msn.com"),
+            ],
+        );
+        let got = classifier.classify(&group_post);
+        assert_eq!(got.category, Category::Social, "{got:?}");
+        assert_eq!(got.reason, "social network sender (groups.msn.com)");
+    }
+
+    #[test]
+    fn a_reply_in_a_lists_thread_copied_to_the_owner_is_not_need_action() {
+        let owners = Owners::new(["dana@example.com"]);
+        let classifier = Classifier::embedded().with_owners(owners);
+        let mut thread = messages()[0].clone();
+        thread.subject = "Re: [users] Can you send me the signed contract by Friday?".into();
+        thread.headers.push(("in-reply-to".into(), "<a@b>".into()));
+        let got = classifier.classify(&thread);
+        assert_ne!(got.category, Category::NeedAction, "{got:?}");
+        // The same request without a list's tag stays the owner's to answer.
+        thread.subject = "Re: Can you send me the signed contract by Friday?".into();
+        assert_eq!(classifier.classify(&thread).category, Category::NeedAction);
+        assert!(has_list_tag("Re: GA (was Re: [SAdev] [Bug 1030] x)"));
+        assert!(!has_list_tag("Invoice [12345] due"));
+        assert!(!has_list_tag(
+            "[a very long phrase in brackets that is no tag]"
+        ));
     }
 
     #[test]

@@ -280,6 +280,9 @@ pub fn cues(subject: &str, body: &str) -> Vec<Cue> {
     if has_issue_number(subject_lower) {
         out.push(Cue::NewsletterTag);
     }
+    if is_dated_issue(subject_lower) {
+        out.push(Cue::Periodic);
+    }
     if lexicon()
         .no_action
         .iter()
@@ -325,6 +328,42 @@ fn has_approve_and_reject(text: &str) -> bool {
     let lexicon = lexicon();
     lexicon.approve.iter().any(|a| text.contains(a.as_str()))
         && lexicon.reject.iter().any(|r| text.contains(r.as_str()))
+}
+
+/// A subject dated like an issue (`Daily Dilbert 07/11/2002`, `Poem-a-Day: 09/13/02`,
+/// `2002-09-01`, `1.9.2002`) and with no clock time (mass mailers stamp `8/25/2002 2:18:15 PM`
+/// to make each copy differ).
+fn is_dated_issue(subject: &str) -> bool {
+    let has_time = subject.char_indices().any(|(i, c)| {
+        c == ':'
+            && subject[..i].ends_with(|d: char| d.is_ascii_digit())
+            && subject[i + 1..].starts_with(|d: char| d.is_ascii_digit())
+    });
+    if has_time {
+        return false;
+    }
+    subject
+        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | ',' | '[' | ']'))
+        .any(|token| {
+            let token = token.trim_end_matches(['.', ':', ';']);
+            let parts: Vec<&str> = token.split(['/', '-', '.']).collect();
+            parts.len() == 3
+                && parts
+                    .iter()
+                    .all(|p| !p.is_empty() && p.len() <= 4 && p.chars().all(|c| c.is_ascii_digit()))
+                && {
+                    let lengths: Vec<usize> = parts.iter().map(|p| p.len()).collect();
+                    // d/m/y or m/d/y (year of 2 or 4 digits; of 4 with dots, so that a
+                    // version such as 2.6.18 is no date), or y-m-d.
+                    let year = if token.contains('.') {
+                        lengths[2] == 4
+                    } else {
+                        lengths[2] == 2 || lengths[2] == 4
+                    };
+                    (lengths[0] <= 2 && lengths[1] <= 2 && year)
+                        || (lengths[0] == 4 && lengths[1] <= 2 && lengths[2] <= 2)
+                }
+        })
 }
 
 /// Issue numbering in a subject: `Issue #12`, `No. 12`, `Nr. 12`, `#12` at the start or after a
@@ -404,6 +443,21 @@ mod tests {
 
     #[test]
     fn numbered_titles_are_issue_numbers_but_orders_and_builds_are_not() {
+        for subject in [
+            "Your Daily Dilbert 07/11/2002",
+            "DayTips' Poem-a-Day: 09/13/02",
+            "Release digest 2002-09-01",
+        ] {
+            assert!(cues(subject, "").contains(&Cue::Periodic), "{subject}");
+        }
+        for subject in [
+            "Is your web site making money! 2:18:15 PM 8/25/2002",
+            "Version 1.2.3 released",
+            "Linux 2.6.18 is out",
+            "Meeting at 10:30",
+        ] {
+            assert!(!cues(subject, "").contains(&Cue::Periodic), "{subject}");
+        }
         for subject in [
             "The Product Letter #120",
             "Issue 45: remote teams",

@@ -63,6 +63,106 @@ pub enum EmbeddingError {
 /// A message's vector: unit length, [`Embedder::dim`] values.
 pub type Meaning = Vec<f32>;
 
+/// A table checked by its header, vocabulary and size, and read in full only when a vector is
+/// first needed: a refresh with nothing new to categorise never reads its 31 MB.
+#[derive(Debug)]
+pub struct LazyEmbedder {
+    path: std::path::PathBuf,
+    stamp: String,
+    loaded: std::sync::OnceLock<Result<std::sync::Arc<Embedder>, String>>,
+}
+
+impl LazyEmbedder {
+    /// Reads the header and vocabulary of the table at `path` (its [`Embedder::stamp`]) and
+    /// checks the file's length against its shape; the rows are read by [`LazyEmbedder::get`].
+    pub fn open(path: &Path) -> Result<Self, EmbeddingError> {
+        use std::io::Read;
+        let invalid = |reason: String| EmbeddingError::Invalid {
+            path: path.display().to_string(),
+            reason,
+        };
+        let read = |source| EmbeddingError::Read {
+            path: path.display().to_string(),
+            source,
+        };
+        let mut file = std::fs::File::open(path).map_err(read)?;
+        let length = file.metadata().map_err(read)?.len();
+        let mut head = vec![0u8; MAGIC.len() + 12];
+        file.read_exact(&mut head)
+            .map_err(|_| invalid("truncated header".into()))?;
+        let rest = head
+            .strip_prefix(MAGIC)
+            .ok_or_else(|| invalid("not an embedding table (magic)".into()))?;
+        let u32_at = |at: usize| {
+            u32::from_le_bytes([rest[at], rest[at + 1], rest[at + 2], rest[at + 3]]) as u64
+        };
+        let (count, dim, words_len) = (u32_at(0), u32_at(4), u32_at(8));
+        if count == 0 || dim == 0 || dim > 4096 {
+            return Err(invalid(format!("implausible shape {count} x {dim}")));
+        }
+        if length != (MAGIC.len() as u64) + 12 + words_len + count * dim * 4 {
+            return Err(invalid("table length does not match its shape".into()));
+        }
+        let mut words = vec![0u8; words_len as usize];
+        file.read_exact(&mut words)
+            .map_err(|_| invalid("truncated vocabulary".into()))?;
+        let mut stamped = rest.to_vec();
+        stamped.extend_from_slice(&words);
+        Ok(Self {
+            path: path.to_owned(),
+            stamp: stamp_of(count as usize, dim as usize, &stamped),
+            loaded: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// A table already in memory.
+    pub fn ready(embedder: std::sync::Arc<Embedder>) -> Self {
+        let loaded = std::sync::OnceLock::new();
+        let stamp = embedder.stamp().to_owned();
+        let _ = loaded.set(Ok(embedder));
+        Self {
+            path: std::path::PathBuf::new(),
+            stamp,
+            loaded,
+        }
+    }
+
+    /// The stamp of the table ([`Embedder::stamp`]), known without reading its rows.
+    pub fn stamp(&self) -> &str {
+        &self.stamp
+    }
+
+    /// Whether the rows have been read.
+    pub fn is_loaded(&self) -> bool {
+        self.loaded.get().is_some()
+    }
+
+    /// The whole table, read on the first call (the error, if it cannot be, on every call).
+    pub fn get(&self) -> Result<&Embedder, &str> {
+        match self.loaded.get_or_init(|| {
+            let embedder = Embedder::load(&self.path).map_err(|e| e.to_string())?;
+            if embedder.stamp() != self.stamp {
+                return Err(format!(
+                    "{} changed since it was opened",
+                    self.path.display()
+                ));
+            }
+            Ok(std::sync::Arc::new(embedder))
+        }) {
+            Ok(e) => Ok(e),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// The stamp of a table: its shape and a hash of its header (after the magic) and vocabulary.
+fn stamp_of(count: usize, dim: usize, header_and_words: &[u8]) -> String {
+    format!(
+        "{count}x{dim}-{:016x}",
+        super::text::fnv1a(header_and_words)
+    )
+}
+
 impl Embedder {
     /// Reads the table the install script wrote (`tokens.bin`).
     pub fn load(path: &Path) -> Result<Self, EmbeddingError> {
@@ -114,11 +214,7 @@ impl Embedder {
             return Err("table holds a value that is not finite".into());
         }
         let tokenizer = WordPiece::new(tokens).ok_or("vocabulary has no [UNK]")?;
-        let stamp = format!(
-            "{}x{dim}-{:016x}",
-            count,
-            super::text::fnv1a(&rest[..12 + words_len])
-        );
+        let stamp = stamp_of(count, dim, &rest[..12 + words_len]);
         Ok(Self {
             tokenizer,
             dim,
@@ -204,6 +300,29 @@ mod tests {
         assert!((v[0] - 2.0 / 5f32.sqrt()).abs() < 1e-6);
         assert!((v[1] - 1.0 / 5f32.sqrt()).abs() < 1e-6);
         assert_eq!(e.embed("", "zzz qqq"), None);
+    }
+
+    #[test]
+    fn a_lazy_table_knows_its_stamp_before_reading_its_rows() {
+        let tokens = ["[PAD]", "[UNK]", "sale", "today", "meeting"];
+        let rows = vec![vec![0.5, 0.5]; 5];
+        let bytes = table_bytes(&tokens, &rows);
+        let dir = std::env::temp_dir().join(format!("domain-lazy-table-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("tokens.bin");
+        std::fs::write(&path, &bytes).unwrap();
+        let lazy = LazyEmbedder::open(&path).unwrap();
+        assert!(!lazy.is_loaded());
+        assert_eq!(lazy.stamp(), Embedder::from_bytes(&bytes).unwrap().stamp());
+        assert!(lazy.get().unwrap().embed("sale", "").is_some());
+        assert!(lazy.is_loaded());
+        // A file cut short is refused when opened, before any row is read.
+        std::fs::write(&path, &bytes[..bytes.len() - 4]).unwrap();
+        assert!(LazyEmbedder::open(&path).is_err());
+        std::fs::write(&path, b"DGEMB1\n").unwrap();
+        assert!(LazyEmbedder::open(&path).is_err());
+        assert!(LazyEmbedder::open(&dir.join("missing.bin")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -82,6 +82,17 @@ pub enum Signal {
     PeriodicSender,
     /// The sender's address is a bulk mailer's tracking address (a long coded local part).
     TrackingSender,
+    /// A list its editor alone posts to: list headers, and the list's `Sender` is the author
+    /// (`From`) of a post that answers no one (curated forwarding lists, one-person
+    /// newsletters run on list software).
+    EditorList,
+    /// The subject carries a legal advertisement label (`ADV:`, `未承諾広告`, `(광고)`, …).
+    AdvertisementLabel,
+    /// Five or more addresses in `To` and `Cc`: a crowd, not a conversation.
+    ManyRecipients,
+    /// The subject is padded with a run of spaces before a trailing token (mass mailers' way
+    /// of making each copy differ).
+    PaddedSubject,
 }
 
 impl Signal {
@@ -121,6 +132,10 @@ impl Signal {
             Self::TaggedAddress => "h:tagged-address",
             Self::PeriodicSender => "h:periodic-sender",
             Self::TrackingSender => "h:tracking-sender",
+            Self::EditorList => "h:editor-list",
+            Self::AdvertisementLabel => "h:advertisement-label",
+            Self::ManyRecipients => "h:many-recipients",
+            Self::PaddedSubject => "h:padded-subject",
         }
     }
 
@@ -160,6 +175,10 @@ impl Signal {
             Self::TaggedAddress => "sent to your tagged (+) subscription address",
             Self::PeriodicSender => "the sender is a periodical (newsletter, daily, weekly)",
             Self::TrackingSender => "sent from a bulk mailer's tracking address",
+            Self::EditorList => "a list only its editor posts to",
+            Self::AdvertisementLabel => "the subject is labelled as an advertisement",
+            Self::ManyRecipients => "sent to many addresses at once",
+            Self::PaddedSubject => "the subject is padded to make each copy differ",
         }
     }
 }
@@ -190,7 +209,23 @@ pub fn signals(email: &Message, owners: &Owners) -> Vec<Signal> {
         || lower("delivered-to").is_some_and(|v| v.starts_with("mailing list"))
         || lower("sender").is_some_and(|v| v.contains("owner-") || v.contains("-bounces@"))
         || email.header("resent-from").is_some();
-    if (list_post.is_some() && !announce_only) || old_list {
+    let reply = email.header("in-reply-to").is_some()
+        || email.header("references").is_some()
+        || words.reply_prefixes.iter().any(|p| {
+            email
+                .subject
+                .trim_start()
+                .to_lowercase()
+                .starts_with(p.as_str())
+        });
+    // The list re-sends its editor's own post as them: no member discussion.
+    let editor_list = ((list_post.is_some() && !announce_only) || old_list)
+        && !reply
+        && lower("sender").is_some_and(|v| addresses(&v).any(|a| a == email.from));
+    if editor_list {
+        add(Signal::EditorList);
+        add(Signal::AnnounceList);
+    } else if (list_post.is_some() && !announce_only) || old_list {
         add(Signal::DiscussionList);
     } else if announce_only || (list_id && list_post.is_none() && !is_vcs_list(email)) {
         add(Signal::AnnounceList);
@@ -271,6 +306,21 @@ pub fn signals(email: &Message, owners: &Owners) -> Vec<Signal> {
     if email.header("cc").is_some() {
         add(Signal::Copied);
     }
+    let cc = lower("cc").unwrap_or_default();
+    if addresses(&to).chain(addresses(&cc)).count() >= 5 {
+        add(Signal::ManyRecipients);
+    }
+    let subject_lower = email.subject.trim().to_lowercase();
+    if words
+        .advertisement_labels
+        .iter()
+        .any(|l| subject_lower.starts_with(l.as_str()) || subject_lower.contains(&format!(" {l}")))
+    {
+        add(Signal::AdvertisementLabel);
+    }
+    if is_padded(&email.subject) {
+        add(Signal::PaddedSubject);
+    }
     let owners = owners.of(email);
     if !owners.is_empty() {
         let to_owner = owners.named_in(&to);
@@ -282,12 +332,6 @@ pub fn signals(email: &Message, owners: &Owners) -> Vec<Signal> {
         } else {
             add(Signal::NotToOwner);
         }
-        let reply = email.header("in-reply-to").is_some()
-            || email.header("references").is_some()
-            || words
-                .reply_prefixes
-                .iter()
-                .any(|p| subject.starts_with(p.as_str()));
         if reply && (to_owner || cc_owner) {
             add(Signal::ReplyToOwner);
         }
@@ -312,9 +356,16 @@ pub fn signals(email: &Message, owners: &Owners) -> Vec<Signal> {
         add(Signal::TaggedAddress);
     }
     if let Some(name) = email.from_name.as_deref()
-        && cues(name, "")
+        && (cues(name, "")
             .iter()
             .any(|c| matches!(c, Cue::NewsletterTag | Cue::Periodic))
+            || {
+                let name = name.to_lowercase();
+                words
+                    .periodical_names
+                    .iter()
+                    .any(|n| name.contains(n.as_str()))
+            })
     {
         add(Signal::PeriodicSender);
     }
@@ -363,6 +414,15 @@ pub fn signals(email: &Message, owners: &Owners) -> Vec<Signal> {
     out.sort();
     out.dedup();
     out
+}
+
+/// A subject with a run of six or more spaces before a last token (`Toners for less....
+/// NOAZ`): each copy of a mass mailing made different.
+fn is_padded(subject: &str) -> bool {
+    let trimmed = subject.trim_end();
+    trimmed
+        .rfind("      ")
+        .is_some_and(|at| !trimmed[at..].trim().is_empty() && !trimmed[..at].trim().is_empty())
 }
 
 /// A bulk mailer's coded bounce or tracking address (`Online#3.19676.e7-ldDFl1QrfB8U.1`,
@@ -435,4 +495,100 @@ fn is_auto_reply_subject(subject: &str) -> bool {
         .auto_reply_subjects
         .iter()
         .any(|p| rest.starts_with(p.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(from: &str, subject: &str, headers: &[(&str, &str)]) -> Message {
+        Message {
+            from: from.to_owned(),
+            subject: subject.to_owned(),
+            headers: headers
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                .collect(),
+            ..Message::default()
+        }
+    }
+
+    fn has(email: &Message, signal: Signal) -> bool {
+        signals(email, &Owners::default()).contains(&signal)
+    }
+
+    #[test]
+    fn a_list_that_resends_its_editors_post_is_an_editor_list_not_discussion() {
+        let headers = [
+            ("to", "curated@lists.example"),
+            ("sender", "ed@lists.example"),
+            ("x-loop", "curated@lists.example"),
+            ("precedence", "list"),
+        ];
+        let post = message("ed@lists.example", "Whale lands on boat", &headers);
+        assert!(has(&post, Signal::EditorList));
+        assert!(has(&post, Signal::AnnounceList));
+        assert!(!has(&post, Signal::DiscussionList));
+        // A member's post (another Sender), or the editor answering someone, is discussion.
+        let mut member = post.clone();
+        member.from = "member@elsewhere.example".into();
+        assert!(has(&member, Signal::DiscussionList));
+        assert!(!has(&member, Signal::EditorList));
+        let reply = message("ed@lists.example", "Re: Whale lands on boat", &headers);
+        assert!(has(&reply, Signal::DiscussionList));
+        assert!(!has(&reply, Signal::EditorList));
+    }
+
+    #[test]
+    fn advertisement_labels_crowds_and_padded_subjects_are_read() {
+        for subject in [
+            "ADV: Interest rates slashed!",
+            "未承諾広告※ セール",
+            "(광고) 특별 할인",
+            "Great news [ADV] inside",
+        ] {
+            assert!(
+                has(
+                    &message("a@b.example", subject, &[]),
+                    Signal::AdvertisementLabel
+                ),
+                "{subject}"
+            );
+        }
+        for subject in ["Advice on the budget", "Re: advantages of adverbs"] {
+            assert!(
+                !has(
+                    &message("a@b.example", subject, &[]),
+                    Signal::AdvertisementLabel
+                ),
+                "{subject}"
+            );
+        }
+        let crowd = message(
+            "a@b.example",
+            "Toners for less....               NOAZ",
+            &[
+                ("to", "x@a.example, y@b.example"),
+                ("cc", "z@c.example, w@d.example, v@e.example"),
+            ],
+        );
+        assert!(has(&crowd, Signal::ManyRecipients));
+        assert!(has(&crowd, Signal::PaddedSubject));
+        let team = message(
+            "a@b.example",
+            "Lunch  on Friday",
+            &[("to", "x@a.example, y@b.example"), ("cc", "z@c.example")],
+        );
+        assert!(!has(&team, Signal::ManyRecipients));
+        assert!(!has(&team, Signal::PaddedSubject));
+    }
+
+    #[test]
+    fn a_mailing_list_as_the_senders_name_is_a_periodical() {
+        let mut essay = message("mailinglist@author.example", "On the way back", &[]);
+        essay.from_name = Some("Michael Moore's Mailing List".into());
+        assert!(has(&essay, Signal::PeriodicSender));
+        essay.from_name = Some("Michael Moore".into());
+        assert!(!has(&essay, Signal::PeriodicSender));
+    }
 }

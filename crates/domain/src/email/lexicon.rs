@@ -64,6 +64,11 @@ pub struct Headers {
     pub auto_reply_subjects: Vec<String>,
     /// Prefixes skipped before an automatic-reply subject (`re`, `aw`, …; without the colon).
     pub auto_reply_skip: Vec<String>,
+    /// Legal advertisement labels of subjects (`adv:`, `未承諾広告`).
+    pub advertisement_labels: Vec<String>,
+    /// Words of a periodical's sender name beyond the newsletter and periodic cues
+    /// (`mailing list`).
+    pub periodical_names: Vec<String>,
 }
 
 /// Why the mail words cannot be used.
@@ -139,6 +144,20 @@ struct HeadersFile {
     old_client: Clients,
     reply: ReplyPrefixes,
     auto_reply: AutoReply,
+    advertisement_label: Subjects,
+    periodical_sender: Names,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Subjects {
+    subjects: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Names {
+    names: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -310,6 +329,8 @@ impl Lexicon {
                 reply_prefixes: headers.reply.prefixes,
                 auto_reply_subjects: headers.auto_reply.subjects,
                 auto_reply_skip: headers.auto_reply.skip,
+                advertisement_labels: headers.advertisement_label.subjects,
+                periodical_names: headers.periodical_sender.names,
             },
             social_domains: senders.social_network.domains,
             stop_words: stop_words.stop_words.words.into_iter().collect(),

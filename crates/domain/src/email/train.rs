@@ -247,20 +247,7 @@ pub fn evaluate(
     let groups: Vec<String> = corpus.iter().map(|m| m.email.sender_group()).collect();
     let mut evaluation = Evaluation::default();
     for &fold in folds {
-        let train = corpus
-            .iter()
-            .zip(&groups)
-            .filter(|(_, g)| fold_of(g) != fold)
-            .map(|(m, _)| m);
-        let classifier = classifier(
-            train_model(
-                train.chain(weighted(also)),
-                extra,
-                embedder.map(|e| &**e),
-                Training::default(),
-            ),
-            embedder,
-        );
+        let classifier = fold_classifier(corpus, &groups, fold, extra, also, embedder);
         let mut senders = BTreeSet::new();
         for (m, g) in corpus.iter().zip(&groups) {
             if fold_of(g) == fold {
@@ -271,6 +258,32 @@ pub fn evaluate(
         evaluation.senders += senders.len();
     }
     evaluation
+}
+
+/// The classifier trained without the sender groups of `fold` (`groups`: each corpus
+/// message's [`Message::sender_group`]), on `extra` and `also` (weighted) besides.
+fn fold_classifier(
+    corpus: &[Labelled],
+    groups: &[String],
+    fold: usize,
+    extra: &[Example],
+    also: &[Labelled],
+    embedder: Option<&Arc<Embedder>>,
+) -> Classifier {
+    let train = corpus
+        .iter()
+        .zip(groups)
+        .filter(|(_, g)| fold_of(g) != fold)
+        .map(|(m, _)| m);
+    classifier(
+        train_model(
+            train.chain(weighted(also)),
+            extra,
+            embedder.map(|e| &**e),
+            Training::default(),
+        ),
+        embedder,
+    )
 }
 
 /// What corrections did to held-out senders ([`evaluate_corrections`]).
@@ -306,20 +319,7 @@ pub fn evaluate_corrections(
     embedder: Option<&Arc<Embedder>>,
 ) -> CorrectionEffect {
     let groups: Vec<String> = corpus.iter().map(|m| m.email.sender_group()).collect();
-    let train = corpus
-        .iter()
-        .zip(&groups)
-        .filter(|(_, g)| fold_of(g) != fold)
-        .map(|(m, _)| m);
-    let base = classifier(
-        train_model(
-            train.chain(weighted(also)),
-            extra,
-            embedder.map(|e| &**e),
-            Training::default(),
-        ),
-        embedder,
-    );
+    let base = fold_classifier(corpus, &groups, fold, extra, also, embedder);
     let mut by_group: BTreeMap<&str, Vec<&Labelled>> = BTreeMap::new();
     for (m, g) in corpus.iter().zip(&groups) {
         if fold_of(g) == fold {

@@ -277,6 +277,11 @@ pub struct Ingredient {
     /// Present in products only as a trace or impurity.
     #[serde(default)]
     pub trace_only: bool,
+    /// A preparation named by the plant it is made from ("huile essentielle de rose",
+    /// "Absolue de tonka (Dipteryx odorata)"): whatever plant the label names beside it, it
+    /// is this preparation.
+    #[serde(default)]
+    pub named_by_plant: bool,
     /// Translated label names by language code.
     #[serde(default)]
     pub names: BTreeMap<String, Names>,

@@ -108,7 +108,8 @@ impl KnowledgeBase {
         let resolved = self.resolved(hit, kind);
         // INCI names are built from parts that change the substance ("Diacetone Alcohol",
         // "Butylphenyl Methylparaben"): a cosmetic head stands for the name only when the
-        // words left over are numbers of its family ("PEG-40").
+        // words left over are numbers of its family ("PEG-40"), or when it is a preparation
+        // named by its plant ("huile essentielle de rose").
         let named_by_words = tokens.iter().enumerate().any(|(i, t)| {
             !(start..end).contains(&i)
                 && !is_little(t)
@@ -118,6 +119,7 @@ impl KnowledgeBase {
         if kind == MatchKind::Head
             && named_by_words
             && resolved.ingredient.category != ProductCategory::Food
+            && !resolved.ingredient.named_by_plant
         {
             return None;
         }

@@ -6,9 +6,8 @@
 pub mod corpus;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use domain::email::embedding::Embedder;
+use domain::email::embedding::LazyEmbedder;
 
 pub use domain::email::classifier::{Classification, Classifier, InvalidRules, MAX_REASONS, Rules};
 
@@ -61,9 +60,11 @@ pub fn offline_classifier(table: Option<&Path>) -> (Classifier, String) {
             format!("{DEFAULT} (sentence-embedding model turned off)"),
         );
     };
-    let loaded = Embedder::load(path)
+    // Only the table's header and vocabulary now: its rows are read when a message is first
+    // categorised (a run that finds everything cached never reads them).
+    let loaded = LazyEmbedder::open(path)
         .map_err(|e| e.to_string())
-        .and_then(|e| Classifier::embedded_with_meaning(Arc::new(e)));
+        .and_then(Classifier::embedded_with_lazy_meaning);
     match loaded {
         Ok(classifier) => {
             tracing::info!(table = %path.display(), "categoriser reads the text's meaning (all-MiniLM-L6-v2 token table)");

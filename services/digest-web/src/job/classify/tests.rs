@@ -400,6 +400,28 @@ fn the_shipped_model_is_the_one_the_corpus_trains() {
 }
 
 #[test]
+fn the_shipped_meaning_model_is_the_one_the_corpus_trains_with_the_installed_table() {
+    if corpus::real_mail().is_none() {
+        eprintln!("skipped: ../shared/data not found");
+        return;
+    }
+    let Some(embedder) = corpus::installed_embedder() else {
+        eprintln!("skipped: no embedding table (scripts/setup/install-embedding-model.sh)");
+        return;
+    };
+    assert_eq!(
+        embedder.stamp(),
+        model_file::SHIPPED_MEANING_TABLE.trim(),
+        "crates/domain/data/mail/model-meaning.table names another table: run `make classifier-model`"
+    );
+    let fresh = model_file::to_bytes(&corpus::train_on_corpus(Some(&embedder)));
+    assert!(
+        fresh == model_file::SHIPPED_MEANING,
+        "crates/domain/data/mail/model-meaning.bin is stale: run `make classifier-model`"
+    );
+}
+
+#[test]
 fn the_handwritten_examples_parse_with_every_category_well_represented() {
     let examples = domain::email::train::parse_examples(corpus::HANDWRITTEN).unwrap();
     assert!(examples.len() >= 200, "{}", examples.len());
@@ -442,8 +464,9 @@ fn with_the_installed_embedding_table_the_meaning_model_categorises() {
         return;
     }
     let (classifier, said) = super::offline_classifier(Some(&path));
-    assert!(classifier.embedder().is_some(), "{said}");
     assert!(said.contains("meaning"), "{said}");
+    // The rows are read when a message is first categorised, not before.
+    assert_eq!(classifier.meaning_table(), Some(false));
     let golden = golden_messages();
     let right = golden
         .iter()
@@ -453,4 +476,6 @@ fn with_the_installed_embedding_table_the_meaning_model_categorises() {
         })
         .count();
     assert!(right * 10 >= golden.len() * 9, "{right}/{}", golden.len());
+    assert_eq!(classifier.meaning_table(), Some(true));
+    assert!(classifier.embedder().is_some(), "{said}");
 }
