@@ -141,6 +141,10 @@ pub enum Variant {
     /// (about 8 px, as [`Variant::LowResolution`]) between lines of large type (the brand, the
     /// product's name, the weight, a slogan), more of them than the small print's lines.
     WholePack,
+    /// A small tube held in the hand in a 720x1280 video frame: the label bowed round the tube
+    /// ([`Variant::Curved`]) and only 320 px wide, so its print is about 5 px high and its
+    /// lines are arcs.
+    Tube,
 }
 
 impl Variant {
@@ -161,7 +165,7 @@ impl Variant {
     pub const OPT_IN: [Variant; 1] = [Variant::SmallAt150Dpi];
 
     /// What real phone photos of labels look like (`ocr_accuracy --variants hard`).
-    pub const HARD: [Variant; 10] = [
+    pub const HARD: [Variant; 11] = [
         Variant::Curved,
         Variant::SteepPerspective,
         Variant::Glare,
@@ -172,6 +176,7 @@ impl Variant {
         Variant::Multilingual,
         Variant::Clutter,
         Variant::WholePack,
+        Variant::Tube,
     ];
 
     /// Lower-case name for tables.
@@ -197,6 +202,7 @@ impl Variant {
             Variant::Multilingual => "multilingual",
             Variant::Clutter => "clutter",
             Variant::WholePack => "whole-pack",
+            Variant::Tube => "tube",
         }
     }
 }
@@ -396,6 +402,7 @@ pub fn render_in(label: &Label, variant: Variant, corpus: &[Label]) -> Vec<u8> {
         Variant::Turned90 => image = image::imageops::rotate90(&image),
         Variant::Clutter => image = clutter(&image, &mut noise),
         Variant::WholePack => image = whole_pack(&image, &style),
+        Variant::Tube => image = tube(&curve(&image)),
         _ => {}
     }
     let mut bytes = Vec::new();
@@ -551,6 +558,31 @@ fn video_frame(image: &RgbImage) -> RgbImage {
         image::imageops::FilterType::Triangle,
     );
     let mut frame = RgbImage::from_pixel(720, 1280, Rgb([96, 92, 88]));
+    let x = (720 - small.width()) / 2;
+    let y = (1280 - small.height()) / 2;
+    image::imageops::overlay(&mut frame, &small, i64::from(x), i64::from(y));
+    frame
+}
+
+/// A bowed label ([`curve`]) 320 px wide in a 720x1280 video frame, held in a
+/// skin-coloured hand.
+fn tube(image: &RgbImage) -> RgbImage {
+    let (w, h) = image.dimensions();
+    let scale = 320.0 / w as f32;
+    let small = image::imageops::resize(
+        image,
+        320,
+        ((h as f32 * scale) as u32).min(1200),
+        image::imageops::FilterType::Triangle,
+    );
+    let mut frame = RgbImage::from_fn(720, 1280, |x, y| {
+        let t = (x + y) as f32 / 2000.0;
+        Rgb([
+            (210.0 - 40.0 * t) as u8,
+            (160.0 - 30.0 * t) as u8,
+            (130.0 - 25.0 * t) as u8,
+        ])
+    });
     let x = (720 - small.width()) / 2;
     let y = (1280 - small.height()) / 2;
     image::imageops::overlay(&mut frame, &small, i64::from(x), i64::from(y));
@@ -766,7 +798,9 @@ mod tests {
             let (w, h) = (image.width(), image.height());
             match variant {
                 Variant::Turned90 => assert_eq!((w, h), (clean.height(), clean.width())),
-                Variant::LowResolution | Variant::WholePack => assert_eq!((w, h), (720, 1280)),
+                Variant::LowResolution | Variant::WholePack | Variant::Tube => {
+                    assert_eq!((w, h), (720, 1280))
+                }
                 Variant::Clutter => assert!(w > clean.width() * 3 / 2 && h > clean.height()),
                 Variant::Multilingual => assert!(h > clean.height(), "a second list"),
                 Variant::Curved => assert!(w < clean.width() && h > clean.height()),

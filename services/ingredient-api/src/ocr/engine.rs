@@ -7,6 +7,7 @@
 //! ([`crate::ocr::service`]), not an engine's.
 
 use domain::knowledge::KnowledgeBase;
+use domain::language::classes::FunctionClasses;
 use domain::ocr::label::{Extraction, Language};
 
 use super::ppocr::{self, TextLine};
@@ -72,4 +73,28 @@ pub fn score(found: &Extraction) -> (bool, usize) {
 /// by its shape alone may be their misreading of Hangul).
 pub fn list_is_enough(found: &Extraction) -> bool {
     found.header_found && found.items.len() >= 2 && found.language != Some(Language::Korean)
+}
+
+/// How many of `items` name something the knowledge base resolves or a function class (by
+/// their name before any bracket).
+pub fn known_items(kb: &KnowledgeBase, items: &[String]) -> usize {
+    items
+        .iter()
+        .map(|item| item_head(item))
+        .filter(|head| {
+            !head.is_empty()
+                && (kb.resolve(head).is_some() || FunctionClasses::get().class(head).is_some())
+        })
+        .count()
+}
+
+/// An item's name before any bracket, without marks and figures (`rote Paprika* 11%` →
+/// `rote Paprika`).
+fn item_head(item: &str) -> String {
+    let head = item.split(['(', '（']).next().unwrap_or(item);
+    let head: String = head
+        .chars()
+        .filter(|c| c.is_alphabetic() || *c == ' ' || *c == '-')
+        .collect();
+    head.trim().to_owned()
 }

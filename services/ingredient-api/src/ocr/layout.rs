@@ -21,6 +21,8 @@ struct Piece {
     x1: f32,
     y1: f32,
     text: String,
+    /// Indices of the text lines it holds.
+    members: Vec<usize>,
 }
 
 impl Piece {
@@ -35,6 +37,7 @@ impl Piece {
         self.y1 = self.y1.max(other.y1);
         self.text.push_str(separator);
         self.text.push_str(&other.text);
+        self.members.extend_from_slice(&other.members);
     }
 }
 
@@ -51,6 +54,8 @@ pub struct Block {
     pub bounds: (f32, f32, f32, f32),
     /// Its lines, top to bottom.
     pub lines: Vec<String>,
+    /// Indices of the text lines (boxes) it holds.
+    pub members: Vec<usize>,
 }
 
 /// The blocks of a page in reading order.
@@ -67,7 +72,8 @@ pub fn blocks(text_lines: &[TextLine]) -> Vec<Block> {
     let (sin, cos) = angle.sin_cos();
     let mut pieces: Vec<Piece> = text_lines
         .iter()
-        .map(|l| {
+        .enumerate()
+        .map(|(i, l)| {
             let r = &l.rect;
             let (cx, cy) = (r.cx * cos + r.cy * sin, -r.cx * sin + r.cy * cos);
             Piece {
@@ -76,6 +82,7 @@ pub fn blocks(text_lines: &[TextLine]) -> Vec<Block> {
                 x1: cx + r.width / 2.0,
                 y1: cy + r.height / 2.0,
                 text: l.text.trim().to_owned(),
+                members: vec![i],
             }
         })
         .collect();
@@ -144,6 +151,7 @@ pub fn blocks(text_lines: &[TextLine]) -> Vec<Block> {
         .map(|(p, lines)| Block {
             bounds: (p.x0, p.y0, p.x1, p.y1),
             lines,
+            members: p.members,
         })
         .collect()
 }
@@ -252,6 +260,73 @@ fn spaced_sentences(line: &str) -> String {
 /// The ingredient list of a laid-out page, through the list grammar. A header alone in its
 /// block (`Ingrédients :` on its own line, set apart) is read together with the block after it.
 pub fn find_list(blocks: &[Block]) -> (Extraction, String) {
+    let (found, text) = find_list_as_laid_out(blocks);
+    // A list run on into its translation printed under a header in several languages
+    // (`Zusammensetzung/Composition/Composizione:`): the translation starts a block of its
+    // own.
+    if found.header_found
+        && shared_header(&text)
+        && let Some(cut) = translations_apart(&text)
+    {
+        let again = repair::extract(&cut);
+        if again.header_found && again.items.len() >= 2 && again.items.len() < found.items.len() {
+            return (again, cut);
+        }
+    }
+    (found, text)
+}
+
+/// Whether the first line with a list header names several languages, joined by slashes
+/// before its colon (`Zutaten / Ingrédients / Ingredienti:`).
+fn shared_header(text: &str) -> bool {
+    text.lines()
+        .find(|line| repair::extract(line).header_found)
+        .and_then(|line| line.split_once(':'))
+        .is_some_and(|(header, _)| header.contains('/'))
+}
+
+/// The page text with a blank line (a block's end) before each line that starts the list's
+/// translation ([`starts_translation`]), or `None` when there is none.
+fn translations_apart(text: &str) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len() + 2);
+    let mut cut = false;
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 && starts_translation(lines[i - 1], line) {
+            out.push("");
+            cut = true;
+        }
+        out.push(line);
+    }
+    cut.then(|| out.join("\n"))
+}
+
+/// Whether `line` starts another language's list rather than continuing the list on `previous`:
+/// the line before ends an item (no comma, hyphen or open bracket at its end), this one starts
+/// with a capital, holds a list (a comma), and the two read as different Latin-script
+/// languages (`…, Polyurethan-Folie` then `Huile minérale, absorbeur, …` on a plaster printing
+/// its materials in three languages under one header).
+fn starts_translation(previous: &str, line: &str) -> bool {
+    let (previous, line) = (previous.trim(), line.trim());
+    if previous.is_empty()
+        || previous.ends_with([',', '-', '(', ':', ';', '/'])
+        || !line.chars().next().is_some_and(char::is_uppercase)
+        || !line.contains(',')
+    {
+        return false;
+    }
+    let list_part = |l: &str| l.rsplit_once(':').map_or(l, |(_, after)| after).to_owned();
+    match (
+        label::detect_language(&list_part(previous)),
+        label::detect_language(line),
+    ) {
+        (Some(a), Some(b)) => a != b && !a.is_cjk() && !b.is_cjk(),
+        _ => false,
+    }
+}
+
+/// [`find_list`] on the blocks as laid out.
+fn find_list_as_laid_out(blocks: &[Block]) -> (Extraction, String) {
     let text = page_text(blocks);
     let found = repair::extract(&text);
     if !found.items.is_empty() || !found.header_found {
@@ -303,6 +378,46 @@ pub fn unread_page(text: &str) -> bool {
     separators >= UNREAD_LIST_SEPARATORS && letters <= separators
 }
 
+/// Whether the page text is plenty of Latin letters (at least [`LATIN_PAGE_LETTERS`], nine
+/// in ten of its letters): the neural engine read the page, in a script its models read
+/// better than Tesseract's, so a list it did not find there Tesseract does not find either
+/// (on the real photos it read none in 23 tries, for seconds each, and returned noise).
+pub fn read_in_latin(text: &str) -> bool {
+    let (mut latin, mut letters) = (0usize, 0usize);
+    for c in text.chars().filter(|c| c.is_alphabetic()) {
+        letters += 1;
+        if c.is_ascii_alphabetic() || ('\u{c0}'..='\u{24f}').contains(&c) {
+            latin += 1;
+        }
+    }
+    let words = text
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.chars().count() >= 4 && reads_as_a_word(w))
+        .count();
+    latin >= LATIN_PAGE_LETTERS && 10 * latin >= 9 * letters && words >= LATIN_PAGE_WORDS
+}
+
+/// Whether `word` (letters only) reads as a word of a Latin-script language: Latin letters,
+/// a vowel, no capital after a small letter (what the models make of a script they lack, or
+/// of a blur, reads otherwise: `MadnMc`, `Ll`).
+fn reads_as_a_word(word: &str) -> bool {
+    let latin = |c: char| c.is_ascii_alphabetic() || ('\u{c0}'..='\u{24f}').contains(&c);
+    let chars: Vec<char> = word.chars().collect();
+    chars.iter().all(|&c| latin(c))
+        && chars.iter().any(|c| {
+            "aeiouyäöüàâéèêëîïôûùœæåáíóúãõì".contains(c.to_lowercase().next().unwrap_or(*c))
+        })
+        && !chars
+            .windows(2)
+            .any(|p| p[0].is_lowercase() && p[1].is_uppercase())
+}
+
+/// Latin letters of a page the neural engine read ([`read_in_latin`]): a few lines of print.
+const LATIN_PAGE_LETTERS: usize = 80;
+
+/// Words of four letters or more that read as words on such a page ([`read_in_latin`]).
+const LATIN_PAGE_WORDS: usize = 12;
+
 /// Separators before the first header for [`unread_list_first`] to see a list there.
 const UNREAD_LIST_SEPARATORS: usize = 3;
 
@@ -346,6 +461,61 @@ mod tests {
 
     fn texts(blocks: &[Block]) -> Vec<String> {
         blocks.iter().map(|b| b.lines.join(" / ")).collect()
+    }
+
+    #[test]
+    fn a_list_stops_where_its_translation_starts() {
+        let page = |rows: &[&str]| {
+            vec![Block {
+                bounds: (0.0, 0.0, 100.0, 100.0),
+                lines: rows.iter().map(|r| (*r).to_owned()).collect(),
+                members: Vec::new(),
+            }]
+        };
+        let (found, _) = find_list(&page(&[
+            "Zusammensetzung/Composition/Composizione: Mineralöl, Absorber,",
+            "synthetischer Kleber, Polyurethan-Folie",
+            "Huile minérale, absorbeur, colle synthétique, film de polyuréthane",
+            "Olio minerale, cuore assorbente, colla sintetica, pellicola di poliuretano",
+        ]));
+        assert_eq!(
+            found.items,
+            [
+                "Mineralöl",
+                "Absorber",
+                "synthetischer Kleber",
+                "Polyurethan-Folie"
+            ]
+        );
+        // Under a header in one language the list runs on (one line's language is a guess).
+        let (found, _) = find_list(&page(&[
+            "Zutaten: Wasser, Sonnenblumenkerne 22 %, Sonnenblumenöl, rote Paprika,",
+            "Tomatenmark zweifach konzentriert 3 %, Zucchini 2 %, Speisesalz",
+            "Kartoffelstärke, Knoblauch, Apfelessig.",
+        ]));
+        assert_eq!(found.items.len(), 9, "{:?}", found.items);
+        // A list wrapped after a comma runs on under a shared header too.
+        let (found, _) = find_list(&page(&[
+            "Zutaten/Ingrédients: Zucker, Kakaobutter, Vollmilchpulver,",
+            "Haselnüsse, Emulgator: Lecithine, Aroma.",
+        ]));
+        assert_eq!(found.items.len(), 6, "{:?}", found.items);
+    }
+
+    #[test]
+    fn a_page_of_latin_print_is_read_in_latin() {
+        let german = "Zutaten folgen\nMindestens haltbar bis: siehe Prägung\n\
+                      Spirig Pharma AG, Egerkingen\nMade in Switzerland, 30 ml, Lotion";
+        assert!(read_in_latin(german));
+        // Too little text to say, or a page in another script.
+        assert!(!read_in_latin("Zutaten folgen"));
+        let japanese = format!("{german}\n{}", "原材料名：小麦粉、砂糖、植物油脂".repeat(4));
+        assert!(!read_in_latin(&japanese));
+        assert!(!read_in_latin(":(45%)，,，，，(\n,,,,;;"));
+        // Letters enough, but not words: what the models make of print they cannot read.
+        assert!(!read_in_latin(
+            &"Ll oE MadnMc xQ tT Wm nnnn rrr Wa55er ".repeat(6)
+        ));
     }
 
     #[test]

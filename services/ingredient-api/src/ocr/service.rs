@@ -20,11 +20,10 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use domain::knowledge::KnowledgeBase;
-use domain::language::classes::FunctionClasses;
 use domain::ocr::label::Language;
 
 use super::OcrError;
-use super::engine::{Engine, EngineReading, list_is_enough, score};
+use super::engine::{Engine, EngineReading, known_items, list_is_enough, score};
 use super::input::{self, InputLimits};
 use super::layout;
 use super::limiter::Limiter;
@@ -247,6 +246,9 @@ impl OcrService {
                     // No text at all: the detector finds regions of every script (Hangul
                     // too), so Tesseract would read nothing either, for seconds.
                     Some(n) if n.boxes == 0 => Ok(Stage::Done(n)),
+                    // A page the neural engine read in Latin print without finding a list:
+                    // Tesseract reads the same print worse (docs/ocr.md).
+                    Some(n) if layout::read_in_latin(&n.reading.text) => Ok(Stage::Done(n)),
                     other => {
                         // The page as the neural engine found it upright: Tesseract's own
                         // orientation step does not cover every script (Korean).
@@ -504,14 +506,7 @@ async fn within<T>(deadline: Instant, work: impl Future<Output = T>) -> Option<T
 /// list. (Requiring a third known after a header turned away real lists of products the
 /// knowledge base hardly knows, on the shared photos.)
 pub fn credible(kb: &KnowledgeBase, items: &[String], header: bool) -> bool {
-    let heads: Vec<String> = items.iter().map(|item| item_head(item)).collect();
-    let known = heads
-        .iter()
-        .filter(|head| {
-            !head.is_empty()
-                && (kb.resolve(head).is_some() || FunctionClasses::get().class(head).is_some())
-        })
-        .count();
+    let known = known_items(kb, items);
     if header {
         let words = items.iter().filter(|item| reads_as_words(item)).count();
         known >= 1 || (items.len() >= 3 && 4 * words >= 3 * items.len())
@@ -525,17 +520,6 @@ const LATIN_LETTERS: &str = "äöüßàâéèêëîïôûùçœæåáíóúñã�
 
 /// The vowels of the Latin-script label languages, accented or not (lower case).
 const LATIN_VOWELS: &str = "aeiouyäöüàâéèêëîïôûùœæåáíóúãõì";
-
-/// An item's name before any bracket, without marks and figures (`rote Paprika* 11%` →
-/// `rote Paprika`).
-fn item_head(item: &str) -> String {
-    let head = item.split(['(', '（']).next().unwrap_or(item);
-    let head: String = head
-        .chars()
-        .filter(|c| c.is_alphabetic() || *c == ' ' || *c == '-')
-        .collect();
-    head.trim().to_owned()
-}
 
 /// Whether an item reads as words of a language written in Latin letters rather than as what
 /// a recogniser makes of a blur: no digit inside a word (`Wa55er`), no capital after a

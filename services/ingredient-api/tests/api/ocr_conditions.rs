@@ -31,7 +31,7 @@ fn every_hard_condition_renders_an_image_the_service_decodes() {
         let (w, h) = (image.width(), image.height());
         let expected_shape = match variant {
             Variant::Turned90 => (w, h) == (clean.height(), clean.width()),
-            Variant::LowResolution | Variant::WholePack => (w, h) == (720, 1280),
+            Variant::LowResolution | Variant::WholePack | Variant::Tube => (w, h) == (720, 1280),
             Variant::Curved => w < clean.width() && h > clean.height(),
             Variant::Clutter => w > clean.width() * 3 / 2 && h > clean.height(),
             Variant::Multilingual => w == clean.width() && h > clean.height(),
@@ -120,6 +120,19 @@ async fn a_korean_label_turned_90_degrees_is_read() {
 /// The whole back of a pack in a video frame: the list in small print among more boxes of
 /// large type (brand, name, weight). The page is detected again at the size small print
 /// needs even though most of its text is large.
+/// A list in print about 5 px high bowed round a small tube in a video frame (the sun lotion,
+/// toothpaste and deodorant of the real photos): each line is read along its arc, and the
+/// small print is read again enlarged.
+#[tokio::test]
+async fn a_list_in_tiny_print_round_a_tube_is_read() {
+    let (label, items, _) = read_condition("en-cream", Variant::Tube).await;
+    let (matched, expected, returned) = score(&label.items, &items);
+    assert!(
+        matched * 10 >= expected * 7 && matched * 10 >= returned * 7,
+        "{matched}/{expected} of {returned}: {items:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_list_in_small_print_on_a_whole_pack_is_read() {
     let (label, items, language) = read_condition("de-biscuits", Variant::WholePack).await;

@@ -96,6 +96,9 @@ impl RotatedRect {
 pub struct Region {
     /// `(y, x_min, x_max)` for each row the region touches.
     pub rows: Vec<(u32, u32, u32)>,
+    /// `(x, y_min, y_max)` for each column the region touches (its centre line, when the
+    /// region is a line of print bowed round a tube or a bottle: [`bowed_centre`]).
+    pub columns: Vec<(u32, u32, u32)>,
     /// Pixels in the region.
     pub pixels: u32,
     /// Sum of the probability over the region's pixels.
@@ -128,6 +131,7 @@ pub fn regions(
         label[start] = true;
         stack.push(start);
         let mut rows: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
+        let mut columns: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
         let mut region = Region::default();
         while let Some(i) = stack.pop() {
             let (x, y) = (i % width, i / width);
@@ -136,6 +140,9 @@ pub fn regions(
             let row = rows.entry(y as u32).or_insert((x as u32, x as u32));
             row.0 = row.0.min(x as u32);
             row.1 = row.1.max(x as u32);
+            let column = columns.entry(x as u32).or_insert((y as u32, y as u32));
+            column.0 = column.0.min(y as u32);
+            column.1 = column.1.max(y as u32);
             for dy in -1i64..=1 {
                 for dx in -1i64..=1 {
                     let (nx, ny) = (x as i64 + dx, y as i64 + dy);
@@ -157,6 +164,7 @@ pub fn regions(
         }
         if region.pixels >= min_pixels {
             region.rows = rows.into_iter().map(|(y, (a, b))| (y, a, b)).collect();
+            region.columns = columns.into_iter().map(|(x, (a, b))| (x, a, b)).collect();
             out.push(region);
         }
     }
@@ -247,6 +255,144 @@ fn normalise(mut r: RotatedRect) -> RotatedRect {
         r.axis = (-r.axis.0, -r.axis.1);
     }
     r
+}
+
+/// The centre line of a line of print bowed round a tube or a bottle: points along it, left
+/// to right, and its extent across, in the same pixels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curve {
+    /// `(x, y)` of the centre line, `x` increasing.
+    pub points: Vec<(f32, f32)>,
+    /// Extent across the line (grown by the detector's margin like the rectangle).
+    pub thickness: f32,
+}
+
+impl Curve {
+    /// The same curve scaled about the origin (map to image coordinates).
+    pub fn scaled(&self, sx: f32, sy: f32) -> Self {
+        Self {
+            points: self.points.iter().map(|&(x, y)| (x * sx, y * sy)).collect(),
+            thickness: self.thickness * sy,
+        }
+    }
+
+    /// The centre line's length.
+    pub fn length(&self) -> f32 {
+        self.points
+            .windows(2)
+            .map(|w| (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1))
+            .sum()
+    }
+
+    /// The centre line's height at `x` (linear between points, level beyond the ends).
+    fn y_at(&self, x: f32) -> f32 {
+        let p = &self.points;
+        let i = p.partition_point(|q| q.0 < x);
+        match (i.checked_sub(1).and_then(|j| p.get(j)), p.get(i)) {
+            (Some(a), Some(b)) if b.0 > a.0 => a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0),
+            (Some(a), _) => a.1,
+            (None, Some(b)) => b.1,
+            (None, None) => 0.0,
+        }
+    }
+}
+
+/// The centre line of a region that is one line of print bowed along its length (round a
+/// tube, a bottle): its minimum-area rectangle `rect` is then much thicker than the band of
+/// print itself, and a crop of the rectangle holds the line as an arc with parts of the lines
+/// above and below, which the recogniser cannot read. `None` for a straight line (the
+/// rectangle fits it), a region that is not a lying line, or lines merged into one region
+/// (the band itself is thick). `margin` is the detector's unclip margin in the region's
+/// pixels.
+pub fn bowed_centre(region: &Region, rect: &RotatedRect, margin: f32) -> Option<Curve> {
+    let columns = &region.columns;
+    if rect.axis.1.abs() > BOWED_MOST_SLOPE || columns.len() < 8 {
+        return None;
+    }
+    let mut thickness: Vec<f32> = columns
+        .iter()
+        .map(|&(_, a, b)| (b - a + 1) as f32)
+        .collect();
+    thickness.sort_by(f32::total_cmp);
+    let band = thickness[thickness.len() / 2];
+    if band < 2.0 || rect.height < BOWED_LEAST_RATIO * band || rect.width < 4.0 * rect.height {
+        return None;
+    }
+    // The centre of each column, smoothed over about a band's width (ascenders, descenders
+    // and gaps between words move it).
+    let centres: Vec<(f32, f32)> = columns
+        .iter()
+        .map(|&(x, a, b)| (x as f32 + 0.5, (a + b + 1) as f32 / 2.0))
+        .collect();
+    let half = (band as usize).max(2);
+    let step = (band as usize / 2).max(1);
+    let mut points: Vec<(f32, f32)> = (0..centres.len())
+        .step_by(step)
+        .map(|i| {
+            let window = &centres[i.saturating_sub(half)..(i + half + 1).min(centres.len())];
+            let y = window.iter().map(|c| c.1).sum::<f32>() / window.len() as f32;
+            (centres[i].0, y)
+        })
+        .collect();
+    if let (Some(&first), Some(&last)) = (points.first(), points.last()) {
+        points.insert(0, (first.0 - margin, first.1));
+        points.push((last.0 + margin, last.1));
+    }
+    Some(Curve {
+        points,
+        thickness: band + 2.0 * margin,
+    })
+}
+
+/// Steepest rectangle (the sine of its angle) whose line may be bowed: a steeper region is a
+/// tilted line, which its rectangle fits.
+const BOWED_MOST_SLOPE: f32 = 0.35;
+
+/// A rectangle this many times thicker than the band of print in it holds a bowed line.
+const BOWED_LEAST_RATIO: f32 = 1.5;
+
+/// Samples a bowed line along its centre line into an `out_w × out_h` RGB image (bilinear;
+/// outside the image is white): each column of the output is the image's column at that
+/// point of the line, centred on it.
+pub fn sample_curve(image: &RgbImage, curve: &Curve, out_w: u32, out_h: u32) -> RgbImage {
+    let (Some(first), Some(last)) = (curve.points.first(), curve.points.last()) else {
+        return RgbImage::from_pixel(out_w, out_h, image::Rgb([255, 255, 255]));
+    };
+    let (x0, x1) = (first.0, last.0);
+    let (w, h) = (image.width() as i64, image.height() as i64);
+    let raw = image.as_raw();
+    let px = |x: i64, y: i64| -> [f32; 3] {
+        if x < 0 || y < 0 || x >= w || y >= h {
+            return [255.0; 3];
+        }
+        let i = ((y * w + x) * 3) as usize;
+        [raw[i] as f32, raw[i + 1] as f32, raw[i + 2] as f32]
+    };
+    let mut out = RgbImage::new(out_w, out_h);
+    let sd = curve.thickness / out_h as f32;
+    for ox in 0..out_w {
+        let x = x0 + (x1 - x0) * (ox as f32 + 0.5) / out_w as f32;
+        let top = curve.y_at(x) - curve.thickness / 2.0;
+        for oy in 0..out_h {
+            let (x, y) = (x - 0.5, top + (oy as f32 + 0.5) * sd - 0.5);
+            let (xf, yf) = (x.floor(), y.floor());
+            let (fx, fy) = (x - xf, y - yf);
+            let (xi, yi) = (xf as i64, yf as i64);
+            let (p00, p10, p01, p11) = (
+                px(xi, yi),
+                px(xi + 1, yi),
+                px(xi, yi + 1),
+                px(xi + 1, yi + 1),
+            );
+            let pixel = out.get_pixel_mut(ox, oy);
+            for c in 0..3 {
+                let upper = p00[c] * (1.0 - fx) + p10[c] * fx;
+                let lower = p01[c] * (1.0 - fx) + p11[c] * fx;
+                pixel.0[c] = (upper * (1.0 - fy) + lower * fy).round().clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+    out
 }
 
 /// Samples the rotated rectangle into an `out_w × out_h` RGB image (bilinear; outside the
@@ -354,6 +500,45 @@ mod tests {
         assert!(
             (r.width - 6.0).abs() < 1e-3 && (r.height - 50.0).abs() < 1e-3,
             "{r:?}"
+        );
+    }
+
+    #[test]
+    fn a_bowed_line_is_read_along_its_centre_line() {
+        // A band 6 px thick bowed into an arc: its centre rises 12 px from the ends to the
+        // middle (a line of print round a tube), and a straight band beside it.
+        let centre = |x: usize| 30.0 - 12.0 * (1.0 - ((x as f32 - 60.0) / 50.0).powi(2));
+        let map = map_with(128, 48, |x, y| {
+            (10..110).contains(&x) && (y as f32 - centre(x)).abs() < 3.0
+        });
+        let region = &regions(&map, 128, 48, 0.3, 3)[0];
+        let rect = min_area_rect(region).unwrap();
+        let curve = bowed_centre(region, &rect, 2.0).expect("a bowed band");
+        assert!((curve.thickness - 10.0).abs() < 1.5, "{curve:?}");
+        assert!((curve.y_at(60.0) - centre(60)).abs() < 2.0, "{curve:?}");
+        assert!((curve.y_at(15.0) - centre(15)).abs() < 2.5, "{curve:?}");
+        // Sampled along the arc, the band fills the middle rows of the crop end to end;
+        // rows at the top and bottom of the crop are background.
+        let image = RgbImage::from_fn(128, 48, |x, y| {
+            if map[y as usize * 128 + x as usize] > 0.5 {
+                image::Rgb([0, 0, 0])
+            } else {
+                image::Rgb([255, 255, 255])
+            }
+        });
+        let crop = sample_curve(&image, &curve, 200, 20);
+        for x in [10, 100, 190] {
+            assert!(crop.get_pixel(x, 10).0[0] < 60, "middle at {x}");
+            assert!(crop.get_pixel(x, 0).0[0] > 200, "top at {x}");
+        }
+        // A straight band: its rectangle fits it.
+        let straight = map_with(128, 48, |x, y| {
+            (10..110).contains(&x) && (20..26).contains(&y)
+        });
+        let region = &regions(&straight, 128, 48, 0.3, 3)[0];
+        assert_eq!(
+            bowed_centre(region, &min_area_rect(region).unwrap(), 2.0),
+            None
         );
     }
 

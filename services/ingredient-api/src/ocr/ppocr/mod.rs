@@ -37,7 +37,7 @@ use std::time::Instant;
 use image::RgbImage;
 use ort::value::Tensor;
 
-use self::geometry::RotatedRect;
+use self::geometry::{Curve, RotatedRect};
 use self::models::{ModelError, ModelPool, Models};
 
 /// Tuning of the pipeline (defaults from PP-OCR's own, checked on the real photos).
@@ -167,29 +167,82 @@ impl PpOcr {
         image: &RgbImage,
         deadline: Instant,
         order: impl FnOnce(&[RotatedRect]) -> Vec<Vec<usize>>,
+        enough: impl FnMut(&[TextLine]) -> bool,
+    ) -> Result<Reading, PpOcrError> {
+        self.read_at(
+            image,
+            self.options.first_side,
+            self.options.detector_side,
+            deadline,
+            order,
+            enough,
+        )
+    }
+
+    /// Reads the part `bounds` (`x, y, width, height` in the image's pixels) of an upright
+    /// image enlarged `scale` times, as [`Self::read_until`] reads a page: print too small
+    /// for the detector at the page's scale (whole packs in the frame, a few pixels high) is
+    /// found and read on the enlarged part. The lines' rectangles are in the enlarged part's
+    /// pixels.
+    pub fn read_zoomed(
+        &self,
+        image: &RgbImage,
+        bounds: (u32, u32, u32, u32),
+        scale: f32,
+        deadline: Instant,
+        order: impl FnOnce(&[RotatedRect]) -> Vec<Vec<usize>>,
+        enough: impl FnMut(&[TextLine]) -> bool,
+    ) -> Result<Reading, PpOcrError> {
+        let (x, y, w, h) = bounds;
+        let (w, h) = (
+            w.min(image.width().saturating_sub(x)).max(1),
+            h.min(image.height().saturating_sub(y)).max(1),
+        );
+        let part = image::imageops::crop_imm(image, x, y, w, h).to_image();
+        let (zw, zh) = (
+            ((w as f32 * scale).round() as u32).max(1),
+            ((h as f32 * scale).round() as u32).max(1),
+        );
+        let zoomed =
+            image::imageops::resize(&part, zw, zh, image::imageops::FilterType::CatmullRom);
+        drop(part);
+        let side = zw.max(zh);
+        self.read_at(&zoomed, side, side, deadline, order, enough)
+    }
+
+    /// [`Self::read_until`] with the detector's input at most `first_side` pixels on its
+    /// longest side, and at most `small_side` for small print (no second pass when they are
+    /// equal).
+    fn read_at(
+        &self,
+        image: &RgbImage,
+        first_side: u32,
+        small_side: u32,
+        deadline: Instant,
+        order: impl FnOnce(&[RotatedRect]) -> Vec<Vec<usize>>,
         mut enough: impl FnMut(&[TextLine]) -> bool,
     ) -> Result<Reading, PpOcrError> {
         let mut models = self.pool.take();
         let models = &mut *models;
         let started = Instant::now();
         let o = self.options;
-        let (mut rects, height) = self.detect(models, image, o.first_side)?;
+        let (mut rects, height) = self.detect(models, image, first_side)?;
         // A page turned a quarter: its lines stand upright. The detector groups sideways
         // text into lines less well (measured on the turned photo: a line lost from the
         // list's block), so the page is turned and detected again.
         let mut page = std::borrow::Cow::Borrowed(image);
         let mut quarter_turns = 0u8;
-        let turned = mostly_upright(&rects);
+        let turned = mostly_upright(&rects.iter().map(|d| d.0).collect::<Vec<_>>());
         if turned {
             page = std::borrow::Cow::Owned(image::imageops::rotate90(image));
             quarter_turns = 1;
         }
         // Small print on a large photo is detected again on a larger copy.
-        let small = height < o.small_text && image.width().max(image.height()) > o.first_side;
-        if small && o.detector_side > o.first_side {
-            rects = self.detect(models, &page, o.detector_side)?.0;
+        let small = height < o.small_text && image.width().max(image.height()) > first_side;
+        if small && small_side > first_side {
+            rects = self.detect(models, &page, small_side)?.0;
         } else if turned {
-            rects = self.detect(models, &page, o.first_side)?.0;
+            rects = self.detect(models, &page, first_side)?.0;
         }
         tracing::debug!(height, turned, small, "PP-OCR detection");
         let detected = started.elapsed();
@@ -284,7 +337,7 @@ impl PpOcr {
         models: &mut Models,
         page: &RgbImage,
         side: u32,
-    ) -> Result<(Vec<RotatedRect>, f32), PpOcrError> {
+    ) -> Result<(Vec<Detected>, f32), PpOcrError> {
         let o = self.options;
         let (w, h) = page.dimensions();
         let scale = (side as f32 / w.max(h) as f32).min(1.0);
@@ -324,11 +377,12 @@ impl PpOcr {
             if grown.width.min(grown.height) < 5.0 {
                 continue;
             }
-            rects.push(grown.scaled(sx, sy));
+            let curve = geometry::bowed_centre(&region, &rect, margin).map(|c| c.scaled(sx, sy));
+            rects.push((grown.scaled(sx, sy), curve));
         }
         let heights: Vec<f32> = rects
             .iter()
-            .map(|r| r.width.min(r.height) * scale)
+            .map(|(r, _)| r.width.min(r.height) * scale)
             .collect();
         Ok((rects, small_print(heights)))
     }
@@ -431,19 +485,37 @@ fn mostly_upright(rects: &[RotatedRect]) -> bool {
     rects.len() >= 3 && tall > 0.5 * total
 }
 
+/// A detected text region: its rectangle, and its centre line when it is a bowed line.
+type Detected = (RotatedRect, Option<Curve>);
+
 /// Each rectangle sampled at the recogniser's height along its long side (tall ones read
-/// downwards; the classifier turns those that read upwards), with the rectangles kept: those
-/// thinner than `min_height` pixels across are dropped (specks and rules the recogniser reads
-/// as noise, and too small to read).
+/// downwards; the classifier turns those that read upwards), a bowed line along its centre
+/// line, with the rectangles kept: those thinner than `min_height` pixels across are dropped
+/// (specks and rules the recogniser reads as noise, and too small to read).
 fn line_crops(
     page: &RgbImage,
-    rects: Vec<RotatedRect>,
+    rects: Vec<Detected>,
     min_height: f32,
 ) -> (Vec<RotatedRect>, Vec<RgbImage>) {
     rects
         .into_iter()
-        .filter(|r| r.width.min(r.height) >= min_height)
-        .map(|r| {
+        .filter(|(r, _)| r.width.min(r.height) >= min_height)
+        .map(|(r, curve)| {
+            if let Some(curve) = curve.filter(|c| c.thickness >= min_height) {
+                let width = ((LINE_HEIGHT as f32 * curve.length() / curve.thickness).round()
+                    as u32)
+                    .clamp(8, MAX_LINE_WIDTH);
+                let crop = geometry::sample_curve(page, &curve, width, LINE_HEIGHT);
+                // For the layout, the band of print rather than the rectangle round its arc
+                // (which overlaps the lines above and below).
+                let n = curve.points.len().max(1) as f32;
+                let band = RotatedRect {
+                    cy: curve.points.iter().map(|p| p.1).sum::<f32>() / n,
+                    height: curve.thickness,
+                    ..r
+                };
+                return (band, crop);
+            }
             // A tall rectangle is read along its height: its axis turned a quarter (the
             // direction `sample` reads in with one turn), so `width` runs along the line.
             let r = if r.height > 1.5 * r.width {

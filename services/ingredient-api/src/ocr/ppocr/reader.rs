@@ -5,10 +5,11 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use domain::ocr::label::Language;
+use domain::knowledge::KnowledgeBase;
+use domain::ocr::label::{Extraction, Language};
 
 use super::{PpOcr, TextLine};
-use crate::ocr::engine::{Engine, EngineReading, list_is_enough};
+use crate::ocr::engine::{Engine, EngineReading, known_items, list_is_enough};
 use crate::ocr::layout;
 use crate::ocr::settings::OcrSettings;
 
@@ -95,6 +96,76 @@ impl PpOcrEngine {
         };
         let blocks = layout::blocks(&reading.lines);
         let (found, text) = layout::find_list(&blocks);
+        let kb = KnowledgeBase::embedded();
+        // Known names first: small print read enlarged may lose a letter or two of its
+        // header (`Igedients:`) while its items become names.
+        let quality = |found: &Extraction| {
+            (
+                known_items(kb, &found.items),
+                found.header_found,
+                found.items.len(),
+            )
+        };
+        let first_quality = quality(&found);
+        // A list read whole of which three quarters of the items are known needs no second
+        // look.
+        let well_read = list_is_enough(&found) && 4 * first_quality.0 >= 3 * found.items.len();
+        // A page of a script the models lack (Hangul) reads no better enlarged: Tesseract
+        // reads it.
+        let unreadable = layout::unread_page(&text) || layout::unread_list_first(&text);
+        let zoom = if well_read || unreadable || !reading.complete {
+            None
+        } else {
+            zoom_region(
+                &reading.lines,
+                &blocks,
+                image.dimensions(),
+                reading.quarter_turns,
+            )
+        };
+        if let Some(zoom) = zoom
+            && deadline.saturating_duration_since(Instant::now()) > ZOOM_LEAST_TIME
+        {
+            let page = turned(image, reading.quarter_turns);
+            let zoomed = self.engine.read_zoomed(
+                page.as_ref(),
+                zoom.bounds,
+                zoom.scale,
+                deadline,
+                reading_steps,
+                |lines| list_is_read(lines, language),
+            );
+            match zoomed {
+                Ok(zoomed) => {
+                    let zoomed_blocks = layout::blocks(&zoomed.lines);
+                    let (zoomed_found, zoomed_text) = layout::find_list(&zoomed_blocks);
+                    tracing::debug!(
+                        bounds = ?zoom.bounds,
+                        scale = zoom.scale,
+                        boxes = zoomed.boxes,
+                        header = zoomed_found.header_found,
+                        items = zoomed_found.items.len(),
+                        seconds = started.elapsed().as_secs_f32(),
+                        "PP-OCR read the small print enlarged"
+                    );
+                    tracing::trace!(text = %zoomed_text, "the enlarged print");
+                    if quality(&zoomed_found) > first_quality {
+                        return Some(NeuralReading {
+                            unread_first: layout::unread_list_first(&zoomed_text),
+                            reading: EngineReading {
+                                engine: Engine::PpOcr,
+                                found: zoomed_found,
+                                text: zoomed_text,
+                                lines: zoomed.lines,
+                            },
+                            quarter_turns: reading.quarter_turns,
+                            boxes: reading.boxes,
+                        });
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "PP-OCR failed on the enlarged print"),
+            }
+        }
         tracing::debug!(
             boxes = reading.boxes,
             lines = reading.lines.len(),
@@ -117,6 +188,123 @@ impl PpOcrEngine {
             quarter_turns: reading.quarter_turns,
             boxes: reading.boxes,
         })
+    }
+}
+
+/// Where small print is read again enlarged ([`zoom_region`]): a part of the page in its
+/// upright pixels (`x, y, width, height`) and how many times it is enlarged.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Zoom {
+    bounds: (u32, u32, u32, u32),
+    scale: f32,
+}
+
+/// Least time left in the budget to read small print again enlarged (a detection of about a
+/// megapixel and the recognition of its lines).
+const ZOOM_LEAST_TIME: std::time::Duration = std::time::Duration::from_millis(1500);
+
+/// Height the lines' boxes are enlarged to (the detector finds and separates lines of print
+/// well at 30–60 px boxes; the small print of a whole pack in a 720×1280 frame has 8–16 px
+/// boxes, where lines merge and characters blur).
+const ZOOM_BOX_HEIGHT: f32 = 64.0;
+
+/// Most pixels of the enlarged part (the detector's cost grows with them: about a megapixel
+/// is what a 720×1280 frame costs).
+const ZOOM_MOST_PIXELS: f32 = 1.6e6;
+
+/// The part of a page to read again enlarged when no list was read whole: the block whose
+/// text has a list header (with the block after it when the header stands nearly alone),
+/// else every block of small print; enlarged so that its boxes reach
+/// [`ZOOM_BOX_HEIGHT`], within [`ZOOM_MOST_PIXELS`]. `None` when no block is worth it (the
+/// print is large enough already, or there is none).
+fn zoom_region(
+    lines: &[TextLine],
+    blocks: &[layout::Block],
+    (width, height): (u32, u32),
+    quarter_turns: u8,
+) -> Option<Zoom> {
+    let (width, height) = if quarter_turns % 2 == 1 {
+        (height, width)
+    } else {
+        (width, height)
+    };
+    let median_height = |members: &[usize]| {
+        let mut h: Vec<f32> = members
+            .iter()
+            .filter_map(|&i| lines.get(i))
+            .map(|l| l.rect.height.min(l.rect.width))
+            .collect();
+        h.sort_by(f32::total_cmp);
+        h.get(h.len() / 2).copied().unwrap_or(0.0)
+    };
+    let header = blocks
+        .iter()
+        .position(|b| crate::ocr::repair::extract(&b.lines.join("\n")).header_found);
+    let mut members: Vec<usize> = match header {
+        Some(i) => {
+            let mut m = blocks[i].members.clone();
+            if blocks[i].lines.len() <= 2
+                && let Some(next) = blocks.get(i + 1)
+            {
+                m.extend_from_slice(&next.members);
+            }
+            m
+        }
+        // No header read: every block of small print (the list is among them, unread).
+        None => blocks
+            .iter()
+            .filter(|b| median_height(&b.members) * ZOOM_SMALL < ZOOM_BOX_HEIGHT)
+            .flat_map(|b| b.members.iter().copied())
+            .collect(),
+    };
+    if members.len() < ZOOM_LEAST_BOXES {
+        return None;
+    }
+    members.retain(|&i| i < lines.len());
+    let box_height = median_height(&members);
+    if box_height <= 0.0 {
+        return None;
+    }
+    let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+    for &i in &members {
+        let (a, b, c, d) = lines[i].rect.bounds();
+        (x0, y0, x1, y1) = (x0.min(a), y0.min(b), x1.max(c), y1.max(d));
+    }
+    // A margin of a line around the block, and three lines below it (the list's last lines
+    // may have been detected as a block of their own).
+    let (x0, y0) = ((x0 - 2.0 * box_height).max(0.0), (y0 - box_height).max(0.0));
+    let x1 = (x1 + 2.0 * box_height).min(width as f32);
+    let y1 = (y1 + 3.0 * box_height).min(height as f32);
+    let (w, h) = (x1 - x0, y1 - y0);
+    if w < 1.0 || h < 1.0 {
+        return None;
+    }
+    let scale = (ZOOM_BOX_HEIGHT / box_height)
+        .min((ZOOM_MOST_PIXELS / (w * h)).sqrt())
+        .min(ZOOM_MOST_SCALE);
+    (scale >= ZOOM_SMALL).then_some(Zoom {
+        bounds: (x0 as u32, y0 as u32, w.ceil() as u32, h.ceil() as u32),
+        scale,
+    })
+}
+
+/// Least enlargement worth a second reading (and what makes a block's print small).
+const ZOOM_SMALL: f32 = 1.5;
+
+/// Most enlargement (beyond it the print is a blur whatever its size).
+const ZOOM_MOST_SCALE: f32 = 4.0;
+
+/// Least boxes of small print worth reading again enlarged.
+const ZOOM_LEAST_BOXES: usize = 3;
+
+/// The page turned clockwise by `quarter_turns` (the frame of a reading's rectangles).
+fn turned(image: &image::RgbImage, quarter_turns: u8) -> std::borrow::Cow<'_, image::RgbImage> {
+    use std::borrow::Cow;
+    match quarter_turns % 4 {
+        1 => Cow::Owned(image::imageops::rotate90(image)),
+        2 => Cow::Owned(image::imageops::rotate180(image)),
+        3 => Cow::Owned(image::imageops::rotate270(image)),
+        _ => Cow::Borrowed(image),
     }
 }
 
