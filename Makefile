@@ -104,7 +104,7 @@ classifier-model: ## Retrain the shipped classifier models on the corpus (crates
 
 ##@ Bench
 
-.PHONY: bench bench-cpu bench-domain bench-domain-cpu bench-ocr bench-refresh bench-ci soak
+.PHONY: bench bench-cpu bench-domain bench-domain-cpu bench-ocr bench-refresh bench-dashboard bench-ci soak
 bench: ## Measure both services side by side (wrk, GNU time, criterion, refresh; ~5 min) into docs/benchmarks.md
 	@$(INSTALL_DEPS) bench test_ocr
 	@scripts/bench/all.sh
@@ -126,6 +126,10 @@ bench-ocr: ## /ocr CPU seconds (median, p95) and peak memory per image on one co
 bench-refresh: ## Time digest-refresh on a generated 10,000-message Maildir (cold, warm, peak memory)
 	@$(INSTALL_DEPS) bench
 	@scripts/bench/refresh.sh 10000
+
+bench-dashboard: ## CPU per GET / and GET /api/digest on a 10,000-message store with sent mail (BEFORE_BIN=dir compares)
+	@$(INSTALL_DEPS) bench
+	@scripts/bench/dashboard.sh
 
 bench-ci: ## Time CI as a fresh machine runs it: fresh clone of REV (HEAD), empty cargo registry and caches (docs/ci.md)
 	@scripts/bench/ci-fresh.sh $(REV)

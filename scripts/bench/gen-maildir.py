@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Writes a Maildir of N generated messages (default 10,000) for `make bench-refresh`.
-Usage: scripts/bench/gen-maildir.py DIR [N]
+Usage: scripts/bench/gen-maildir.py DIR [N [SENT]]
 Messages cycle through the five categories and several MIME shapes (plain, quoted-printable,
-multipart/alternative, HTML-only, base64 attachment), dated over the last 25 days."""
+multipart/alternative, HTML-only, base64 attachment), dated over the last 25 days.
+SENT (default 0) messages of the owner go to the Maildir++ folder DIR/.Sent (read as sent
+mail by digest-refresh): every other one answers a Need-Action message (In-Reply-To), the
+rest start conversations of their own, nobody answers."""
 import base64
 import os
 import random
@@ -66,7 +69,35 @@ def main():
         with open(path, "wb") as f:
             f.write(data)
         os.utime(path, (ts, ts))
-    print(f"wrote {n} messages to {root}")
+    sent = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    write_sent(os.path.join(root, ".Sent"), n, sent, rng, now)
+    print(f"wrote {n} messages to {root}" + (f" and {sent} sent messages" if sent else ""))
+
+
+def write_sent(root, n, sent, rng, now):
+    if not sent:
+        return
+    for sub in ("cur", "new", "tmp"):
+        os.makedirs(os.path.join(root, sub), exist_ok=True)
+    for j in range(sent):
+        ts = now - rng.randint(0, 25 * 86400)
+        date = time.strftime("%a, %d %b %Y %H:%M:%S +0000", time.gmtime(ts))
+        headers = ["From: Dana <dana@example.com>", f"Date: {date}",
+                   f"Message-ID: <sent-{j}@example.com>", "MIME-Version: 1.0",
+                   "Content-Type: text/plain; charset=utf-8"]
+        if j % 2 == 0:
+            i = (j * 5) % max(n, 1)  # a Need-Action message (TEMPLATES[0])
+            headers += [f"To: person{i}@example.com", f"Subject: Re: Can you review document {i} by Friday?",
+                        f"In-Reply-To: <bench-{i}@example.com>", f"References: <bench-{i}@example.com>"]
+            text = f"Done, comments on document {i} attached."
+        else:
+            headers += [f"To: client{j}@example.org", f"Subject: Question {j} about the contract"]
+            text = f"Could you confirm point {j} of the contract?"
+        data = ("\r\n".join(headers) + "\r\n\r\n" + text + "\r\n").encode("utf-8")
+        path = os.path.join(root, "cur", f"{ts}.M{j}P2.bench.example.com:2,S")
+        with open(path, "wb") as f:
+            f.write(data)
+        os.utime(path, (ts, ts))
 
 
 if __name__ == "__main__":

@@ -11,11 +11,12 @@ use super::mail::imap::ImapMailbox;
 use super::mail::local::LocalMailbox;
 use super::mail::{MailError, MailSource, ParsedEmail, parse_or_salvage};
 use crate::store::mail_facts::{self, Folder, MailFact, message_ids};
+use crate::store::queries;
 use crate::store::runs::ErrorRecord;
 
 /// ISO 8601 UTC without zone, as the run store keeps times.
-pub fn iso(t: DateTime<Utc>) -> String {
-    t.format("%Y-%m-%dT%H:%M:%S").to_string()
+fn iso(t: DateTime<Utc>) -> String {
+    queries::format_time(t.naive_utc())
 }
 
 /// The facts of one parsed message.
@@ -33,9 +34,6 @@ pub fn fact_of(parsed: &ParsedEmail) -> MailFact {
         list_unsubscribe_post: acting.list_unsubscribe_post.clone(),
     }
 }
-
-/// How far back the owner's sent mail is read (the message cache's retention).
-pub const SENT_HORIZON_DAYS: i64 = 90;
 
 /// The sent mail to read: `DIGEST_SENT_SOURCE` when set, else the Maildir++ `.Sent` folder of
 /// a Maildir source when it exists, else none.
@@ -63,7 +61,7 @@ pub struct SentReport {
     pub api_calls: u64,
 }
 
-/// Reads the owner's sent mail of the last [`SENT_HORIZON_DAYS`] days into `mail_facts`
+/// Reads the owner's sent mail of the last [`RETENTION_DAYS`](crate::store::RETENTION_DAYS) days into `mail_facts`
 /// (folder `sent`), parsing only messages not read before. A failure is the caller's to
 /// record as a warning: the digest does not depend on it.
 pub fn read_sent(
@@ -74,7 +72,7 @@ pub fn read_sent(
     errors: &mut Vec<ErrorRecord>,
 ) -> Result<SentReport, MailError> {
     let identity = format!("sent|{}", source.cache_identity());
-    let since = now - Duration::days(SENT_HORIZON_DAYS);
+    let since = now - Duration::days(crate::store::RETENTION_DAYS);
     let known = mail_facts::keys(conn, &identity).unwrap_or_default();
     let mut facts: Vec<(String, MailFact)> = Vec::new();
     let mut report = SentReport::default();

@@ -53,7 +53,7 @@ use mail::{MailError, MailSource, ParsedEmail, parse_or_salvage};
 use summarize::{SummaryInput, summarize};
 
 /// Cached messages not seen in a run and older than this are dropped from the cache.
-pub const CACHE_RETENTION: Duration = Duration::days(90);
+pub const CACHE_RETENTION: Duration = Duration::days(crate::store::RETENTION_DAYS);
 
 /// Default of `--max-emails`.
 pub const DEFAULT_MAX_EMAILS: usize = 200;

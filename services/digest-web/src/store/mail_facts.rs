@@ -164,6 +164,21 @@ pub fn unsubscribe_headers(
     Ok(out)
 }
 
+/// Per message id, when the inbox's newest copy of it was sent (ISO 8601 UTC without zone).
+pub fn sent_times(conn: &Connection, ids: &[&str]) -> rusqlite::Result<HashMap<String, String>> {
+    let mut out = HashMap::with_capacity(ids.len());
+    let mut stmt = conn.prepare_cached(
+        "SELECT MAX(sent_at) FROM mail_facts WHERE message_id = ?1 AND folder = 'inbox'",
+    )?;
+    for id in ids {
+        let at: Option<String> = stmt.query_row([id], |r| r.get(0))?;
+        if let Some(at) = at {
+            out.insert((*id).to_owned(), at);
+        }
+    }
+    Ok(out)
+}
+
 /// Every message of `folder` sent at or after `since` (ISO 8601), oldest first.
 pub fn since(conn: &Connection, folder: Folder, since: &str) -> rusqlite::Result<Vec<MailFact>> {
     let mut stmt = conn.prepare_cached(
@@ -243,6 +258,10 @@ mod tests {
             )
         );
         assert_eq!(headers.len(), 1);
+        assert_eq!(
+            sent_times(&conn, &["m1@x", "other"]).unwrap(),
+            HashMap::from([("m1@x".to_owned(), fact.sent_at.clone())])
+        );
         assert_eq!(forget_before(&conn, Folder::Sent, "2026-11-21").unwrap(), 0);
         forget(&conn, "src", &["k1".to_owned()]).unwrap();
         assert!(keys(&conn, "src").unwrap().is_empty());

@@ -35,6 +35,10 @@ pub mod test_runs;
 pub mod unsubscribes;
 pub mod window;
 
+/// How many days the store keeps what it read of a message (the message cache, the inbox's
+/// and the sent mail's `mail_facts`): also how far back conversations are read.
+pub const RETENTION_DAYS: i64 = 90;
+
 /// The file name of the store inside the data dir.
 pub const FILE_NAME: &str = "runs.sqlite3";
 

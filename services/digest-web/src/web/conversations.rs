@@ -29,8 +29,6 @@ use crate::store::mail_facts::{self, Folder, MailFact};
 use crate::store::queries;
 use crate::web::unsubscribe::Unsubscriber;
 
-/// How far back conversations are read (the message cache's retention).
-pub const HORIZON_DAYS: i64 = 90;
 /// Most messages listed as waiting.
 pub const MAX_WAITING: usize = 50;
 
@@ -204,12 +202,18 @@ fn parse_time(text: &str) -> Option<NaiveDateTime> {
 }
 
 /// Whether `later` answers `earlier` by subject alone: neither names the other in its thread
-/// headers, same thread subject, between the same two people.
-fn same_by_subject(earlier: &MailFact, later: &MailFact) -> bool {
+/// headers, same thread subject (each message's [`thread_subject`], worked out by the
+/// caller), between the same two people.
+fn same_by_subject(
+    earlier: &MailFact,
+    earlier_subject: &str,
+    later: &MailFact,
+    later_subject: &str,
+) -> bool {
     later.in_reply_to.is_empty()
         && later.references.is_empty()
-        && !thread_subject(&later.subject).is_empty()
-        && thread_subject(&earlier.subject) == thread_subject(&later.subject)
+        && !later_subject.is_empty()
+        && earlier_subject == later_subject
         && (later.recipients.contains(&earlier.sender)
             || earlier.recipients.contains(&later.sender))
 }
@@ -222,7 +226,7 @@ pub fn read(
     waiting_days: u32,
     now: NaiveDateTime,
 ) -> rusqlite::Result<Conversations> {
-    let since = queries::format_time(now - Duration::days(HORIZON_DAYS));
+    let since = queries::format_time(now - Duration::days(crate::store::RETENTION_DAYS));
     let sent = mail_facts::since(conn, Folder::Sent, &since)?;
     let mut out = Conversations {
         sent_mail_read: !sent.is_empty(),
@@ -259,22 +263,30 @@ pub fn read(
     }
     let by_id: HashMap<&str, &MailFact> =
         inbox.iter().map(|m| (m.message_id.as_str(), m)).collect();
+    // Each message's conversation and thread subject, worked out once: every page view comes
+    // here, and comparing each sent message with each inbox message afresh cost seconds on a
+    // store of 10,000 messages (docs/benchmarks.md).
+    let sent_roots: Vec<String> = sent.iter().map(|m| threads.root(&m.message_id)).collect();
+    let sent_subjects: Vec<String> = sent.iter().map(|m| thread_subject(&m.subject)).collect();
 
     // Need-Action emails: answered by a later sent message of the same conversation.
     for item in need_action {
         let reply = by_id.get(item.id.as_str()).and_then(|asked| {
             let root = threads.root(&asked.message_id);
+            let subject = thread_subject(&asked.subject);
             // A message naming it in its thread headers answers it whatever the clocks say
             // (a Date-less message takes its delivery time); otherwise a later one of its
             // conversation does.
             sent.iter()
-                .find(|m| {
+                .enumerate()
+                .find(|&(i, m)| {
                     m.in_reply_to.contains(&asked.message_id)
                         || m.references.contains(&asked.message_id)
                         || (m.sent_at >= asked.sent_at
-                            && (threads.root(&m.message_id) == root || same_by_subject(asked, m)))
+                            && (sent_roots[i] == root
+                                || same_by_subject(asked, &subject, m, &sent_subjects[i])))
                 })
-                .map(|m| m.sent_at.clone())
+                .map(|(_, m)| m.sent_at.clone())
         });
         out.replies.insert(
             item.id.clone(),
@@ -285,27 +297,53 @@ pub fn read(
         );
     }
 
+    // What others wrote, indexed: the ids they name in thread headers, their messages per
+    // conversation, and those without thread headers per thread subject.
+    let others: Vec<&MailFact> = inbox
+        .iter()
+        .filter(|r| !owner.contains(&r.sender))
+        .collect();
+    let named: HashSet<&str> = others
+        .iter()
+        .flat_map(|r| r.in_reply_to.iter().chain(&r.references))
+        .map(String::as_str)
+        .collect();
+    let mut by_root: HashMap<String, Vec<&MailFact>> = HashMap::new();
+    let mut by_subject: HashMap<String, Vec<&MailFact>> = HashMap::new();
+    for r in &others {
+        by_root
+            .entry(threads.root(&r.message_id))
+            .or_default()
+            .push(r);
+        let subject = thread_subject(&r.subject);
+        if r.in_reply_to.is_empty() && r.references.is_empty() && !subject.is_empty() {
+            by_subject.entry(subject).or_default().push(r);
+        }
+    }
+
     // The conversations the owner started: waiting when nothing from someone else came later
     // in them and they are old enough.
     let cutoff = now - Duration::days(i64::from(waiting_days));
     let mut waiting: Vec<Waiting> = sent
         .iter()
-        .filter(|m| starts_conversation(m))
-        .filter(|m| m.recipients.iter().any(|r| !owner.contains(r)))
-        .filter_map(|m| {
+        .enumerate()
+        .filter(|(_, m)| starts_conversation(m))
+        .filter(|(_, m)| m.recipients.iter().any(|r| !owner.contains(r)))
+        .filter_map(|(i, m)| {
             let at = parse_time(&m.sent_at)?;
             if at > cutoff {
                 return None;
             }
-            let root = threads.root(&m.message_id);
-            let answered = inbox.iter().any(|r| {
-                !owner.contains(&r.sender)
-                    && (r.in_reply_to.contains(&m.message_id)
-                        || r.references.contains(&m.message_id)
-                        || (r.sent_at >= m.sent_at
-                            && r.message_id != m.message_id
-                            && (threads.root(&r.message_id) == root || same_by_subject(m, r))))
-            });
+            let later = |r: &MailFact| r.sent_at >= m.sent_at && r.message_id != m.message_id;
+            let answered = named.contains(m.message_id.as_str())
+                || by_root
+                    .get(&sent_roots[i])
+                    .is_some_and(|rs| rs.iter().any(|r| later(r)))
+                || by_subject.get(&sent_subjects[i]).is_some_and(|rs| {
+                    let subject = &sent_subjects[i];
+                    rs.iter()
+                        .any(|r| later(r) && same_by_subject(m, subject, r, subject))
+                });
             (!answered).then(|| Waiting {
                 id: m.message_id.clone(),
                 subject: m.subject.clone(),

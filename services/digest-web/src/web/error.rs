@@ -93,6 +93,27 @@ impl WebError {
     }
 }
 
+impl WebError {
+    /// An internal failure (run store, digest file, template, a blocking task): logged with
+    /// its cause here, answered as the documented 500. Every handler maps such failures with
+    /// this one function, so the log line and the body are the same everywhere.
+    pub fn internal(e: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %e, "internal failure");
+        Self::Internal(format!("internal server error: {e}"))
+    }
+}
+
+/// At most 80 characters of a client's text (or an email's) for an error, a reason or a
+/// log line; `…` marks a cut.
+pub fn shown(text: &str) -> String {
+    let cut: String = text.chars().take(80).collect();
+    if cut.len() < text.len() {
+        format!("{cut}…")
+    } else {
+        cut
+    }
+}
+
 impl From<Panic> for WebError {
     fn from(panic: Panic) -> Self {
         Self::Internal(format!("internal server error: {}", panic.message))

@@ -21,11 +21,6 @@ const PAGE_ERRORS: u32 = 10;
 /// Runs drawn in the history chart.
 const PAGE_RUNS: u32 = 40;
 
-fn internal(e: impl std::fmt::Display) -> WebError {
-    tracing::error!(error = %e, "page failure");
-    WebError::Internal(format!("internal server error: {e}"))
-}
-
 fn html(body: String) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
@@ -49,7 +44,7 @@ pub async fn index(
             Ok(d) => (d, None),
             Err(e) => (Arc::new(CachedDigest::empty()), Some(e.to_string())),
         };
-        let conn = state.store.get().map_err(internal)?;
+        let conn = state.store.get().map_err(WebError::internal)?;
         let (acting, marks) = crate::web::conversations::panel(
             &state.unsubscriber,
             &state.settings.owner_addresses,
@@ -58,24 +53,25 @@ pub async fn index(
             &conn,
             unsubscribe_notice.as_deref(),
         )
-        .map_err(internal)?;
+        .map_err(WebError::internal)?;
         let fresh;
         let sections_html = if marks.is_empty() {
             digest
                 .sections_html(|d| state.templates.render_sections(d))
-                .map_err(internal)?
+                .map_err(WebError::internal)?
         } else {
             fresh = state
                 .templates
                 .render_sections_marked(&digest.digest, &marks)
-                .map_err(internal)?;
+                .map_err(WebError::internal)?;
             fresh.as_str()
         };
         let status = state.refresh.status();
         let now = queries::now();
-        let metrics = queries::metrics(&conn, period, now).map_err(internal)?;
-        let runs = queries::run_history(&conn, period, now, PAGE_RUNS).map_err(internal)?;
-        let errors = queries::recent_errors(&conn, PAGE_ERRORS).map_err(internal)?;
+        let metrics = queries::metrics(&conn, period, now).map_err(WebError::internal)?;
+        let runs =
+            queries::run_history(&conn, period, now, PAGE_RUNS).map_err(WebError::internal)?;
+        let errors = queries::recent_errors(&conn, PAGE_ERRORS).map_err(WebError::internal)?;
         let page = IndexPage {
             digest: &digest.digest,
             sections_html,
@@ -88,10 +84,13 @@ pub async fn index(
             notice,
             acting: &acting,
         };
-        state.templates.render_index(&page).map_err(internal)
+        state
+            .templates
+            .render_index(&page)
+            .map_err(WebError::internal)
     })
     .await
-    .map_err(internal)??;
+    .map_err(WebError::internal)??;
     Ok(html(body))
 }
 
@@ -102,16 +101,16 @@ pub async fn tests(
 ) -> Result<HttpResponse, WebError> {
     let busy = query.contains_key("busy");
     let body = web::block(move || {
-        let conn = state.store.get().map_err(internal)?;
-        let latest = test_runs::latest(&conn).map_err(internal)?;
+        let conn = state.store.get().map_err(WebError::internal)?;
+        let latest = test_runs::latest(&conn).map_err(WebError::internal)?;
         let running = state.tests_running.load(Ordering::SeqCst);
         state
             .templates
             .render("tests.html", &tests_context(latest.as_ref(), running, busy))
-            .map_err(internal)
+            .map_err(WebError::internal)
     })
     .await
-    .map_err(internal)??;
+    .map_err(WebError::internal)??;
     Ok(html(body))
 }
 

@@ -17,7 +17,7 @@ use serde_json::json;
 use crate::store::corrections::{self, Correction, NewCorrection};
 use crate::store::{digest_file, queries};
 use crate::web::auth;
-use crate::web::error::WebError;
+use crate::web::error::{WebError, shown};
 use crate::web::routes::ops::parse_limit;
 use crate::web::state::AppState;
 
@@ -29,16 +29,6 @@ pub struct CreateBody {
     pub email_id: String,
     /// The category to move it to.
     pub category: String,
-}
-
-fn internal(e: impl std::fmt::Display) -> WebError {
-    tracing::error!(error = %e, "corrections failure");
-    WebError::Internal(format!("internal server error: {e}"))
-}
-
-/// At most this much of a client's text is echoed in an error.
-fn shown(text: &str) -> String {
-    text.chars().take(80).collect()
 }
 
 /// Parses a category name, or the 400 that names the allowed ones.
@@ -55,13 +45,13 @@ pub fn parse_category(name: &str) -> Result<Category, WebError> {
 
 fn load_digest(state: &AppState) -> Result<Digest, WebError> {
     digest_file::load(&state.settings.data_dir)
-        .map_err(internal)
+        .map_err(WebError::internal)
         .map(|d| d.unwrap_or_else(|| Digest::empty(digest_file::NEVER)))
 }
 
 fn save_digest(state: &AppState, digest: &Digest) -> Result<(), WebError> {
     digest_file::write_atomically(&digest_file::path(&state.settings.data_dir), digest)
-        .map_err(internal)
+        .map_err(WebError::internal)
 }
 
 /// `POST /api/corrections` `{"email_id": "...", "category": "FYI"}`: 201 with the correction.
@@ -95,7 +85,7 @@ pub async fn create(
             )));
         }
         let at = queries::format_time(queries::now());
-        let conn = state.store.get().map_err(internal)?;
+        let conn = state.store.get().map_err(WebError::internal)?;
         let correction = corrections::create(
             &conn,
             &NewCorrection {
@@ -109,7 +99,7 @@ pub async fn create(
                 at: &at,
             },
         )
-        .map_err(internal)?;
+        .map_err(WebError::internal)?;
         corrections::move_in_digest(&mut digest, &item.id, to, Some(correction.reason()));
         if let Err(e) = save_digest(&state, &digest) {
             // The email did not move: the correction must not stay recorded either.
@@ -119,7 +109,7 @@ pub async fn create(
         Ok(correction)
     })
     .await
-    .map_err(internal)??;
+    .map_err(WebError::internal)??;
     Ok(HttpResponse::Created().json(correction))
 }
 
@@ -130,11 +120,11 @@ pub async fn list(
 ) -> Result<HttpResponse, WebError> {
     let limit = parse_limit(&query)?;
     let list = web::block(move || {
-        let conn = state.store.get().map_err(internal)?;
-        corrections::list(&conn, limit).map_err(internal)
+        let conn = state.store.get().map_err(WebError::internal)?;
+        corrections::list(&conn, limit).map_err(WebError::internal)
     })
     .await
-    .map_err(internal)??;
+    .map_err(WebError::internal)??;
     Ok(HttpResponse::Ok().json(json!({ "corrections": list })))
 }
 
@@ -154,8 +144,8 @@ pub async fn undo(
     let who = auth::user(&state.settings, req.headers());
     let undone = web::block(move || -> Result<Option<Correction>, WebError> {
         let _edit = state.edit_lock();
-        let conn = state.store.get().map_err(internal)?;
-        let Some(existing) = corrections::get(&conn, id).map_err(internal)? else {
+        let conn = state.store.get().map_err(WebError::internal)?;
+        let Some(existing) = corrections::get(&conn, id).map_err(WebError::internal)? else {
             return Ok(None);
         };
         if existing.undone_at.is_some() {
@@ -178,10 +168,10 @@ pub async fn undo(
             save_digest(&state, &digest)?;
         }
         let at = queries::format_time(queries::now());
-        corrections::undo(&conn, id, &who, &at).map_err(internal)
+        corrections::undo(&conn, id, &who, &at).map_err(WebError::internal)
     })
     .await
-    .map_err(internal)??;
+    .map_err(WebError::internal)??;
     match undone {
         Some(c) => Ok(HttpResponse::Ok().json(c)),
         None => Err(WebError::NotFound(format!("no correction with id '{id}'"))),

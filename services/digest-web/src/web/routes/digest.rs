@@ -17,19 +17,14 @@ use crate::web::error::WebError;
 use crate::web::state::AppState;
 use crate::web::unsubscribe;
 
-fn internal(e: impl std::fmt::Display) -> WebError {
-    tracing::error!(error = %e, "digest unreadable");
-    WebError::Internal(format!("internal server error: {e}"))
-}
-
 /// `GET /api/digest`.
 pub async fn get(state: web::Data<AppState>) -> Result<HttpResponse, WebError> {
     let body = web::block(move || -> Result<Vec<u8>, WebError> {
-        let digest = state.digest.load_or_empty().map_err(internal)?;
-        let body = digest.json().map_err(internal)?;
-        let conn = state.store.get().map_err(internal)?;
-        let senders =
-            unsubscribe::senders(&digest.digest, &conn, &state.unsubscriber).map_err(internal)?;
+        let digest = state.digest.load_or_empty().map_err(WebError::internal)?;
+        let body = digest.json().map_err(WebError::internal)?;
+        let conn = state.store.get().map_err(WebError::internal)?;
+        let senders = unsubscribe::senders(&digest.digest, &conn, &state.unsubscriber)
+            .map_err(WebError::internal)?;
         let talk = conversations::read(
             &digest.digest,
             &conn,
@@ -37,7 +32,7 @@ pub async fn get(state: web::Data<AppState>) -> Result<HttpResponse, WebError> {
             state.settings.waiting_days,
             queries::now(),
         )
-        .map_err(internal)?;
+        .map_err(WebError::internal)?;
         let extra = json!({
             "unsubscribe": senders,
             "replies": talk.replies,
@@ -47,7 +42,7 @@ pub async fn get(state: web::Data<AppState>) -> Result<HttpResponse, WebError> {
         Ok(append_fields(&body, &extra))
     })
     .await
-    .map_err(internal)??;
+    .map_err(WebError::internal)??;
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
         .body(body))

@@ -51,11 +51,6 @@ pub fn parse_limit(query: &HashMap<String, String>) -> Result<u32, WebError> {
         .map_or(MAX_LIMIT, |n| n.min(MAX_LIMIT)))
 }
 
-fn internal(e: impl std::fmt::Display) -> WebError {
-    tracing::error!(error = %e, "run store failure");
-    WebError::Internal(format!("internal server error: {e}"))
-}
-
 /// `GET /api/metrics?period=24h|7d|all`.
 pub async fn metrics(
     state: web::Data<AppState>,
@@ -63,18 +58,18 @@ pub async fn metrics(
 ) -> Result<HttpResponse, WebError> {
     let period = parse_period(&query)?;
     let report = web::block(move || -> Result<serde_json::Value, WebError> {
-        let conn = state.store.get().map_err(internal)?;
+        let conn = state.store.get().map_err(WebError::internal)?;
         let now = queries::now();
-        let report = queries::metrics(&conn, period, now).map_err(internal)?;
-        let mut body = serde_json::to_value(&report).map_err(internal)?;
+        let report = queries::metrics(&conn, period, now).map_err(WebError::internal)?;
+        let mut body = serde_json::to_value(&report).map_err(WebError::internal)?;
         // Extra fields: unsubscribes made in the period, and the current digest's
         // conversations (docs/dashboard.md).
         let since = period
             .since(chrono::Utc::now())
             .map(|t| queries::format_time(t.naive_utc()))
             .unwrap_or_default();
-        let (done, failed) = unsubscribes::stats(&conn, &since).map_err(internal)?;
-        let digest = state.digest.load_or_empty().map_err(internal)?;
+        let (done, failed) = unsubscribes::stats(&conn, &since).map_err(WebError::internal)?;
+        let digest = state.digest.load_or_empty().map_err(WebError::internal)?;
         let talk = conversations::read(
             &digest.digest,
             &conn,
@@ -82,7 +77,7 @@ pub async fn metrics(
             state.settings.waiting_days,
             now,
         )
-        .map_err(internal)?;
+        .map_err(WebError::internal)?;
         if let Some(object) = body.as_object_mut() {
             object.insert(
                 "unsubscribes".into(),
@@ -96,7 +91,7 @@ pub async fn metrics(
         Ok(body)
     })
     .await
-    .map_err(internal)??;
+    .map_err(WebError::internal)??;
     Ok(HttpResponse::Ok().json(report))
 }
 
@@ -107,11 +102,11 @@ pub async fn errors(
 ) -> Result<HttpResponse, WebError> {
     let limit = parse_limit(&query)?;
     let errors = web::block(move || {
-        let conn = state.store.get().map_err(internal)?;
-        queries::recent_errors(&conn, limit).map_err(internal)
+        let conn = state.store.get().map_err(WebError::internal)?;
+        queries::recent_errors(&conn, limit).map_err(WebError::internal)
     })
     .await
-    .map_err(internal)??;
+    .map_err(WebError::internal)??;
     Ok(HttpResponse::Ok().json(json!({ "errors": errors })))
 }
 

@@ -15,7 +15,7 @@ use crate::store::queries;
 use crate::store::runs::{self, ErrorRecord};
 use crate::store::unsubscribes::{self, Unsubscribe};
 use crate::web::auth;
-use crate::web::error::WebError;
+use crate::web::error::{WebError, shown};
 use crate::web::state::AppState;
 use crate::web::unsubscribe::{self as unsub, Sender};
 
@@ -30,28 +30,19 @@ pub struct CreateBody {
     pub sender: String,
 }
 
-fn internal(e: impl std::fmt::Display) -> WebError {
-    tracing::error!(error = %e, "unsubscribe failure");
-    WebError::Internal(format!("internal server error: {e}"))
-}
-
-fn shown(text: &str) -> String {
-    text.chars().take(80).collect()
-}
-
 /// The senders of the current digest, with the run store's facts and unsubscribes.
 pub fn current_senders(state: &AppState) -> Result<Vec<Sender>, WebError> {
-    let digest = state.digest.load_or_empty().map_err(internal)?;
-    let conn = state.store.get().map_err(internal)?;
-    unsub::senders(&digest.digest, &conn, &state.unsubscriber).map_err(internal)
+    let digest = state.digest.load_or_empty().map_err(WebError::internal)?;
+    let conn = state.store.get().map_err(WebError::internal)?;
+    unsub::senders(&digest.digest, &conn, &state.unsubscriber).map_err(WebError::internal)
 }
 
 /// `GET /api/unsubscribe`: `{"smtp_enabled", "smtp_off_reason", "senders", "unsubscribes"}`.
 pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, WebError> {
     let body = web::block(move || -> Result<serde_json::Value, WebError> {
         let senders = current_senders(&state)?;
-        let conn = state.store.get().map_err(internal)?;
-        let history = unsubscribes::list(&conn, HISTORY).map_err(internal)?;
+        let conn = state.store.get().map_err(WebError::internal)?;
+        let history = unsubscribes::list(&conn, HISTORY).map_err(WebError::internal)?;
         Ok(json!({
             "smtp_enabled": state.unsubscriber.smtp_off().is_none(),
             "smtp_off_reason": state.unsubscriber.smtp_off(),
@@ -60,7 +51,7 @@ pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, WebError> 
         }))
     })
     .await
-    .map_err(internal)??;
+    .map_err(WebError::internal)??;
     Ok(HttpResponse::Ok().json(body))
 }
 
@@ -91,7 +82,7 @@ pub async fn unsubscribe(
             .find(|s| s.sender == wanted))
     })
     .await
-    .map_err(internal)??;
+    .map_err(WebError::internal)??;
     let Some(found) = found else {
         return Err(WebError::NotFound(format!(
             "'{}' sent no Newsletter or Promotional mail in the digest",
@@ -140,11 +131,11 @@ pub async fn unsubscribe(
         outcome = %row.outcome, answer = %row.answer, "unsubscribe");
     let st = state.clone();
     let row = web::block(move || {
-        let conn = st.store.get().map_err(internal)?;
-        unsubscribes::record(&conn, &row).map_err(internal)
+        let conn = st.store.get().map_err(WebError::internal)?;
+        unsubscribes::record(&conn, &row).map_err(WebError::internal)
     })
     .await
-    .map_err(internal)??;
+    .map_err(WebError::internal)??;
     Ok(if row.done() {
         Outcome::Done(row)
     } else {

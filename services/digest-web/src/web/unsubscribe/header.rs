@@ -19,6 +19,7 @@ use percent_encoding::percent_decode_str;
 use reqwest::Url;
 
 use super::address::{Allowlist, refusal};
+use crate::web::error::shown;
 
 /// Longest `List-Unsubscribe` read (characters); real ones are a few hundred.
 pub const MAX_HEADER_CHARS: usize = 4_096;
@@ -148,16 +149,6 @@ pub fn parse(
         return Ok(Method::Mailto(m));
     }
     Err(reasons.join("; "))
-}
-
-/// At most 80 characters of a URI, for reasons and logs.
-fn shown(uri: &str) -> String {
-    let cut: String = uri.chars().take(80).collect();
-    if cut.len() < uri.len() {
-        format!("{cut}…")
-    } else {
-        cut
-    }
 }
 
 fn parse_https(uri: &str, allow: &Allowlist) -> Result<Url, String> {

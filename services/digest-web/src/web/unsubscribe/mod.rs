@@ -266,8 +266,10 @@ pub fn senders(
     Ok(out)
 }
 
-/// Per digest item id, "unsubscribed on YYYY-MM-DD" for mail its sender sent on or after
-/// the day an unsubscribe from it succeeded.
+/// Per digest item id, "unsubscribed on YYYY-MM-DD" for mail its sender sent after an
+/// unsubscribe from it succeeded: by the message's time as the job recorded it (its `Date`,
+/// else its delivery), so mail from earlier the same day is not marked. A message with no
+/// recorded time (read before the store kept it) is marked only from the next day on.
 pub fn marks(digest: &Digest, conn: &Connection) -> rusqlite::Result<HashMap<String, String>> {
     let done: HashMap<String, Unsubscribe> = unsubscribes::latest_by_sender(conn)?
         .into_iter()
@@ -276,14 +278,120 @@ pub fn marks(digest: &Digest, conn: &Connection) -> rusqlite::Result<HashMap<Str
     if done.is_empty() {
         return Ok(HashMap::new());
     }
-    Ok(digest
+    let theirs: Vec<(&domain::email::EmailItem, &Unsubscribe)> = digest
         .categories
         .values()
         .flatten()
-        .filter_map(|item| {
-            let u = done.get(&item.from.to_ascii_lowercase())?;
-            (item.date.as_str() >= u.day())
-                .then(|| (item.id.clone(), format!("unsubscribed on {}", u.day())))
+        .filter_map(|item| Some((item, done.get(&item.from.to_ascii_lowercase())?)))
+        .collect();
+    let ids: Vec<&str> = theirs.iter().map(|(item, _)| item.id.as_str()).collect();
+    let sent = mail_facts::sent_times(conn, &ids)?;
+    Ok(theirs
+        .into_iter()
+        .filter(|(item, u)| match sent.get(&item.id) {
+            Some(at) => at.as_str() >= u.created_at.as_str(),
+            None => item.date.as_str() > u.day(),
         })
+        .map(|(item, u)| (item.id.clone(), format!("unsubscribed on {}", u.day())))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::mail_facts::{Folder, MailFact};
+    use domain::email::EmailItem;
+
+    #[test]
+    fn only_mail_sent_after_the_unsubscribe_is_marked() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = crate::store::open(dir.path()).unwrap();
+        let news = "news@shop.example";
+        // (id, sender, Date as recorded, digest day); the unsubscribe is at 12:00 on the 25th.
+        let mail = [
+            (
+                "day-before@x",
+                news,
+                Some("2026-11-24T18:00:00"),
+                "2026-11-24",
+            ),
+            (
+                "same-day-earlier@x",
+                news,
+                Some("2026-11-25T11:59:59"),
+                "2026-11-25",
+            ),
+            (
+                "same-day-later@x",
+                news,
+                Some("2026-11-25T12:00:01"),
+                "2026-11-25",
+            ),
+            (
+                "next-day@x",
+                news,
+                Some("2026-11-26T08:00:00"),
+                "2026-11-26",
+            ),
+            ("unrecorded-same-day@x", news, None, "2026-11-25"),
+            ("unrecorded-next-day@x", news, None, "2026-11-26"),
+            (
+                "other-sender@x",
+                "deals@store.example",
+                Some("2026-11-26T08:00:00"),
+                "2026-11-26",
+            ),
+        ];
+        let facts: Vec<(String, MailFact)> = mail
+            .iter()
+            .filter_map(|(id, from, at, _)| {
+                let fact = MailFact {
+                    message_id: (*id).into(),
+                    sender: (*from).into(),
+                    sent_at: (*at)?.into(),
+                    ..MailFact::default()
+                };
+                Some(((*id).to_owned(), fact))
+            })
+            .collect();
+        mail_facts::record(&mut conn, "src", Folder::Inbox, &facts).unwrap();
+        let mut digest = Digest::empty("2026-11-27T00:00:00");
+        digest.categories.insert(
+            Category::Newsletter,
+            mail.iter()
+                .map(|(id, from, _, day)| EmailItem {
+                    id: (*id).into(),
+                    subject: "Weekly".into(),
+                    from: from.to_uppercase(),
+                    date: (*day).into(),
+                    snippet: String::new(),
+                    reasons: vec![],
+                })
+                .collect(),
+        );
+        let unsubscribe = |sender: &str, outcome: &str| Unsubscribe {
+            id: 0,
+            sender: sender.into(),
+            method: "one-click".into(),
+            target: "https://shop.example/u".into(),
+            created_by: "ops".into(),
+            created_at: "2026-11-25T12:00:00".into(),
+            outcome: outcome.into(),
+            answer_status: Some(200),
+            answer: "HTTP 200".into(),
+        };
+        // A failed unsubscribe marks nothing.
+        unsubscribes::record(&conn, &unsubscribe("deals@store.example", "failed")).unwrap();
+        assert!(marks(&digest, &conn).unwrap().is_empty());
+
+        unsubscribes::record(&conn, &unsubscribe(news, "done")).unwrap();
+        let got = marks(&digest, &conn).unwrap();
+        let mut marked: Vec<&str> = got.keys().map(String::as_str).collect();
+        marked.sort_unstable();
+        assert_eq!(
+            marked,
+            vec!["next-day@x", "same-day-later@x", "unrecorded-next-day@x"]
+        );
+        assert_eq!(got["same-day-later@x"], "unsubscribed on 2026-11-25");
+    }
 }
