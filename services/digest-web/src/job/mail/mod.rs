@@ -4,9 +4,11 @@
 //!
 //! MIME is mail-parser's job (RFC 2047 words, quoted-printable, base64, every charset
 //! `encoding_rs` knows, multipart/alternative with text/plain preferred and HTML converted to
-//! text); this module only cleans its output and decides what a message's date is.
+//! text); this module only cleans its output, reads headers written as raw bytes in the
+//! message's charset ([`header_charset`]) and decides what a message's date is.
 
 pub mod fixtures;
+mod header_charset;
 pub mod imap;
 pub mod local;
 mod source;
@@ -230,17 +232,21 @@ pub fn parse_message(
         return Err(ParseError::NoHeaders);
     }
 
+    let charsets = header_charset::declared_charsets(&message);
     let sender = message.from().and_then(|a| a.first());
     let from = sender
         .and_then(|a| a.address())
         .map(|a| a.trim().to_ascii_lowercase())
         .filter(|a| !a.is_empty())
         .unwrap_or_else(|| "unknown@invalid".to_owned());
-    let from_name = sender
-        .and_then(|a| a.name())
+    let from_name = header_charset::from_name(&message, &charsets)
+        .or_else(|| sender.and_then(|a| a.name()).map(str::to_owned))
         .map(|n| collapse(n.trim_matches(['"', '\'', ' '])))
         .filter(|n| !n.is_empty() && !n.eq_ignore_ascii_case(&from));
-    let subject = collapse(message.subject().unwrap_or(""));
+    let subject = collapse(
+        &header_charset::subject(&message, &charsets)
+            .unwrap_or_else(|| message.subject().unwrap_or("").to_owned()),
+    );
 
     let received_at = message
         .date()

@@ -404,3 +404,168 @@ fn html_blocks_are_read_apart_in_the_sample_mailbox_and_the_real_mail() {
     assert!(html_messages >= 5, "only {html_messages} HTML messages");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A message whose Subject (and From name) are raw bytes, with `content_type` as its
+/// top-level Content-Type (none when empty).
+fn raw_header_message(from: &[u8], subject: &[u8], content_type: &str) -> Vec<u8> {
+    let mut raw = b"From: ".to_vec();
+    raw.extend_from_slice(from);
+    raw.extend_from_slice(b"\r\nSubject: ");
+    raw.extend_from_slice(subject);
+    raw.extend_from_slice(b"\r\nMessage-ID: <raw@example.com>\r\n");
+    if !content_type.is_empty() {
+        raw.extend_from_slice(format!("Content-Type: {content_type}\r\n").as_bytes());
+    }
+    raw.extend_from_slice(b"\r\nplain words\r\n");
+    raw
+}
+
+#[test]
+fn raw_8bit_subjects_are_read_in_the_declared_charset() {
+    let cases: [(&'static encoding_rs::Encoding, &str, &str); 4] = [
+        (
+            encoding_rs::EUC_KR,
+            "text/plain; charset=euc-kr",
+            "[광고] 요즘 뜨는 직종 Best 5",
+        ),
+        (
+            encoding_rs::GBK,
+            "text/plain; charset=\"gb2312\"",
+            "黄山旅游天天发, 南京特价",
+        ),
+        (
+            encoding_rs::SHIFT_JIS,
+            "text/plain; charset=Shift_JIS",
+            "【未承諾広告】お得な情報",
+        ),
+        (
+            encoding_rs::BIG5,
+            "text/html; charset=big5",
+            "週末特價 20% 優惠",
+        ),
+    ];
+    for (encoding, content_type, text) in cases {
+        let (bytes, _, unmappable) = encoding.encode(text);
+        assert!(
+            !unmappable && std::str::from_utf8(&bytes).is_err(),
+            "{text}"
+        );
+        let raw = raw_header_message(b"ad@example.kr", &bytes, content_type);
+        let parsed = parse_message(&raw, None).unwrap();
+        assert_eq!(parsed.message.subject, text, "{content_type}");
+    }
+}
+
+#[test]
+fn a_raw_from_name_is_read_in_the_declared_charset() {
+    let (name, _, _) = encoding_rs::EUC_KR.encode("교육팀");
+    let mut from = name.into_owned();
+    from.extend_from_slice(b" <master@example.kr>");
+    let raw = raw_header_message(&from, b"hello", "text/plain; charset=euc-kr");
+    let parsed = parse_message(&raw, None).unwrap();
+    assert_eq!(parsed.message.from_name.as_deref(), Some("교육팀"));
+    assert_eq!(parsed.message.from, "master@example.kr");
+}
+
+#[test]
+fn the_charset_of_a_text_part_serves_when_the_top_level_declares_none() {
+    let (subject, _, _) = encoding_rs::GBK.encode("服务器维护通知");
+    let mut raw = b"From: a@example.cn\r\nSubject: ".to_vec();
+    raw.extend_from_slice(&subject);
+    raw.extend_from_slice(
+        b"\r\nMIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n\
+          --b\r\nContent-Type: text/plain; charset=gb2312\r\n\r\nbody\r\n--b--\r\n",
+    );
+    let parsed = parse_message(&raw, None).unwrap();
+    assert_eq!(parsed.message.subject, "服务器维护通知");
+}
+
+#[test]
+fn a_7bit_iso_2022_jp_subject_is_decoded_by_its_escapes() {
+    let (subject, _, _) = encoding_rs::ISO_2022_JP.encode("会議のお知らせ");
+    assert!(subject.contains(&0x1b));
+    let raw = raw_header_message(b"a@example.jp", &subject, "");
+    let parsed = parse_message(&raw, None).unwrap();
+    assert_eq!(parsed.message.subject, "会議のお知らせ");
+}
+
+#[test]
+fn raw_bytes_without_a_fitting_charset_keep_the_old_reading() {
+    // No charset declared: nothing to guess from, mail-parser's reading (with U+FFFD) stays.
+    let (bytes, _, _) = encoding_rs::EUC_KR.encode("광고 안내");
+    let raw = raw_header_message(b"a@example.kr", &bytes, "");
+    let parsed = parse_message(&raw, None).unwrap();
+    assert!(
+        parsed.message.subject.contains('\u{fffd}'),
+        "{}",
+        parsed.message.subject
+    );
+    // Bytes that are not EUC-KR although it is declared: no charset is forced on them.
+    let raw = raw_header_message(
+        b"a@example.kr",
+        b"Offer \xff\xfe\xc8 now",
+        "text/plain; charset=euc-kr",
+    );
+    let parsed = parse_message(&raw, None).unwrap();
+    assert!(
+        parsed.message.subject.starts_with("Offer "),
+        "{}",
+        parsed.message.subject
+    );
+    assert!(
+        parsed.message.subject.ends_with(" now"),
+        "{}",
+        parsed.message.subject
+    );
+    // UTF-8 and RFC 2047 subjects are mail-parser's, whatever the body declares.
+    let raw = raw_header_message(
+        b"a@example.kr",
+        "Réunion =?UTF-8?B?5pel5pys?=".as_bytes(),
+        "text/plain; charset=euc-kr",
+    );
+    assert_eq!(
+        parse_message(&raw, None).unwrap().message.subject,
+        "Réunion 日本"
+    );
+}
+
+/// Readable: no replacement character and no control character left.
+fn readable(subject: &str) -> bool {
+    !subject.contains('\u{fffd}') && !subject.chars().any(char::is_control)
+}
+
+#[test]
+fn real_mail_subjects_read_as_text() {
+    let real_dir = std::path::Path::new(crate::job::classify::corpus::REAL_MAIL_DIR).join("msgs");
+    let Ok(dir) = std::fs::read_dir(&real_dir) else {
+        eprintln!("skipped: ../shared/data not found");
+        return;
+    };
+    let (mut total, mut before, mut after) = (0, 0, 0);
+    let mut worse = Vec::new();
+    for entry in dir.flatten() {
+        let Ok(raw) = std::fs::read(entry.path()) else {
+            continue;
+        };
+        let Ok(parsed) = parse_message(&raw, None) else {
+            continue;
+        };
+        let old = mail_parser::MessageParser::default()
+            .parse(&raw[..])
+            .and_then(|m| m.subject().map(collapse))
+            .unwrap_or_default();
+        total += 1;
+        before += usize::from(readable(&old));
+        after += usize::from(readable(&parsed.message.subject));
+        if readable(&old) && parsed.message.subject != old {
+            worse.push(format!(
+                "{:?}: {old:?} -> {:?}",
+                entry.file_name(),
+                parsed.message.subject
+            ));
+        }
+    }
+    eprintln!("real-mail subjects readable: {before}/{total} before, {after}/{total} after");
+    assert!(worse.is_empty(), "{}", worse.join("\n"));
+    assert!(after > before, "{after} <= {before}");
+}
