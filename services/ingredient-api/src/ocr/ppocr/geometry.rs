@@ -359,37 +359,14 @@ pub fn sample_curve(image: &RgbImage, curve: &Curve, out_w: u32, out_h: u32) -> 
         return RgbImage::from_pixel(out_w, out_h, image::Rgb([255, 255, 255]));
     };
     let (x0, x1) = (first.0, last.0);
-    let (w, h) = (image.width() as i64, image.height() as i64);
-    let raw = image.as_raw();
-    let px = |x: i64, y: i64| -> [f32; 3] {
-        if x < 0 || y < 0 || x >= w || y >= h {
-            return [255.0; 3];
-        }
-        let i = ((y * w + x) * 3) as usize;
-        [raw[i] as f32, raw[i + 1] as f32, raw[i + 2] as f32]
-    };
     let mut out = RgbImage::new(out_w, out_h);
     let sd = curve.thickness / out_h as f32;
     for ox in 0..out_w {
         let x = x0 + (x1 - x0) * (ox as f32 + 0.5) / out_w as f32;
         let top = curve.y_at(x) - curve.thickness / 2.0;
         for oy in 0..out_h {
-            let (x, y) = (x - 0.5, top + (oy as f32 + 0.5) * sd - 0.5);
-            let (xf, yf) = (x.floor(), y.floor());
-            let (fx, fy) = (x - xf, y - yf);
-            let (xi, yi) = (xf as i64, yf as i64);
-            let (p00, p10, p01, p11) = (
-                px(xi, yi),
-                px(xi + 1, yi),
-                px(xi, yi + 1),
-                px(xi + 1, yi + 1),
-            );
-            let pixel = out.get_pixel_mut(ox, oy);
-            for c in 0..3 {
-                let upper = p00[c] * (1.0 - fx) + p10[c] * fx;
-                let lower = p01[c] * (1.0 - fx) + p11[c] * fx;
-                pixel.0[c] = (upper * (1.0 - fy) + lower * fy).round().clamp(0.0, 255.0) as u8;
-            }
+            let y = top + (oy as f32 + 0.5) * sd - 0.5;
+            out.get_pixel_mut(ox, oy).0 = bilinear(image, x - 0.5, y);
         }
     }
     out
@@ -419,7 +396,20 @@ pub fn sample(
         rect.cy - ry * len_r / 2.0 - dy * len_d / 2.0,
     );
     let (sr, sd) = (len_r / out_w as f32, len_d / out_h as f32);
-    let (w, h) = (image.width() as i64, image.height() as i64);
+    let mut out = RgbImage::new(out_w, out_h);
+    for (ox, oy, pixel) in out.enumerate_pixels_mut() {
+        let (a, b) = ((ox as f32 + 0.5) * sr, (oy as f32 + 0.5) * sd);
+        let x = origin.0 + rx * a + dx * b - 0.5;
+        let y = origin.1 + ry * a + dy * b - 0.5;
+        pixel.0 = bilinear(image, x, y);
+    }
+    out
+}
+
+/// The colour of `image` at the point `(x, y)` in pixel-centre coordinates, interpolated
+/// bilinearly from the four pixels around it; outside the image is white.
+fn bilinear(image: &RgbImage, x: f32, y: f32) -> [u8; 3] {
+    let (w, h) = (i64::from(image.width()), i64::from(image.height()));
     let raw = image.as_raw();
     let px = |x: i64, y: i64| -> [f32; 3] {
         if x < 0 || y < 0 || x >= w || y >= h {
@@ -428,25 +418,20 @@ pub fn sample(
         let i = ((y * w + x) * 3) as usize;
         [raw[i] as f32, raw[i + 1] as f32, raw[i + 2] as f32]
     };
-    let mut out = RgbImage::new(out_w, out_h);
-    for (ox, oy, pixel) in out.enumerate_pixels_mut() {
-        let (a, b) = ((ox as f32 + 0.5) * sr, (oy as f32 + 0.5) * sd);
-        let x = origin.0 + rx * a + dx * b - 0.5;
-        let y = origin.1 + ry * a + dy * b - 0.5;
-        let (x0, y0) = (x.floor(), y.floor());
-        let (fx, fy) = (x - x0, y - y0);
-        let (x0, y0) = (x0 as i64, y0 as i64);
-        let (p00, p10, p01, p11) = (
-            px(x0, y0),
-            px(x0 + 1, y0),
-            px(x0, y0 + 1),
-            px(x0 + 1, y0 + 1),
-        );
-        for c in 0..3 {
-            let top = p00[c] * (1.0 - fx) + p10[c] * fx;
-            let bottom = p01[c] * (1.0 - fx) + p11[c] * fx;
-            pixel.0[c] = (top * (1.0 - fy) + bottom * fy).round().clamp(0.0, 255.0) as u8;
-        }
+    let (xf, yf) = (x.floor(), y.floor());
+    let (fx, fy) = (x - xf, y - yf);
+    let (xi, yi) = (xf as i64, yf as i64);
+    let (p00, p10, p01, p11) = (
+        px(xi, yi),
+        px(xi + 1, yi),
+        px(xi, yi + 1),
+        px(xi + 1, yi + 1),
+    );
+    let mut out = [0u8; 3];
+    for (c, v) in out.iter_mut().enumerate() {
+        let upper = p00[c] * (1.0 - fx) + p10[c] * fx;
+        let lower = p01[c] * (1.0 - fx) + p11[c] * fx;
+        *v = (upper * (1.0 - fy) + lower * fy).round().clamp(0.0, 255.0) as u8;
     }
     out
 }
