@@ -9,15 +9,19 @@
 # Tesseract beside them). About 15 minutes on a quiet machine.
 #
 # Environment: OCR_REAL_BIN (an ingredient-api binary instead of building one), RAPIDOCR_SIDES
-# (detector sizes, default "1280,736"), OCR_BENCH_ARGS (extra arguments of ocr_bench, e.g.
-# "--side 1280"), OCR_BENCH_PER_IMAGE=0 (skip the per-image table), and any OCR_* setting.
+# (detector sizes: "1280" is the longest side at 1,280 px as /ocr's, "736:min" RapidOCR's own
+# rule, the shortest side scaled up to 736 px; default "1280,736:min"), OCR_BENCH_ARGS (extra arguments of ocr_bench, e.g.
+# "--side 1280"), OCR_BENCH_PER_IMAGE=0 (skip the per-image table), OCR_BENCH_SIDE_BY_SIDE=0
+# (skip the side-by-side table: `make bench` does, to stay within minutes), and any OCR_* setting.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 target_dir=${CARGO_TARGET_DIR:-target}
 cores=(taskset -c 0)
 command -v taskset >/dev/null || cores=()
 
-if [ -d ../shared/data/real-photos ]; then
+if [ "${OCR_BENCH_SIDE_BY_SIDE:-1}" = 0 ]; then
+  :
+elif [ -d ../shared/data/real-photos ]; then
   results=$(mktemp)
   trap 'rm -f "$results"' EXIT
   echo "/ocr on the real photos (scripts/test/ocr-real.sh) ..." >&2
@@ -27,7 +31,7 @@ if [ -d ../shared/data/real-photos ]; then
   if "$venv/bin/pip" install -q rapidocr==3.10.0 onnxruntime==1.23.2 >/dev/null 2>&1; then
     echo "RapidOCR on the same photos ..." >&2
     OMP_NUM_THREADS=1 "${cores[@]}" "$venv/bin/python" scripts/bench/ocr-rapidocr.py \
-      --side "${RAPIDOCR_SIDES:-1280,736}" --ours "$results"
+      --side "${RAPIDOCR_SIDES:-1280,736:min}" --ours "$results"
   else
     echo "RapidOCR skipped: pip could not install rapidocr into $venv" >&2
     python3 scripts/bench/ocr-rapidocr.py --side "" --ours "$results" || true
