@@ -172,8 +172,11 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
 }
 
 /// Whether an item is one of the label's notices (its text starts with one, after an organic
-/// footnote mark).
+/// footnote mark) or a claim standing as a whole item ("Certified organic").
 fn is_notice(item: &ParsedIngredient) -> bool {
+    if item.sub.is_empty() && words().claims.contains(&fold(&item.text)) {
+        return true;
+    }
     let text = item.text.trim_start_matches(['*', ' ', '(']);
     let Some(first) = text.chars().next() else {
         return false;
@@ -876,7 +879,7 @@ fn is_amount_band(head: &str) -> bool {
 
 /// Where the items start after a leading class word of one to three words ("Süßungsmittel
 /// Aspartam …", "raising agent sodium bicarbonate …"), if `name` starts with one.
-fn leading_class_word(name: &str) -> Option<usize> {
+pub(crate) fn leading_class_word(name: &str) -> Option<usize> {
     let mut ends = name
         .char_indices()
         .filter(|&(_, c)| c == ' ')

@@ -260,6 +260,31 @@ fn essential_oils_and_absolutes_are_known_whatever_the_plant() {
     }
 }
 
+#[test]
+fn the_fibres_of_hygiene_products_are_known_in_every_language() {
+    for list in [
+        "Tampons (100% coton)",
+        "100 % Baumwolle",
+        "Viscose, Polyester",
+        "algodón, viscosa, poliéster",
+    ] {
+        let v = verdicts(list);
+        assert!(v.coverage.enough_known, "{list}: {:?}", v.coverage);
+        assert_eq!(v.diet.vegetarian, Answer::Yes, "{list}");
+    }
+}
+
+#[test]
+fn a_claim_standing_as_an_item_is_no_ingredient() {
+    let v = verdicts("Certified organic, raw apple cider vinegar");
+    assert_eq!(v.coverage.items, 1, "{:?}", v.coverage);
+    assert!(v.coverage.enough_known);
+    assert_eq!(v.diet.vegan, Answer::Yes);
+    // Only the whole item: a name the claim qualifies is the ingredient.
+    let v = verdicts("Organic sugar, organic cocoa butter");
+    assert_eq!(v.coverage.items, 2, "{:?}", v.coverage);
+}
+
 /// Every `because`, marker and additive names an ingredient of the request as printed.
 #[test]
 fn every_named_ingredient_is_one_of_the_request_as_printed() {
