@@ -493,16 +493,26 @@ fn a_7bit_iso_2022_jp_subject_is_decoded_by_its_escapes() {
 fn a_charset_alias_mailers_wrote_is_read_as_its_code_page() {
     // `chinesebig5` (Chinese Windows mailers) is not an Encoding Standard label.
     let (bytes, _, _) = encoding_rs::BIG5.encode("週末特價 20% 優惠");
-    let raw = raw_header_message(b"ad@example.tw", &bytes, "text/html; charset=\"ChineseBig5\"");
+    let raw = raw_header_message(
+        b"ad@example.tw",
+        &bytes,
+        "text/html; charset=\"ChineseBig5\"",
+    );
     let parsed = parse_message(&raw, None).unwrap();
     assert_eq!(parsed.message.subject, "週末特價 20% 優惠");
     // Windows code page names of GBK and Shift_JIS.
     let (bytes, _, _) = encoding_rs::GBK.encode("服务器维护通知");
     let raw = raw_header_message(b"a@example.cn", &bytes, "text/plain; charset=cp936");
-    assert_eq!(parse_message(&raw, None).unwrap().message.subject, "服务器维护通知");
+    assert_eq!(
+        parse_message(&raw, None).unwrap().message.subject,
+        "服务器维护通知"
+    );
     let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode("お得な情報");
     let raw = raw_header_message(b"a@example.jp", &bytes, "text/plain; charset=CP932");
-    assert_eq!(parse_message(&raw, None).unwrap().message.subject, "お得な情報");
+    assert_eq!(
+        parse_message(&raw, None).unwrap().message.subject,
+        "お得な情報"
+    );
 }
 
 #[test]
@@ -520,7 +530,10 @@ fn raw_latin1_without_a_declared_charset_is_read_as_windows_1252() {
     }
     // UTF-8 bytes without a declared charset stay UTF-8.
     let raw = raw_header_message(b"a@example.com", "Café £5".as_bytes(), "");
-    assert_eq!(parse_message(&raw, None).unwrap().message.subject, "Café £5");
+    assert_eq!(
+        parse_message(&raw, None).unwrap().message.subject,
+        "Café £5"
+    );
 }
 
 #[test]
