@@ -668,8 +668,8 @@ fn asks_you_in_reply(signals: &[Signal], cues: &[Cue], body: &str) -> bool {
         || has(Signal::ListUnsubscribe)
         || has(Signal::MarketingSender)
         || has(Signal::TrackingSender);
-    if !(has(Signal::Threaded) && has(Signal::ToOwner) && has(Signal::ToOnePerson))
-        || !person
+    let to_you_alone = has(Signal::ToOwner) && has(Signal::ToOnePerson);
+    if !(has(Signal::Threaded) && to_you_alone && person)
         || automated
         || bulk
         || cue(Cue::Offer)
