@@ -349,6 +349,7 @@ fn list_is_read(lines: &[TextLine], language: Option<Language>) -> bool {
         },
         text: NEXT_LINE.to_owned(),
         confidence: 1.0,
+        choices: Vec::new(),
     };
     let more: Vec<TextLine> = lines.iter().cloned().chain([next]).collect();
     answer(&more).is_some_and(|f| f.items == found.items)
@@ -385,6 +386,7 @@ mod tests {
                 },
                 text: (*text).to_owned(),
                 confidence: 0.99,
+                choices: Vec::new(),
             })
             .collect()
     }
