@@ -876,7 +876,7 @@ fn is_amount_band(head: &str) -> bool {
 
 /// Where the items start after a leading class word of one to three words ("Süßungsmittel
 /// Aspartam …", "raising agent sodium bicarbonate …"), if `name` starts with one.
-fn leading_class_word(name: &str) -> Option<usize> {
+pub(crate) fn leading_class_word(name: &str) -> Option<usize> {
     let mut ends = name
         .char_indices()
         .filter(|&(_, c)| c == ' ')

@@ -20,7 +20,8 @@ const FUNCTIONS: &str = "colour preservative antioxidant emulsifier stabiliser t
     carrier propellant sequestrant modified-starch packaging-gas foaming-agent antifoaming-agent \
     flavouring emollient surfactant cleansing-agent uv-filter colourant fragrance solvent \
     skin-conditioning film-former viscosity-controlling ph-adjuster chelating-agent active \
-    exfoliant opacifier abrasive antimicrobial hair-conditioning occlusive food banned-substance";
+    exfoliant opacifier abrasive absorbent antimicrobial hair-conditioning occlusive food \
+    banned-substance";
 
 /// Every rule violation of `kb`, one line each.
 fn problems(kb: &KnowledgeBase) -> Vec<String> {

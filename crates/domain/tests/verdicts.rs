@@ -260,6 +260,20 @@ fn essential_oils_and_absolutes_are_known_whatever_the_plant() {
     }
 }
 
+#[test]
+fn the_fibres_of_hygiene_products_are_known_in_every_language() {
+    for list in [
+        "Tampons (100% coton)",
+        "100 % Baumwolle",
+        "Viscose, Polyester",
+        "algodón, viscosa, poliéster",
+    ] {
+        let v = verdicts(list);
+        assert!(v.coverage.enough_known, "{list}: {:?}", v.coverage);
+        assert_eq!(v.diet.vegetarian, Answer::Yes, "{list}");
+    }
+}
+
 /// Every `because`, marker and additive names an ingredient of the request as printed.
 #[test]
 fn every_named_ingredient_is_one_of_the_request_as_printed() {

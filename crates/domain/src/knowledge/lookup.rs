@@ -299,7 +299,52 @@ pub(super) fn number_variants(key: &str) -> Vec<String> {
             out.push(format!("{stem}ies"));
         }
     }
+    if key.len() >= 5 && !key.contains(' ') {
+        out.extend(italian_singulars(key));
+    }
+    out.extend(romance_singulars(key));
     out
+}
+
+/// The Italian singulars of a plural word (`patate` → patata, `pomodori` → pomodoro,
+/// `peperoni` → peperone): exact hits only.
+fn italian_singulars(word: &str) -> Vec<String> {
+    if let Some(stem) = word.strip_suffix('e') {
+        return vec![format!("{stem}a")];
+    }
+    if let Some(stem) = word.strip_suffix('i') {
+        return vec![format!("{stem}o"), format!("{stem}e")];
+    }
+    Vec::new()
+}
+
+/// A Romance compound name in the plural, marked on its head noun and the adjectives that
+/// agree with it rather than on its last word (`pommes de terre` → pomme de terre,
+/// `proteínas de soja` → proteína de soja, `jaunes d'œufs frais` → jaune d'œuf frais): the
+/// first word made singular, then every word as well.
+fn romance_singulars(key: &str) -> Vec<String> {
+    let words: Vec<&str> = key.split(' ').collect();
+    if words.len() < 2 {
+        return Vec::new();
+    }
+    let singular = |word: &str| -> Option<String> {
+        if word.len() < 4 || word.ends_with("ss") {
+            return None;
+        }
+        word.strip_suffix(['s', 'x'])
+            .map(str::to_owned)
+            .or_else(|| italian_singulars(word).into_iter().next())
+    };
+    let Some(first) = singular(words[0]) else {
+        return Vec::new();
+    };
+    let mut head_only = vec![first.as_str()];
+    head_only.extend(&words[1..]);
+    let every: Vec<String> = words
+        .iter()
+        .map(|w| singular(w).unwrap_or_else(|| (*w).to_owned()))
+        .collect();
+    vec![head_only.join(" "), every.join(" ")]
 }
 
 /// The oil named by a seed-oil construction ("olio di semi di girasole", "olio di semi

@@ -20,6 +20,7 @@ struct File {
     food_names: BTreeMap<String, String>,
     plural_in_lists: PluralFile,
     spelling: BTreeMap<String, String>,
+    joiners: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 /// The modifiers and naming words of `names.toml` by language: printed form → English.
@@ -44,6 +45,7 @@ pub struct LabelEnglish {
     spelling: Vec<(String, String)>,
     modifiers: HashMap<Language, Vec<(String, String)>>,
     words: HashMap<Language, Vec<(String, String)>>,
+    joiners: HashMap<Language, HashMap<String, String>>,
 }
 
 impl LabelEnglish {
@@ -66,6 +68,15 @@ impl LabelEnglish {
             }
             out
         };
+        let mut joiners = HashMap::new();
+        for (code, words) in file.joiners {
+            let language = Language::from_code(&code).ok_or_else(|| {
+                <toml::de::Error as serde::de::Error>::custom(format!(
+                    "joiners: `{code}` is not a label language"
+                ))
+            })?;
+            joiners.insert(language, words.into_iter().collect());
+        }
         let mut spelling: Vec<(String, String)> = file.spelling.into_iter().collect();
         spelling.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
         Ok(Self {
@@ -75,6 +86,7 @@ impl LabelEnglish {
             spelling,
             modifiers: by_language(written.modifiers),
             words: by_language(written.naming),
+            joiners,
         })
     }
 
@@ -116,6 +128,11 @@ impl LabelEnglish {
     /// The words that choose among an entry's English names (folded), with their English.
     pub fn words(&self, language: Language) -> &[(String, String)] {
         self.words.get(&language).map_or(&[], Vec::as_slice)
+    }
+
+    /// The English of a word joining items in `language` (`und` → and), if it is one.
+    pub fn joiner(&self, language: Language, word: &str) -> Option<&str> {
+        self.joiners.get(&language)?.get(word).map(String::as_str)
     }
 
     /// Every canonical name the tables map (to an INCI name or a food name), for checking

@@ -17,6 +17,7 @@
 use crate::knowledge::{Ingredient, KnowledgeBase, MatchKind, Resolved};
 use crate::language::Lexicon;
 use crate::language::english::{LabelEnglish, Number};
+use crate::parse::{leading_class_word, split_ingredients};
 use crate::text::fold::fold;
 use crate::vocabulary::ProductCategory;
 
@@ -110,7 +111,7 @@ impl<'kb> Translator<'kb> {
         // may not have).
         let item = &item.replace('（', "(").replace('）', ")");
         let (Some(open), Some(close)) = (item.find('('), item.rfind(')')) else {
-            return item.to_owned();
+            return self.in_place(item).unwrap_or_else(|| item.to_owned());
         };
         if close < open {
             return item.to_owned();
@@ -121,6 +122,7 @@ impl<'kb> Translator<'kb> {
         let parts = split_items(inner);
         let head = self
             .name(head, Some(parts.len()))
+            .or_else(|| self.in_place(head))
             .unwrap_or_else(|| head.to_owned());
         let inner: Vec<String> = parts.iter().map(|part| self.item(part)).collect();
         let mut out = format!("{head} ({})", inner.join(", "));
@@ -129,6 +131,86 @@ impl<'kb> Translator<'kb> {
             out.push_str(tail);
         }
         out
+    }
+
+    /// An item whose names are printed with what is not part of them (a share, `sucre 28%`;
+    /// a footnote mark, `noix de coco* 3%`) or with a class word over its items without
+    /// brackets (`émulsifiant : lécithine`, `Süßungsmittel Aspartam und Acesulfam-K`): the
+    /// names the list grammar finds in it are translated where they stand, the words joining
+    /// the items under a class word too, and everything else stays as printed. `None` when
+    /// no name in it is known (a sentence, `Peut contenir des traces de soja`, stays whole).
+    fn in_place(&self, item: &str) -> Option<String> {
+        let parsed = match split_ingredients(item).as_slice() {
+            [one] if !one.trace && !one.declared && !one.name.is_empty() => one.clone(),
+            _ => return None,
+        };
+        let mut names: Vec<(&str, Option<usize>)> = Vec::new();
+        if !parsed.sub.is_empty() {
+            names.push((&parsed.name, Some(parsed.sub.len())));
+            let items = parsed.sub.iter().filter(|s| s.sub.is_empty());
+            names.extend(items.map(|s| (s.name.as_str(), None)));
+        } else {
+            // Names joined by a conjunction ("lactose et protéines de lait"), each perhaps a
+            // class word before its items ("sal y acidulante ácido cítrico").
+            for part in self.joined_items(&parsed.name) {
+                match leading_class_word(part) {
+                    Some(at) => {
+                        let items = self.joined_items(&part[at..]);
+                        names.push((part[..at].trim_end(), Some(items.len())));
+                        names.extend(items.into_iter().map(|i| (i, None)));
+                    }
+                    None => names.push((part, None)),
+                }
+            }
+        }
+        let (mut out, mut rest, mut translated) = (String::new(), item, false);
+        for (name, contents) in names {
+            let (Some(at), Some(english)) = (rest.find(name), self.name(name, contents)) else {
+                continue;
+            };
+            out.push_str(&self.joined(&rest[..at], translated));
+            out.push_str(&english);
+            rest = &rest[at + name.len()..];
+            translated = true;
+        }
+        if !translated {
+            return None;
+        }
+        out.push_str(rest);
+        Some(out)
+    }
+
+    /// The parts of `text` between the words that join items in the label language
+    /// (`sal y azúcar` → sal, azúcar); the whole text when there is none.
+    fn joined_items<'t>(&self, text: &'t str) -> Vec<&'t str> {
+        let Some(language) = self.language else {
+            return vec![text];
+        };
+        let mut parts = Vec::new();
+        let (mut start, mut at) = (0, 0);
+        for word in text.split(' ') {
+            if at > start && self.tables.joiner(language, word).is_some() {
+                parts.push(text[start..at].trim());
+                start = at + word.len();
+            }
+            at += word.len() + 1;
+        }
+        parts.push(text[start..].trim());
+        parts.retain(|p| !p.is_empty());
+        parts
+    }
+
+    /// The text between two names: a word joining items in the label language becomes
+    /// English (`und` → and) once a name before it was translated.
+    fn joined(&self, between: &str, after_name: bool) -> String {
+        let Some(language) = self.language.filter(|_| after_name) else {
+            return between.to_owned();
+        };
+        between
+            .split(' ')
+            .map(|word| self.tables.joiner(language, word).unwrap_or(word))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The English of a name, or `None` when it is unknown or stays as printed. A function
@@ -529,17 +611,21 @@ fn with_number(name: &str, plural: bool) -> String {
     let last = if plural {
         match last.strip_suffix('y') {
             Some(stem) if !stem.ends_with(['a', 'e', 'o', 'u']) => format!("{stem}ies"),
-            _ if last.ends_with(['s', 'x']) || last.ends_with("ch") || last.ends_with("sh") => {
+            // Potatoes, tomatoes (the food names in -o that take -es end in -ato).
+            _ if last.ends_with(['s', 'x'])
+                || last.ends_with("ch")
+                || last.ends_with("sh")
+                || last.ends_with("ato") =>
+            {
                 format!("{last}es")
             }
             _ => format!("{last}s"),
         }
     } else if let Some(stem) = last.strip_suffix("ies") {
         format!("{stem}y")
-    } else if let Some(stem) = last
-        .strip_suffix("es")
-        .filter(|s| s.ends_with(['s', 'x']) || s.ends_with("ch") || s.ends_with("sh"))
-    {
+    } else if let Some(stem) = last.strip_suffix("es").filter(|s| {
+        s.ends_with(['s', 'x']) || s.ends_with("ch") || s.ends_with("sh") || s.ends_with("ato")
+    }) {
         stem.to_owned()
     } else {
         last.strip_suffix('s').unwrap_or(last).to_owned()
@@ -567,6 +653,62 @@ mod tests {
             out,
             ["Butyrospermum Parkii Butter", "Niacinamide", "Zauberpulver"]
         );
+    }
+
+    #[test]
+    fn shares_and_footnote_marks_printed_without_brackets_stay_beside_the_english() {
+        let out = english(
+            &[
+                "sucre 28%",
+                "Farine de blé 59%",
+                "noix de coco* 3%",
+                "Lait entier 96%",
+            ],
+            Language::French,
+        );
+        assert_eq!(
+            out,
+            [
+                "Sugar 28%",
+                "Wheat Flour 59%",
+                "Coconut* 3%",
+                "Whole Milk 96%"
+            ]
+        );
+        let out = english(&["Harina de trigo 59%", "azúcar 17,8%"], Language::Spanish);
+        assert_eq!(out, ["Wheat Flour 59%", "Sugar 17,8%"]);
+    }
+
+    #[test]
+    fn a_class_word_over_its_items_without_brackets_is_translated_with_them() {
+        let out = english(
+            &[
+                "émulsifiant : lécithine",
+                "épaississants : gomme de guar et gomme xanthane",
+            ],
+            Language::French,
+        );
+        assert_eq!(
+            out,
+            [
+                "Emulsifier : Lecithin",
+                "Thickeners : Guar Gum and Xanthan Gum"
+            ]
+        );
+        let out = english(
+            &["Süßungsmittel Aspartam* und Acesulfam-K"],
+            Language::German,
+        );
+        assert_eq!(out, ["Sweetener Aspartame* and Acesulfame K"]);
+    }
+
+    #[test]
+    fn sentences_and_unknown_names_with_shares_stay_as_printed() {
+        let out = english(
+            &["Peut contenir des traces de soja", "Zauberpulver 5%"],
+            Language::French,
+        );
+        assert_eq!(out, ["Peut contenir des traces de soja", "Zauberpulver 5%"]);
     }
 
     #[test]
