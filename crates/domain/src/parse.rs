@@ -172,8 +172,11 @@ pub fn split_ingredients(text: &str) -> Vec<ParsedIngredient> {
 }
 
 /// Whether an item is one of the label's notices (its text starts with one, after an organic
-/// footnote mark).
+/// footnote mark) or a claim standing as a whole item ("Certified organic").
 fn is_notice(item: &ParsedIngredient) -> bool {
+    if item.sub.is_empty() && words().claims.contains(&fold(&item.text)) {
+        return true;
+    }
     let text = item.text.trim_start_matches(['*', ' ', '(']);
     let Some(first) = text.chars().next() else {
         return false;

@@ -274,6 +274,17 @@ fn the_fibres_of_hygiene_products_are_known_in_every_language() {
     }
 }
 
+#[test]
+fn a_claim_standing_as_an_item_is_no_ingredient() {
+    let v = verdicts("Certified organic, raw apple cider vinegar");
+    assert_eq!(v.coverage.items, 1, "{:?}", v.coverage);
+    assert!(v.coverage.enough_known);
+    assert_eq!(v.diet.vegan, Answer::Yes);
+    // Only the whole item: a name the claim qualifies is the ingredient.
+    let v = verdicts("Organic sugar, organic cocoa butter");
+    assert_eq!(v.coverage.items, 2, "{:?}", v.coverage);
+}
+
 /// Every `because`, marker and additive names an ingredient of the request as printed.
 #[test]
 fn every_named_ingredient_is_one_of_the_request_as_printed() {

@@ -13,6 +13,7 @@ pub(super) struct ListFile {
     pub abbreviations: Vec<String>,
     pub sections: BTreeMap<String, Vec<String>>,
     pub notices: Vec<String>,
+    pub claims: Vec<String>,
     pub notice_sections: Vec<String>,
     pub traces: Vec<String>,
     pub trace_sections: Vec<String>,

@@ -292,6 +292,8 @@ pub struct ListWords {
     pub section_starts: Vec<String>,
     /// Notes that are no ingredients: notices and notice sections.
     pub notices: PhraseIndex,
+    /// Claims that are no ingredient when they are a whole item ("Certified organic"), folded.
+    pub claims: HashSet<String>,
     /// What introduces traces or declares allergens (traces, trace sections, declarations),
     /// the longer first among those of one first byte, so that the first match is the
     /// longest.
@@ -611,6 +613,7 @@ fn check_list(check: &mut Checker, list: &ListFile) -> Result<(), LexiconError> 
     check.by_language(STATEMENTS, "sections", Form::Lower, &list.sections)?;
     for (class, words) in [
         ("notices", &list.notices),
+        ("claims", &list.claims),
         ("notice_sections", &list.notice_sections),
         ("traces", &list.traces),
         ("trace_sections", &list.trace_sections),
@@ -853,6 +856,7 @@ fn list_words(list: ListFile) -> Result<ListWords, LexiconError> {
         abbreviations: list.abbreviations,
         section_starts,
         notices: PhraseIndex::new(notices),
+        claims: list.claims.iter().map(|c| fold(c)).collect(),
         markers: PhraseIndex::new(markers),
         declarations: list.declarations,
         amounts: list.amounts,
