@@ -3,8 +3,9 @@
 //!
 //! - (a) the real labelled mail of `../shared/data/real-mail/` with whole senders and lists held
 //!   out (five folds over the groups of messages sharing a sender domain or a list), for the
-//!   whole set and for each half: the tune half (file names whose FNV-1a hash is even: rules
-//!   and cue words were tuned by reading its failures) and the report half (never read);
+//!   whole set and for each half ([`train::grouped_halves`]: a sender or list in one half
+//!   only, about half the messages each): the tune half (rules and cue words were tuned by
+//!   reading its failures) and the report half (never read);
 //! - (b) the generated corpus with whole senders held out, and with whole kinds of mail held out;
 //! - (c) the real mail scored by a model trained only on our own corpus (generated messages and
 //!   hand-written examples);

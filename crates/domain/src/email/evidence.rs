@@ -93,6 +93,17 @@ pub enum Signal {
     /// The subject is padded with a run of spaces before a trailing token (mass mailers' way
     /// of making each copy differ).
     PaddedSubject,
+    /// The subject is written in capitals (two words or more, four in five cased letters
+    /// upper-case, list tags and reply prefixes aside): shouting, the way of unsolicited
+    /// offers, not of people discussing or of newsletters' titles.
+    ShoutedSubject,
+    /// `In-Reply-To` or `References`: answers a message (a subject's `Re:` alone is also
+    /// what fake replies of mass mailing write).
+    Threaded,
+    /// Two or more addresses in `To`.
+    ToSeveral,
+    /// Two or more addresses in `Cc`.
+    CcMany,
 }
 
 impl Signal {
@@ -136,6 +147,10 @@ impl Signal {
             Self::AdvertisementLabel => "h:advertisement-label",
             Self::ManyRecipients => "h:many-recipients",
             Self::PaddedSubject => "h:padded-subject",
+            Self::ShoutedSubject => "h:shouted-subject",
+            Self::Threaded => "h:threaded",
+            Self::ToSeveral => "h:to-several",
+            Self::CcMany => "h:cc-many",
         }
     }
 
@@ -179,6 +194,10 @@ impl Signal {
             Self::AdvertisementLabel => "the subject is labelled as an advertisement",
             Self::ManyRecipients => "sent to many addresses at once",
             Self::PaddedSubject => "the subject is padded to make each copy differ",
+            Self::ShoutedSubject => "the subject is written in capitals",
+            Self::Threaded => "answers a message (In-Reply-To, References)",
+            Self::ToSeveral => "addressed to several people",
+            Self::CcMany => "several others in copy",
         }
     }
 }
@@ -307,6 +326,15 @@ pub fn signals(email: &Message, owners: &Owners) -> Vec<Signal> {
         add(Signal::Copied);
     }
     let cc = lower("cc").unwrap_or_default();
+    if email.header("in-reply-to").is_some() || email.header("references").is_some() {
+        add(Signal::Threaded);
+    }
+    if addresses(&to).count() >= 2 {
+        add(Signal::ToSeveral);
+    }
+    if addresses(&cc).count() >= 2 {
+        add(Signal::CcMany);
+    }
     if addresses(&to).chain(addresses(&cc)).count() >= 5 {
         add(Signal::ManyRecipients);
     }
@@ -320,6 +348,9 @@ pub fn signals(email: &Message, owners: &Owners) -> Vec<Signal> {
     }
     if is_padded(&email.subject) {
         add(Signal::PaddedSubject);
+    }
+    if is_shouted(&email.subject) {
+        add(Signal::ShoutedSubject);
     }
     let owners = owners.of(email);
     if !owners.is_empty() {
@@ -423,6 +454,38 @@ fn is_padded(subject: &str) -> bool {
     trimmed
         .rfind("      ")
         .is_some_and(|at| !trimmed[at..].trim().is_empty() && !trimmed[..at].trim().is_empty())
+}
+
+/// A subject in capitals: after any reply prefix and `[tag]`s, two or more words with
+/// letters, at least eight cased letters, four in five of them upper-case (`BIG 12 OR BUST`,
+/// `CEVIRI YAZILIMLARI`, Turkish capitals typed with a dotted `i`; not `NASA TV`, not `LP
+/// RELEASE: Outrageous military spending`, not a caseless script).
+fn is_shouted(subject: &str) -> bool {
+    let mut rest = subject.trim();
+    loop {
+        let lower = rest.to_lowercase();
+        if let Some(p) = lexicon()
+            .headers
+            .reply_prefixes
+            .iter()
+            .find(|p| lower.starts_with(p.as_str()))
+        {
+            rest = rest.get(p.len()..).unwrap_or("").trim_start();
+        } else if rest.starts_with('[')
+            && let Some(end) = rest.find(']')
+        {
+            rest = rest[end + 1..].trim_start();
+        } else {
+            break;
+        }
+    }
+    let words = rest
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .count();
+    let upper = rest.chars().filter(|c| c.is_uppercase()).count();
+    let cased = upper + rest.chars().filter(|c| c.is_lowercase()).count();
+    words >= 2 && cased >= 8 && upper * 5 >= cased * 4
 }
 
 /// A bulk mailer's coded bounce or tracking address (`Online#3.19676.e7-ldDFl1QrfB8U.1`,
@@ -581,6 +644,31 @@ mod tests {
         );
         assert!(!has(&team, Signal::ManyRecipients));
         assert!(!has(&team, Signal::PaddedSubject));
+        for shouted in [
+            "BIG 12 OR BUST",
+            "[scoop] TRANSLATION SOFTWARE FOR EVERY OFFICE",
+            "Re: FREE QUOTES ON HOME LOANS TODAY",
+            "BiLiYORUZ REKLAMA iHTiYACINIZ VAR!",
+        ] {
+            assert!(
+                has(
+                    &message("a@b.example", shouted, &[]),
+                    Signal::ShoutedSubject
+                ),
+                "{shouted}"
+            );
+        }
+        for spoken in [
+            "LP RELEASE: Outrageous military spending",
+            "NASA TV",
+            "会議のお知らせ 明日",
+            "[SAtalk] Re: FAQ update",
+        ] {
+            assert!(
+                !has(&message("a@b.example", spoken, &[]), Signal::ShoutedSubject),
+                "{spoken}"
+            );
+        }
     }
 
     #[test]

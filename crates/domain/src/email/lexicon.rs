@@ -23,6 +23,9 @@ pub struct Lexicon {
     pub cue_phrases: BTreeMap<String, Vec<String>>,
     /// Phrases saying the reader may ignore the mail: they cancel the request cue.
     pub no_action: Vec<String>,
+    /// Phrases that put a question to anyone on a list rather than to the addressee
+    /// ("does anyone", "quelqu'un"): a question to a crowd.
+    pub to_anyone: Vec<String>,
     /// Approve words (with a reject word: a decision is asked for).
     pub approve: Vec<String>,
     /// Reject words.
@@ -106,6 +109,7 @@ struct Phrases {
 #[serde(rename_all = "kebab-case")]
 struct CuesFile {
     no_action: Phrases,
+    to_anyone: Phrases,
     approve_reject: ApproveReject,
     price: Price,
     issue_number: IssueNumber,
@@ -282,6 +286,10 @@ impl Lexicon {
         )?;
         unambiguous(
             "cues.toml",
+            [("to-anyone", cues.to_anyone.phrases.as_slice())],
+        )?;
+        unambiguous(
+            "cues.toml",
             [
                 ("approve", cues.approve_reject.approve.as_slice()),
                 ("reject", cues.approve_reject.reject.as_slice()),
@@ -313,6 +321,7 @@ impl Lexicon {
         Ok(Self {
             cue_phrases,
             no_action: cues.no_action.phrases,
+            to_anyone: cues.to_anyone.phrases,
             approve: cues.approve_reject.approve,
             reject: cues.approve_reject.reject,
             price_signs: cues.price.signs,

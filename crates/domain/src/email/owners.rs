@@ -7,7 +7,10 @@ use super::message::{Message, domain_group};
 /// domain (`yyyy+blogged@spamassassin.taint.org` and `yyyy@localhost.spamassassin.taint.org`
 /// are one address), from the configuration; each message adds the addresses it was delivered
 /// to (`Delivered-To`, `X-Original-To`, `Envelope-To`: written by the delivering server, the
-/// mailbox's own address).
+/// mailbox's own address). A delivery address on a `localhost` host (`yyyy@localhost`,
+/// `yyyy@localhost.example.net`: a local delivery, by fetchmail or procmail to the local
+/// account) names the owner's login, not their address: it stands for that local part at any
+/// domain.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Owners {
     addresses: Vec<(String, String)>,
@@ -52,6 +55,12 @@ impl Owners {
                 for address in addresses(value) {
                     out.add(&address);
                 }
+                for local in local_deliveries(value) {
+                    let key = (local, ANY_DOMAIN.to_owned());
+                    if !out.addresses.contains(&key) {
+                        out.addresses.push(key);
+                    }
+                }
             }
         }
         out
@@ -59,13 +68,33 @@ impl Owners {
 
     /// Whether `address` is one of the owner's.
     pub fn is_owner(&self, address: &str) -> bool {
-        normalise(address).is_some_and(|key| self.addresses.contains(&key))
+        normalise(address).is_some_and(|(local, domain)| {
+            self.addresses
+                .iter()
+                .any(|(l, d)| *l == local && (*d == domain || d == ANY_DOMAIN))
+        })
     }
 
     /// Whether any address of a header value (`To`, `Cc`) is the owner's.
     pub fn named_in(&self, value: &str) -> bool {
         addresses(value).any(|a| self.is_owner(&a))
     }
+}
+
+/// The domain of an owner known by login only ([`local_deliveries`]).
+const ANY_DOMAIN: &str = "*";
+
+/// The local parts of a delivery header's addresses on a `localhost` host.
+fn local_deliveries(value: &str) -> impl Iterator<Item = String> + '_ {
+    value
+        .split(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | ',' | ';' | '"'))
+        .filter_map(|t| {
+            let t = t.to_ascii_lowercase();
+            let (local, host) = t.rsplit_once('@')?;
+            let local = local.split('+').next().unwrap_or(local);
+            (!local.is_empty() && (host == "localhost" || host.starts_with("localhost.")))
+                .then(|| local.to_owned())
+        })
 }
 
 /// `local@domain` → (local part without `+tag`, registrable domain), lower-case.
@@ -121,5 +150,26 @@ mod tests {
         let owners = Owners::default().of(&email);
         assert!(owners.is_owner("yyyy+blogged@example.net"));
         assert!(!owners.is_owner("dev@lists.example.org"));
+    }
+
+    #[test]
+    fn a_local_delivery_names_the_owners_login_at_any_domain() {
+        let email = Message {
+            headers: vec![(
+                "delivered-to".into(),
+                "yyyy@localhost.netnoteinc.com".into(),
+            )],
+            ..Message::default()
+        };
+        let owners = Owners::default().of(&email);
+        // Fetched from the mailbox yyyy@spamassassin.taint.org to the local account.
+        assert!(owners.named_in("Justin Mason <yyyy@spamassassin.taint.org>"));
+        assert!(!owners.named_in("talk@lists.sourceforge.net, zzzz@example.com"));
+        // A delivery to a real host keeps its domain.
+        let email = Message {
+            headers: vec![("delivered-to".into(), "dana@mail.example.com".into())],
+            ..Message::default()
+        };
+        assert!(!Owners::default().of(&email).is_owner("dana@other.org"));
     }
 }

@@ -479,6 +479,32 @@ mod tests {
         assert_eq!(fold_of("example.org"), (fnv1a(b"example.org") % 5) as usize);
         assert_eq!(Message::default().sender_group(), "");
     }
+
+    #[test]
+    fn a_sender_or_list_is_in_one_half_and_the_halves_are_balanced() {
+        let key = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        // a.org and b.org post to list x: one group; c.org alone; d.org .. k.org one each.
+        let mut keys = vec![
+            key("s:a.org l:x"),
+            key("s:b.org l:x"),
+            key("s:a.org"),
+            key("s:c.org"),
+            key("s:c.org"),
+        ];
+        for d in 'd'..='k' {
+            keys.push(key(&format!("s:{d}.org")));
+        }
+        let halves = grouped_halves(&keys);
+        assert_eq!(halves[0], halves[1]);
+        assert_eq!(halves[0], halves[2]);
+        assert_eq!(halves[3], halves[4]);
+        let tune = halves.iter().filter(|&&h| h == Half::Tune).count();
+        // 13 messages, the largest group 3: the halves differ by at most 3.
+        assert!(tune.abs_diff(keys.len() - tune) <= 3, "{halves:?}");
+        // Fixed by the keys alone.
+        assert_eq!(halves, grouped_halves(&keys));
+        assert_eq!(group_names(&keys)[1], "l:x");
+    }
 }
 
 /// How many times each real message counts in training: the generated corpus is six times
@@ -551,26 +577,45 @@ impl Evaluation {
     }
 }
 
-/// The two halves of a real set, by a fixed hash of each file's name: rules and cue words are
-/// tuned by reading the failures of [`Half::Tune`] only; [`Half::Report`] is reported apart
-/// and never read for tuning.
+/// The two halves of a real set, by sender/list group (the connected components of
+/// [`holdout_keys`], the same groups the grouped cross-validation holds out): rules and cue
+/// words are tuned by reading the failures of [`Half::Tune`] only; [`Half::Report`] is
+/// reported apart and never read for tuning. A sender or list is in one half only, so a
+/// class fixed from the tune half's failures cannot reach the report half through the same
+/// sender's other messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Half {
-    /// FNV-1a of the file name is even: failures read, rules and words tuned on it.
+    /// Failures read, rules and words tuned on it.
     Tune,
-    /// Odd: only measured.
+    /// Only measured.
     Report,
 }
 
-impl Half {
-    /// The half of a file name (its base name, e.g. `sa-easy-ham-1-00001.eml`).
-    pub fn of(file_name: &str) -> Self {
-        if fnv1a(file_name.as_bytes()).is_multiple_of(2) {
-            Self::Tune
-        } else {
-            Self::Report
-        }
+/// Each message's half ([`Half`]): the groups ([`group_names`]) taken in the order of their
+/// name's FNV-1a hash (ties by name), each put whole in the half with fewer messages so far
+/// (the tune half on a tie). Fixed by the names alone, never by labels or scores, and about
+/// half the messages each (the halves differ by at most the largest group).
+pub fn grouped_halves(keys: &[Vec<String>]) -> Vec<Half> {
+    let names = group_names(keys);
+    let mut sizes: HashMap<&str, usize> = HashMap::new();
+    for name in &names {
+        *sizes.entry(name.as_str()).or_default() += 1;
     }
+    let mut order: Vec<(&str, usize)> = sizes.into_iter().collect();
+    order.sort_by_key(|&(name, _)| (fnv1a(name.as_bytes()), name));
+    let (mut tune, mut report) = (0, 0);
+    let mut half_of: HashMap<&str, Half> = HashMap::new();
+    for (name, size) in order {
+        let half = if tune <= report {
+            tune += size;
+            Half::Tune
+        } else {
+            report += size;
+            Half::Report
+        };
+        half_of.insert(name, half);
+    }
+    names.iter().map(|n| half_of[n.as_str()]).collect()
 }
 
 /// What must be held out together with a message: its sender (registrable domain) and the
@@ -603,9 +648,18 @@ pub fn list_key(email: &Message) -> Option<String> {
 }
 
 /// Folds (0..`folds`) such that messages sharing a sender or a list are in the same fold:
-/// the connected components of `keys` ([`holdout_keys`]), each placed by a hash of its
-/// smallest key.
+/// each group ([`group_names`]) placed by a hash of its name.
 pub fn grouped_folds(keys: &[Vec<String>], folds: usize) -> Vec<usize> {
+    group_names(keys)
+        .iter()
+        .map(|g| (fnv1a(g.as_bytes()) % folds as u64) as usize)
+        .collect()
+}
+
+/// The group of each message: the connected components of `keys` ([`holdout_keys`]: messages
+/// sharing a sender or a list are in one group), each named by its smallest key (empty for a
+/// message without keys).
+pub fn group_names(keys: &[Vec<String>]) -> Vec<String> {
     let mut ids: HashMap<&str, usize> = HashMap::new();
     let mut parent: Vec<usize> = Vec::new();
     fn find(parent: &mut [usize], mut x: usize) -> usize {
@@ -644,9 +698,9 @@ pub fn grouped_folds(keys: &[Vec<String>], folds: usize) -> Vec<usize> {
     first
         .into_iter()
         .map(|root| {
-            root.map_or(0, |r| {
+            root.map_or_else(String::new, |r| {
                 let r = find(&mut parent, r);
-                (fnv1a(smallest[&r].as_bytes()) % folds as u64) as usize
+                smallest[&r].to_owned()
             })
         })
         .collect()

@@ -164,7 +164,7 @@ pub struct RealMessage {
     pub file: String,
     /// The message and its label.
     pub labelled: Labelled,
-    /// Its half ([`domain::email::train::Half`]).
+    /// Its half: its sender/list group's ([`domain::email::train::grouped_halves`]).
     pub half: Half,
     /// Who it came from and through which list ([`domain::email::train::holdout_keys`]).
     pub keys: Vec<String>,
@@ -194,7 +194,8 @@ pub fn real_mail() -> Option<Vec<RealMessage>> {
             .map(|p| p.message)
             .unwrap_or_default();
         out.push(RealMessage {
-            half: Half::of(&name),
+            // Set below, once every message's group is known.
+            half: Half::Tune,
             keys: train::holdout_keys(&message),
             file: name,
             labelled: Labelled {
@@ -202,6 +203,10 @@ pub fn real_mail() -> Option<Vec<RealMessage>> {
                 category,
             },
         });
+    }
+    let keys: Vec<Vec<String>> = out.iter().map(|r| r.keys.clone()).collect();
+    for (r, half) in out.iter_mut().zip(train::grouped_halves(&keys)) {
+        r.half = half;
     }
     Some(out)
 }

@@ -490,16 +490,54 @@ fn a_7bit_iso_2022_jp_subject_is_decoded_by_its_escapes() {
 }
 
 #[test]
-fn raw_bytes_without_a_fitting_charset_keep_the_old_reading() {
-    // No charset declared: nothing to guess from, mail-parser's reading (with U+FFFD) stays.
-    let (bytes, _, _) = encoding_rs::EUC_KR.encode("광고 안내");
-    let raw = raw_header_message(b"a@example.kr", &bytes, "");
-    let parsed = parse_message(&raw, None).unwrap();
-    assert!(
-        parsed.message.subject.contains('\u{fffd}'),
-        "{}",
-        parsed.message.subject
+fn a_charset_alias_mailers_wrote_is_read_as_its_code_page() {
+    // `chinesebig5` (Chinese Windows mailers) is not an Encoding Standard label.
+    let (bytes, _, _) = encoding_rs::BIG5.encode("週末特價 20% 優惠");
+    let raw = raw_header_message(
+        b"ad@example.tw",
+        &bytes,
+        "text/html; charset=\"ChineseBig5\"",
     );
+    let parsed = parse_message(&raw, None).unwrap();
+    assert_eq!(parsed.message.subject, "週末特價 20% 優惠");
+    // Windows code page names of GBK and Shift_JIS.
+    let (bytes, _, _) = encoding_rs::GBK.encode("服务器维护通知");
+    let raw = raw_header_message(b"a@example.cn", &bytes, "text/plain; charset=cp936");
+    assert_eq!(
+        parse_message(&raw, None).unwrap().message.subject,
+        "服务器维护通知"
+    );
+    let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode("お得な情報");
+    let raw = raw_header_message(b"a@example.jp", &bytes, "text/plain; charset=CP932");
+    assert_eq!(
+        parse_message(&raw, None).unwrap().message.subject,
+        "お得な情報"
+    );
+}
+
+#[test]
+fn raw_latin1_without_a_declared_charset_is_read_as_windows_1252() {
+    // Latin-1 subjects of 2002-era offers that declare no charset anywhere: a pound sign, a
+    // registered sign, a cent sign, and windows-1252's own curly quote.
+    for (bytes, text) in [
+        (&b"Save \xa35.00 on tickets"[..], "Save £5.00 on tickets"),
+        (b"Discover\xae Platinum Card", "Discover® Platinum Card"),
+        (b"4 DVDs for 49\xa2 ea.", "4 DVDs for 49¢ ea."),
+        (b"\x93Caf\xe9\x94 opens", "“Café” opens"),
+    ] {
+        let raw = raw_header_message(b"a@example.com", bytes, "");
+        assert_eq!(parse_message(&raw, None).unwrap().message.subject, text);
+    }
+    // UTF-8 bytes without a declared charset stay UTF-8.
+    let raw = raw_header_message(b"a@example.com", "Café £5".as_bytes(), "");
+    assert_eq!(
+        parse_message(&raw, None).unwrap().message.subject,
+        "Café £5"
+    );
+}
+
+#[test]
+fn raw_bytes_without_a_fitting_charset_keep_the_old_reading() {
     // Bytes that are not EUC-KR although it is declared: no charset is forced on them.
     let raw = raw_header_message(
         b"a@example.kr",
