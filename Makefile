@@ -119,7 +119,7 @@ bench-domain: ## Criterion bench of the analysis engine and the knowledge-base i
 bench-domain-cpu: ## CPU time per analysis with perf stat (for busy machines)
 	@scripts/bench/analyze-cpu.sh
 
-bench-ocr: ## /ocr CPU seconds (median, p95) and peak memory per image on one core, real photos and synthetic labels, beside plain Tesseract
+bench-ocr: ## /ocr beside RapidOCR (same models) on the real photos: F1 per half, CPU per photo, images/s per core; then CPU and peak memory per image
 	@$(INSTALL_DEPS) run test
 	@scripts/bench/ocr.sh
 

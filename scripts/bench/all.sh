@@ -146,7 +146,7 @@ row "criterion knowledge-base index build (median)" "$index_ms ms" "(recorded; o
   echo "Measured by \`make bench\` (scripts/bench/ocr.sh) on $(date -u '+%Y-%m-%d %H:%M UTC'):" \
     "per request on one core (taskset -c 0, OCR_CONCURRENCY=1), models loaded beforehand."
   echo
-  scripts/bench/ocr.sh 2>"$tmp/ocr-bench.log"
+  OCR_BENCH_SIDE_BY_SIDE=0 scripts/bench/ocr.sh 2>"$tmp/ocr-bench.log"
 } >"$tmp/ocr-block.md"
 scripts/bench/splice.py "$out" ocr <"$tmp/ocr-block.md"
 

@@ -87,6 +87,11 @@ def main():
                 cpu[os.path.basename(path)] = int(spent) / ticks
         for r in rows:
             r["cpu"] = cpu.get(r["file"])
+        if args.save and cpu:
+            # The saved rows with their CPU seconds (make bench-ocr reads them).
+            with open(args.save, "w", encoding="utf-8") as f:
+                for r in rows:
+                    f.write(json.dumps(r, ensure_ascii=False) + "\n")
     for r in sorted(rows, key=lambda r: (half(r["file"]), r["file"])):
         f1 = 2 * r["fuzzy"] / (r["n_pred"] + r["n_truth"]) if r["n_pred"] + r["n_truth"] else 0.0
         cpu = f" cpu {r['cpu']:5.2f}s" if r.get("cpu") is not None else ""

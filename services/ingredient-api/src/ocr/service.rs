@@ -225,8 +225,13 @@ impl OcrService {
         let stage = self
             .threads
             .run(move || -> Result<Stage, OcrError> {
+                let cpu = super::ppocr::thread_cpu();
                 let image = input::decode_image(&bytes, limits)?;
                 drop(bytes);
+                tracing::debug!(
+                    cpu_decode_s = super::ppocr::thread_cpu() - cpu,
+                    "image decoded"
+                );
                 // One RGB copy of the photo serves both engines (no copy for an RGB JPEG).
                 let (image, neural_found) = match neural {
                     Some(engine) => {

@@ -240,8 +240,10 @@ impl PpOcr {
         let mut models = self.pool.take();
         let models = &mut *models;
         let started = Instant::now();
+        let cpu = thread_cpu();
         let o = self.options;
         let (mut rects, height) = self.detect(models, image, first_side)?;
+        let cpu_first = thread_cpu();
         // A page turned a quarter: its lines stand upright. The detector groups sideways
         // text into lines less well (measured on the turned photo: a line lost from the
         // list's block), so the page is turned and detected again.
@@ -261,7 +263,9 @@ impl PpOcr {
         }
         tracing::debug!(height, turned, small, "PP-OCR detection");
         let detected = started.elapsed();
+        let cpu_detected = thread_cpu();
         let (rects, mut crops) = line_crops(&page, rects, self.options.min_line_height);
+        let cpu_cropped = thread_cpu();
         let (w, h) = page.dimensions();
         drop(page);
         // Each line's probability of reading upside down. When most lines surely do, the page
@@ -288,6 +292,7 @@ impl PpOcr {
         flip(&mut crops, &flips);
         drop(flips);
         let classified = started.elapsed();
+        let cpu_classified = thread_cpu();
         let rects: Vec<RotatedRect> = rects
             .into_iter()
             .map(|r| r.turned(w as f32, h as f32, half_turns))
@@ -335,6 +340,12 @@ impl PpOcr {
             detect_s = detected.as_secs_f32(),
             classify_s = (classified - detected).as_secs_f32(),
             recognise_s = (started.elapsed() - classified).as_secs_f32(),
+            side = first_side,
+            cpu_detect_s = cpu_first - cpu,
+            cpu_detect_again_s = cpu_detected - cpu_first,
+            cpu_crops_s = cpu_cropped - cpu_detected,
+            cpu_classify_s = cpu_classified - cpu_cropped,
+            cpu_recognise_s = thread_cpu() - cpu_classified,
             "PP-OCR stages"
         );
         Ok(Reading {
@@ -477,6 +488,21 @@ impl PpOcr {
         }
         Ok((out, true))
     }
+}
+
+/// CPU seconds the calling thread has used (user and system, in the kernel's 10 ms ticks;
+/// 0 where `/proc` is not there): what each stage costs, whatever the machine's load.
+pub fn thread_cpu() -> f32 {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
+    // The fields after the command name (which may hold spaces) start with the state.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let ticks: u64 = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|f| f.parse::<u64>().ok())
+        .sum();
+    ticks as f32 / 100.0
 }
 
 /// The extent across of a page's smaller text regions: the lower quartile of `heights` (0
