@@ -89,14 +89,23 @@ pub fn extract(text: &str) -> Extraction {
 /// The items up to a footnote read into the list: a word opening with the footnote's mark
 /// inside an item (`Wasser *aus biologischer Landwirtschaft`, `Äpfel* *issu de l'agriculture
 /// biologique`) starts the note that explains the marks, printed right after the list; it
-/// ends the list. A mark at the end of a word (`Äpfel*`) or opening an item stays.
+/// ends the list. A mark at the end of a word (`Äpfel*`) or opening an item stays. In a list
+/// whose items carry marks, a `"` opening a word is that mark misread (`Coumarin** "Organic`).
 fn until_footnote(mut items: Vec<String>) -> Vec<String> {
+    // A list whose items carry marks: a small raised `*` is often read as `"` too.
+    let marked = items.iter().any(|item| item.contains('*'));
     let note = items.iter().enumerate().find_map(|(i, item)| {
-        item.match_indices(" *")
+        let mut marks: Vec<usize> = item
+            .match_indices(" *")
+            .chain(item.match_indices(" \"").filter(|_| marked))
             .map(|(at, _)| at)
+            .collect();
+        marks.sort_unstable();
+        marks
+            .into_iter()
             .find(|&at| {
                 item[at..]
-                    .trim_start_matches([' ', '*'])
+                    .trim_start_matches([' ', '*', '"'])
                     .chars()
                     .next()
                     .is_some_and(char::is_alphabetic)
@@ -237,10 +246,20 @@ fn find_misread_header(lines: &[String]) -> Option<HeaderMatch> {
 /// Shortest Latin header that still counts with one letter misread.
 const MISREAD_LATIN_HEADER_MIN_LETTERS: usize = 7;
 
+/// Shortest Latin header that still counts with two letters misread (`ingredients`,
+/// `composition`, `zusammensetzung`: no word of a label's other text is two letters off
+/// one of them).
+const TWICE_MISREAD_LATIN_HEADER_MIN_LETTERS: usize = 10;
+
+/// Separators after a header read two letters off for it to count: a list, not a phrase.
+const TWICE_MISREAD_HEADER_SEPARATORS: usize = 2;
+
 /// When no header was found: a line that starts with a word one letter off a Latin header
-/// of seven letters or more (`Ingedients`, `Zutaen`, `/NGREDIENTS`), directly followed by a colon, with a
-/// list after it on the same line (a separator). A curved or blurred photo loses a letter of
-/// the header; a word that close to one, before a colon that opens a list, is that header.
+/// of seven letters or more (`Ingedients`, `Zutaen`, `/NGREDIENTS`), directly followed by a
+/// colon, with a list after it on the same line (a separator); or two letters off a header
+/// of ten letters or more (`Igedients`, small print read enlarged) with a list of three
+/// items or more after the colon (on its line and the next). A curved or blurred photo loses a letter or two of the
+/// header; a word that close to one, before a colon that opens a list, is that header.
 fn find_misread_latin_header(lines: &[String]) -> Option<HeaderMatch> {
     lines.iter().enumerate().find_map(|(index, line)| {
         let (word, after_colon) = line.trim_start().split_once([':', ';'])?;
@@ -254,11 +273,23 @@ fn find_misread_latin_header(lines: &[String]) -> Option<HeaderMatch> {
             return None;
         }
         let letters: Vec<char> = word.chars().collect();
+        // The list's separators on the header's line and the next (a long first item
+        // breaks the line early).
+        let next = lines.get(index + 1).map_or("", String::as_str);
+        let separators = after_colon.matches(',').count() + next.matches(',').count();
         words().headers.iter().find(|h| {
             let header: Vec<char> = h.phrase.chars().collect();
+            let edits = if header.len() >= TWICE_MISREAD_LATIN_HEADER_MIN_LETTERS
+                && letters.len() + 2 >= header.len()
+                && separators >= TWICE_MISREAD_HEADER_SEPARATORS
+            {
+                2
+            } else {
+                1
+            };
             header.len() >= MISREAD_LATIN_HEADER_MIN_LETTERS
                 && header.iter().all(|c| c.is_alphabetic() && !is_cjk_text(*c))
-                && bounded_distance(&header, &letters, 1).is_some()
+                && bounded_distance(&header, &letters, edits).is_some()
         })?;
         // Which header it was is a guess (`Ingedients` is one letter off the English one on
         // a French label): the list's words tell the language.
@@ -338,6 +369,18 @@ fn header_end(lower: &str, start: usize, after: usize) -> Option<usize> {
     if let Some(stripped) = trimmed.strip_prefix([':', ';']) {
         return Some(lower.len() - stripped.len());
     }
+    // A code printed between the header and its colon (`INGREDIENTS 10-1.05:`, a formula
+    // number): figures, dashes, dots and slashes only.
+    if let Some(colon) = trimmed.find(':').filter(|&n| n <= HEADER_CODE_MOST_CHARS) {
+        let code = &trimmed[..colon];
+        if code.chars().any(|c| c.is_ascii_digit())
+            && code
+                .chars()
+                .all(|c| c.is_ascii_digit() || "-./ ".contains(c))
+        {
+            return Some(lower.len() - trimmed.len() + colon + 1);
+        }
+    }
     // Without a colon: only as the first word of a line ("INGREDIENTS Water, ...").
     let at_line_start = lower[..start].trim().is_empty()
         || lower[..start].trim_end().ends_with(['/', '|', '-', '.']);
@@ -346,6 +389,9 @@ fn header_end(lower: &str, start: usize, after: usize) -> Option<usize> {
     }
     None
 }
+
+/// Longest code between a header and its colon ([`header_end`]).
+const HEADER_CODE_MOST_CHARS: usize = 12;
 
 /// Whether a cleaned line starts a section other than the ingredients.
 fn starts_other_section(line: &str) -> bool {
@@ -466,7 +512,9 @@ fn take_section(lines: &[String], start_line: usize, start_col: usize, header: b
                 }
                 break;
             }
-            if !open && (starts_other_section(line) || header_in_line(line).is_some()) {
+            if is_header_band(line)
+                || (!open && (starts_other_section(line) || header_in_line(line).is_some()))
+            {
                 break;
             }
             // A bracket misread as a letter (`amóniol,`) would hold the list open to the end
@@ -497,6 +545,15 @@ fn take_section(lines: &[String], start_line: usize, start_col: usize, header: b
         depth += bracket_delta(&line);
     }
     out
+}
+
+/// Whether a line holds nothing but a list header (`INGRÉDIENTS`, `Zutaten:`, `Zutaten /
+/// Ingrédients`): the band a pack prints before each language's list. The next list starts
+/// there even when the line before ends with a comma or inside a bracket (a footnote mark or
+/// a comma read at the end of the list above).
+fn is_header_band(line: &str) -> bool {
+    header_in_line(line)
+        .is_some_and(|(end, _)| line.get(end..).is_some_and(|r| r.trim().is_empty()))
 }
 
 /// Whether a full stop inside a list, followed by `rest` of its line and then the `next`

@@ -166,6 +166,7 @@ pub fn reading_order(rects: &[RotatedRect]) -> Vec<Vec<usize>> {
             rect: *rect,
             text: i.to_string(),
             confidence: 1.0,
+            choices: Vec::new(),
         })
         .collect();
     blocks(&numbered)
@@ -456,6 +457,7 @@ mod tests {
             },
             text: text.into(),
             confidence: 0.9,
+            choices: Vec::new(),
         }
     }
 

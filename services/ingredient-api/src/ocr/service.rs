@@ -503,10 +503,11 @@ async fn within<T>(deadline: Instant, work: impl Future<Output = T>) -> Option<T
 
 /// Whether the items read are credible as an ingredient list: after a header, at least one
 /// item is a name the knowledge base resolves or a function class (the name before any
-/// bracket, without marks and figures: `rote Paprika* 11%`), or three quarters of three items
+/// bracket, without marks and figures: `rote Paprika* 11%`), or three quarters of two items
 /// or more read as words ([`reads_as_words`]: the materials of a plaster, `Mineralöl,
-/// Absorber, synthetischer Kleber`, which the knowledge base of foods and cosmetics does not
-/// know); without a header, at least half are known. Noise read off a pack (`500, Wm,
+/// Absorber, synthetischer Kleber` or `Viskose-Vlies, Klebstoff auf Acrylat-Basis`, which
+/// the knowledge base of foods and cosmetics does not know; of two items, both); without a
+/// header, at least half are known. Noise read off a pack (`500, Wm,
 /// MadnMc`), a reading in a script the label is not printed in, or nothing at all is not a
 /// list. (Requiring a third known after a header turned away real lists of products the
 /// knowledge base hardly knows, on the shared photos.)
@@ -514,7 +515,7 @@ pub fn credible(kb: &KnowledgeBase, items: &[String], header: bool) -> bool {
     let known = known_items(kb, items);
     if header {
         let words = items.iter().filter(|item| reads_as_words(item)).count();
-        known >= 1 || (items.len() >= 3 && 4 * words >= 3 * items.len())
+        known >= 1 || (items.len() >= 2 && 4 * words >= 3 * items.len())
     } else {
         known >= 1 && 2 * known >= items.len()
     }
@@ -619,7 +620,16 @@ mod tests {
             &items(&["Wa55er 00982", "temnperaturMa", "Xq"]),
             true
         ));
-        assert!(!credible(kb, &items(&["Absorber", "Kleber"]), true));
+        // Two materials, each read as words (a plaster's), are a list; two items of noise
+        // or one word are not.
+        assert!(credible(
+            kb,
+            &items(&["Viskose-Vlies", "Klebstoff auf Acrylat-Basis"]),
+            true
+        ));
+        assert!(!credible(kb, &items(&["Wm Sesam", "MadnMc"]), true));
+        assert!(!credible(kb, &items(&["Vlies", "5x7 cm"]), true));
+        assert!(!credible(kb, &items(&["Absorber"]), true));
         // Without a header, most items must be known.
         assert!(!credible(
             kb,

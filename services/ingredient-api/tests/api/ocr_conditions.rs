@@ -117,9 +117,6 @@ async fn a_korean_label_turned_90_degrees_is_read() {
     assert_eq!(language, "ko");
 }
 
-/// The whole back of a pack in a video frame: the list in small print among more boxes of
-/// large type (brand, name, weight). The page is detected again at the size small print
-/// needs even though most of its text is large.
 /// A list in print about 5 px high bowed round a small tube in a video frame (the sun lotion,
 /// toothpaste and deodorant of the real photos): each line is read along its arc, and the
 /// small print is read again enlarged.
@@ -133,6 +130,9 @@ async fn a_list_in_tiny_print_round_a_tube_is_read() {
     );
 }
 
+/// The whole back of a pack in a video frame: the list in small print among more boxes of
+/// large type (brand, name, weight). The page is detected again at the size small print
+/// needs even though most of its text is large.
 #[tokio::test]
 async fn a_list_in_small_print_on_a_whole_pack_is_read() {
     let (label, items, language) = read_condition("de-biscuits", Variant::WholePack).await;

@@ -435,10 +435,33 @@ fn a_latin_header_one_letter_off_opens_the_list() {
         list("Face cream\n/NGREDIENTS: Aqua, Glycerin, Parfum, Citric\nAcid.\nMade in UK"),
         "Aqua, Glycerin, Parfum, Citric Acid"
     );
-    // Two letters off, a short word, or no list after the colon: not a header.
+    // Two letters off a long header, before a list of three items or more.
+    assert_eq!(
+        list("Igedients: Aqua, C12-15 Alkyl Benzoate, Glycerin.\nMade in EU"),
+        "Aqua, C12-15 Alkyl Benzoate, Glycerin"
+    );
+    assert_eq!(
+        list("Zusamensetzng: Viskose, Polyester, Klebstoff"),
+        "Viskose, Polyester, Klebstoff"
+    );
+    // The list's separators on the next line count (a long first item breaks early).
+    assert_eq!(
+        list(
+            "Igedients: Aqua, C12-15 Alkyl Benzoate Ethylhexyl\nMethoxycinnamate, Sorbitol, Glycerin"
+        ),
+        "Aqua, C12-15 Alkyl Benzoate Ethylhexyl Methoxycinnamate, Sorbitol, Glycerin"
+    );
+    // Two letters off before a short list, two letters off a short header, three letters
+    // off, a short word, ordinary words before a list, or no list after the colon: not a
+    // header.
     for text in [
         "Ingrdints: Water, Salt",
+        "Zutan: Weizenmehl, Zucker, Salz",
+        "Ingrdnts: Water, Salt, Sugar, Oil",
         "Nutrients: Energy 300 kJ, Fat 5 g",
+        "Nutrients: Energy 300 kJ, Fat 5 g, Salt 1 g",
+        "Directions: shake, apply, rinse, repeat",
+        "Conditions: cool, dry, dark",
         "Ingedients: see the side",
     ] {
         assert!(!extract(text).header_found, "{text}");
@@ -625,5 +648,62 @@ fn a_footnote_read_into_the_list_ends_it() {
     assert_eq!(
         extract("Ingrédients : sucre*, *vanille, sel. *issu de l'agriculture biologique").items,
         ["sucre", "vanille", "sel"]
+    );
+}
+
+#[test]
+fn a_header_band_ends_the_list_above_it() {
+    // Each language's list under a band of its own, without a colon; the list above ends
+    // with a comma or an open bracket read at its end.
+    for (text, expected) in [
+        (
+            "ZUTATEN\nWeizenmehl, Zucker, Salz,\nINGRÉDIENTS\nFarine de blé, sucre, sel",
+            "Weizenmehl, Zucker, Salz",
+        ),
+        (
+            "Zutaten: Weizenmehl, Zucker (Rohr,\nIngrédients :\nFarine de blé, sucre",
+            "Weizenmehl, Zucker (Rohr",
+        ),
+        (
+            "INGREDIENTS\nWater, Glycerin,\nZUTATEN / INGRÉDIENTS\nWasser, Glycerin",
+            "Water, Glycerin",
+        ),
+    ] {
+        let found = extract(text);
+        assert!(found.header_found, "{text}");
+        assert_eq!(found.list.trim_end_matches(','), expected, "{text}");
+    }
+    // A header word inside a list line is not a band: the list goes on.
+    assert_eq!(
+        list("Ingredients: Water,\nIngredient list sugar, Salt"),
+        "Water, Ingredient list sugar, Salt"
+    );
+}
+
+#[test]
+fn a_code_between_the_header_and_its_colon_is_part_of_the_header() {
+    assert_eq!(
+        list("INGREDIENTS 10-1.05: Cocos Nucifera Oil*, Sodium Bicarbonate, Tocopherol"),
+        "Cocos Nucifera Oil, Sodium Bicarbonate, Tocopherol"
+    );
+    // Words before the colon are not a code: the header without a colon starts the list.
+    assert_eq!(
+        list("INGREDIENTS see below: Water, Salt"),
+        "see below: Water, Salt"
+    );
+}
+
+#[test]
+fn a_footnote_mark_read_as_a_quote_ends_a_marked_list() {
+    assert_eq!(
+        list(
+            "Ingredients: Cocos Nucifera Oil*, Linalool**, Coumarin**\n\"Organic, **Component of natural fragrance"
+        ),
+        "Cocos Nucifera Oil, Linalool, Coumarin**"
+    );
+    // In a list without marks a quote is text.
+    assert_eq!(
+        list("Ingredients: Water, Salt, \"Natural\" flavour"),
+        "Water, Salt, \"Natural\" flavour"
     );
 }

@@ -89,6 +89,21 @@ pub struct TextLine {
     pub text: String,
     /// Mean probability of its characters.
     pub confidence: f32,
+    /// For each character of `text`, the recogniser's probability of it and its runner-up
+    /// (empty when not known: a line made up by the layout or a test).
+    pub choices: Vec<CharChoice>,
+}
+
+/// What the recogniser thought of one character it read: its probability, and the
+/// character it would have read next (not the blank) with that one's probability.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CharChoice {
+    /// The probability of the character read.
+    pub p: f32,
+    /// The runner-up character.
+    pub second: char,
+    /// Its probability.
+    pub second_p: f32,
 }
 
 /// What the engine read on one image.
@@ -297,15 +312,16 @@ impl PpOcr {
             let (mut texts, done) = self.recognise(models, &crops, &group, deadline)?;
             read += texts.len();
             // Back in the group's order (they were read narrowest first).
-            texts.sort_by_key(|(i, _, _)| group.iter().position(|g| g == i));
+            texts.sort_by_key(|(i, _)| group.iter().position(|g| g == i));
             lines.extend(
                 texts
                     .into_iter()
-                    .filter(|(_, text, _)| !text.trim().is_empty())
-                    .map(|(i, text, confidence)| TextLine {
+                    .filter(|(_, decoded)| !decoded.text.trim().is_empty())
+                    .map(|(i, decoded)| TextLine {
                         rect: rects[i],
-                        text,
-                        confidence,
+                        text: decoded.text,
+                        confidence: decoded.confidence,
+                        choices: decoded.choices,
                     }),
             );
             if !done {
@@ -427,7 +443,7 @@ impl PpOcr {
         crops: &[RgbImage],
         which: &[usize],
         deadline: Instant,
-    ) -> Result<(Vec<(usize, String, f32)>, bool), PpOcrError> {
+    ) -> Result<(Vec<(usize, Decoded)>, bool), PpOcrError> {
         let mut order = which.to_vec();
         order.sort_by_key(|&i| crops[i].width());
         let mut out = Vec::with_capacity(order.len());
@@ -467,8 +483,7 @@ impl PpOcr {
             let (steps, classes) = (shape[1] as usize, shape[2] as usize);
             for (k, &i) in batch.iter().enumerate() {
                 let rows = &probs[k * steps * classes..(k + 1) * steps * classes];
-                let (text, confidence) = ctc_greedy(rows, classes, &self.pool.alphabet);
-                out.push((i, text, confidence));
+                out.push((i, ctc_greedy(rows, classes, &self.pool.alphabet)));
             }
         }
         Ok((out, true))
@@ -604,10 +619,25 @@ fn tensor(crops: &[&RgbImage], width: u32, squeeze: bool) -> Result<Tensor<f32>,
     Tensor::from_array(([crops.len(), 3, h, w], data))
 }
 
+/// One line as the recogniser read it ([`ctc_greedy`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decoded {
+    /// The text, trimmed.
+    pub text: String,
+    /// The mean probability of its characters.
+    pub confidence: f32,
+    /// Each character's probability and runner-up ([`CharChoice`]), one per character of
+    /// `text`.
+    pub choices: Vec<CharChoice>,
+}
+
 /// CTC greedy decoding of one line's `steps × classes` probabilities: the best class per step,
-/// repeats merged, blanks dropped; confidence is the mean probability of the kept steps.
-pub fn ctc_greedy(probs: &[f32], classes: usize, alphabet: &[String]) -> (String, f32) {
+/// repeats merged, blanks dropped; confidence is the mean probability of the kept steps. Each
+/// kept character keeps the best other character of its step (the repair chooses among
+/// names the knowledge base knows with it).
+pub fn ctc_greedy(probs: &[f32], classes: usize, alphabet: &[String]) -> Decoded {
     let mut text = String::new();
+    let mut choices: Vec<CharChoice> = Vec::new();
     let (mut sum, mut kept) = (0f32, 0u32);
     let mut previous = 0usize;
     for row in probs.chunks(classes) {
@@ -617,8 +647,25 @@ pub fn ctc_greedy(probs: &[f32], classes: usize, alphabet: &[String]) -> (String
             .enumerate()
             .fold((0, f32::MIN), |a, b| if b.1 > a.1 { b } else { a });
         if best != 0 && best != previous {
+            // The runner-up among the characters (the blank, class 0, is not one).
+            let (second, second_p) = row
+                .iter()
+                .copied()
+                .enumerate()
+                .skip(1)
+                .filter(|&(c, _)| c != best)
+                .fold((0, 0f32), |a, b| if b.1 > a.1 { b } else { a });
+            let second = alphabet
+                .get(second)
+                .and_then(|s| s.chars().next())
+                .unwrap_or(' ');
             if let Some(c) = alphabet.get(best) {
                 text.push_str(c);
+                choices.extend(c.chars().map(|_| CharChoice {
+                    p,
+                    second,
+                    second_p,
+                }));
             }
             sum += p;
             kept += 1;
@@ -626,7 +673,16 @@ pub fn ctc_greedy(probs: &[f32], classes: usize, alphabet: &[String]) -> (String
         previous = best;
     }
     let confidence = if kept == 0 { 0.0 } else { sum / kept as f32 };
-    (text.trim().to_owned(), confidence)
+    // Trimmed, with the choices of the characters kept.
+    let leading = text.chars().take_while(|c| c.is_whitespace()).count();
+    let trimmed = text.trim();
+    let count = trimmed.chars().count();
+    let choices = choices.into_iter().skip(leading).take(count).collect();
+    Decoded {
+        text: trimmed.to_owned(),
+        confidence,
+        choices,
+    }
 }
 
 #[cfg(test)]
@@ -654,16 +710,22 @@ mod tests {
         .iter()
         .flat_map(|&(c, p)| one_hot(c, p))
         .collect();
-        let (text, confidence) = ctc_greedy(&probs, 4, &alphabet);
-        assert_eq!(text, "aab");
+        let decoded = ctc_greedy(&probs, 4, &alphabet);
+        assert_eq!(decoded.text, "aab");
         assert!(
-            (confidence - (0.9 + 0.7 + 0.5) / 3.0).abs() < 1e-5,
-            "{confidence}"
+            (decoded.confidence - (0.9 + 0.7 + 0.5) / 3.0).abs() < 1e-5,
+            "{}",
+            decoded.confidence
         );
-        assert_eq!(
-            ctc_greedy(&one_hot(0, 0.9), 4, &alphabet),
-            (String::new(), 0.0)
-        );
+        // Each character keeps its probability and the best other character of its step.
+        let firsts: Vec<(f32, char)> = decoded.choices.iter().map(|c| (c.p, c.second)).collect();
+        assert_eq!(firsts.len(), 3);
+        assert_eq!(firsts[0].0, 0.9);
+        assert_eq!(firsts[2].0, 0.5);
+        assert!(decoded.choices.iter().all(|c| c.second_p < c.p));
+        let empty = ctc_greedy(&one_hot(0, 0.9), 4, &alphabet);
+        assert_eq!((empty.text.as_str(), empty.confidence), ("", 0.0));
+        assert!(empty.choices.is_empty());
     }
 
     #[test]

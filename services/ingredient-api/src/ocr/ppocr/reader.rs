@@ -109,11 +109,13 @@ impl PpOcrEngine {
         let first_quality = quality(&found);
         // A list read whole of which three quarters of the items are known needs no second
         // look.
-        let well_read = list_is_enough(&found) && 4 * first_quality.0 >= 3 * found.items.len();
+        let well_read = |found: &Extraction, known: usize| {
+            list_is_enough(found) && 4 * known >= 3 * found.items.len()
+        };
         // A page of a script the models lack (Hangul) reads no better enlarged: Tesseract
         // reads it.
         let unreadable = layout::unread_page(&text) || layout::unread_list_first(&text);
-        let zoom = if well_read || unreadable || !reading.complete {
+        let mut zoom = if well_read(&found, first_quality.0) || unreadable || !reading.complete {
             None
         } else {
             zoom_region(
@@ -123,48 +125,78 @@ impl PpOcrEngine {
                 reading.quarter_turns,
             )
         };
-        if let Some(zoom) = zoom
+        let page = zoom.map(|_| turned(image, reading.quarter_turns));
+        let mut best: Option<(EngineReading, (usize, bool, usize))> = None;
+        let mut passes = 0;
+        while let (Some(z), Some(page)) = (zoom.take(), page.as_ref())
+            && passes < ZOOM_PASSES
             && deadline.saturating_duration_since(Instant::now()) > ZOOM_LEAST_TIME
         {
-            let page = turned(image, reading.quarter_turns);
+            passes += 1;
             let zoomed = self.engine.read_zoomed(
                 page.as_ref(),
-                zoom.bounds,
-                zoom.scale,
+                z.bounds,
+                z.scale,
                 deadline,
                 reading_steps,
                 |lines| list_is_read(lines, language),
             );
-            match zoomed {
-                Ok(zoomed) => {
-                    let zoomed_blocks = layout::blocks(&zoomed.lines);
-                    let (zoomed_found, zoomed_text) = layout::find_list(&zoomed_blocks);
-                    tracing::debug!(
-                        bounds = ?zoom.bounds,
-                        scale = zoom.scale,
-                        boxes = zoomed.boxes,
-                        header = zoomed_found.header_found,
-                        items = zoomed_found.items.len(),
-                        seconds = started.elapsed().as_secs_f32(),
-                        "PP-OCR read the small print enlarged"
-                    );
-                    tracing::trace!(text = %zoomed_text, "the enlarged print");
-                    if quality(&zoomed_found) > first_quality {
-                        return Some(NeuralReading {
-                            unread_first: layout::unread_list_first(&zoomed_text),
-                            reading: EngineReading {
-                                engine: Engine::PpOcr,
-                                found: zoomed_found,
-                                text: zoomed_text,
-                                lines: zoomed.lines,
-                            },
-                            quarter_turns: reading.quarter_turns,
-                            boxes: reading.boxes,
-                        });
-                    }
+            let zoomed = match zoomed {
+                Ok(zoomed) => zoomed,
+                Err(e) => {
+                    tracing::warn!(error = %e, "PP-OCR failed on the enlarged print");
+                    break;
                 }
-                Err(e) => tracing::warn!(error = %e, "PP-OCR failed on the enlarged print"),
+            };
+            let zoomed_blocks = layout::blocks(&zoomed.lines);
+            let (zoomed_found, zoomed_text) = layout::find_list(&zoomed_blocks);
+            let zoomed_quality = quality(&zoomed_found);
+            tracing::debug!(
+                bounds = ?z.bounds,
+                scale = z.scale,
+                boxes = zoomed.boxes,
+                header = zoomed_found.header_found,
+                items = zoomed_found.items.len(),
+                known = zoomed_quality.0,
+                seconds = started.elapsed().as_secs_f32(),
+                "PP-OCR read the small print enlarged"
+            );
+            tracing::trace!(text = %zoomed_text, "the enlarged print");
+            // Print still too small at the first enlargement (capped by its pixels when the
+            // print spans a whole label, a tube's 5 px): the header's block of the enlarged
+            // reading, closer.
+            if zoomed.complete
+                && zoomed_found.header_found
+                && !well_read(&zoomed_found, zoomed_quality.0)
+            {
+                let (_, _, w, h) = z.bounds;
+                let size = (
+                    (w as f32 * z.scale).round() as u32,
+                    (h as f32 * z.scale).round() as u32,
+                );
+                zoom = zoom_region(&zoomed.lines, &zoomed_blocks, size, 0)
+                    .and_then(|inner| z.closer(inner));
             }
+            let better = best.as_ref().map_or(first_quality, |b| b.1);
+            if zoomed_quality > better {
+                best = Some((
+                    EngineReading {
+                        engine: Engine::PpOcr,
+                        found: zoomed_found,
+                        text: zoomed_text,
+                        lines: zoomed.lines,
+                    },
+                    zoomed_quality,
+                ));
+            }
+        }
+        if let Some((zoomed, _)) = best {
+            return Some(NeuralReading {
+                unread_first: layout::unread_list_first(&zoomed.text),
+                reading: zoomed,
+                quarter_turns: reading.quarter_turns,
+                boxes: reading.boxes,
+            });
         }
         tracing::debug!(
             boxes = reading.boxes,
@@ -198,6 +230,28 @@ struct Zoom {
     bounds: (u32, u32, u32, u32),
     scale: f32,
 }
+
+impl Zoom {
+    /// The part `inner` of this zoom's enlarged part (in its pixels and scale) as a zoom of
+    /// the page, enlarged at most [`ZOOM_MOST_SCALE`] times in all; `None` when it would not
+    /// enlarge the print [`ZOOM_CLOSER`] times more than this one.
+    fn closer(self, inner: Self) -> Option<Self> {
+        let (x, y, _, _) = self.bounds;
+        let (ix, iy, iw, ih) = inner.bounds;
+        let page = |v: u32| (v as f32 / self.scale).round() as u32;
+        let scale = (self.scale * inner.scale).min(ZOOM_MOST_SCALE);
+        (scale >= self.scale * ZOOM_CLOSER).then(|| Self {
+            bounds: (x + page(ix), y + page(iy), page(iw).max(1), page(ih).max(1)),
+            scale,
+        })
+    }
+}
+
+/// Most readings of a part of the page enlarged (each about a megapixel of detection).
+const ZOOM_PASSES: usize = 2;
+
+/// Least enlargement of a closer zoom over the one before it for a further reading.
+const ZOOM_CLOSER: f32 = 1.3;
 
 /// Least time left in the budget to read small print again enlarged (a detection of about a
 /// megapixel and the recognition of its lines).
@@ -270,6 +324,20 @@ fn zoom_region(
         let (a, b, c, d) = lines[i].rect.bounds();
         (x0, y0, x1, y1) = (x0.min(a), y0.min(b), x1.max(c), y1.max(d));
     }
+    // The rest of the rows: a line's start or end detected as a box of its own, thicker or
+    // in another block (print squeezed at a tube's or a bottle's edge), beside the part
+    // taken. Cutting it off loses the header and each line's first word (`sen ten:` for
+    // `Zutaten:`).
+    for _ in 0..2 {
+        for line in lines {
+            let (a, b, c, d) = line.rect.bounds();
+            let centre = (b + d) / 2.0;
+            let gap = if c < x0 { x0 - c } else { a - x1 };
+            if centre > y0 && centre < y1 && gap < ZOOM_ROW_GAP * box_height {
+                (x0, x1) = (x0.min(a), x1.max(c));
+            }
+        }
+    }
     // A margin of a line around the block, and three lines below it (the list's last lines
     // may have been detected as a block of their own).
     let (x0, y0) = ((x0 - 2.0 * box_height).max(0.0), (y0 - box_height).max(0.0));
@@ -287,6 +355,10 @@ fn zoom_region(
         scale,
     })
 }
+
+/// Widest gap, in box heights, between the part of a page read enlarged and a line level
+/// with it that is taken in too ([`zoom_region`]).
+const ZOOM_ROW_GAP: f32 = 3.0;
 
 /// Least enlargement worth a second reading (and what makes a block's print small).
 const ZOOM_SMALL: f32 = 1.5;
@@ -349,6 +421,7 @@ fn list_is_read(lines: &[TextLine], language: Option<Language>) -> bool {
         },
         text: NEXT_LINE.to_owned(),
         confidence: 1.0,
+        choices: Vec::new(),
     };
     let more: Vec<TextLine> = lines.iter().cloned().chain([next]).collect();
     answer(&more).is_some_and(|f| f.items == found.items)
@@ -385,6 +458,7 @@ mod tests {
                 },
                 text: (*text).to_owned(),
                 confidence: 0.99,
+                choices: Vec::new(),
             })
             .collect()
     }
@@ -431,6 +505,41 @@ mod tests {
             &page(&["wheat flour, sugar, salt.", "x"]),
             None
         ));
+    }
+
+    #[test]
+    fn a_closer_zoom_is_taken_back_to_the_page_and_capped() {
+        let first = Zoom {
+            bounds: (100, 200, 600, 400),
+            scale: 2.0,
+        };
+        // The top-left quarter of the enlarged part, enlarged twice more: four times in all.
+        let closer = first.closer(Zoom {
+            bounds: (0, 0, 600, 400),
+            scale: 2.0,
+        });
+        assert_eq!(
+            closer,
+            Some(Zoom {
+                bounds: (100, 200, 300, 200),
+                scale: 4.0
+            })
+        );
+        // Capped at four times in all: three times more is four, still closer.
+        let capped = first.closer(Zoom {
+            bounds: (200, 100, 400, 200),
+            scale: 3.0,
+        });
+        assert_eq!(
+            capped.map(|z| (z.bounds, z.scale)),
+            Some(((200, 250, 200, 100), 4.0))
+        );
+        // Already at the cap: no closer reading.
+        let at_cap = Zoom {
+            bounds: (0, 0, 100, 100),
+            scale: 4.0,
+        };
+        assert_eq!(at_cap.closer(first), None);
     }
 
     #[test]

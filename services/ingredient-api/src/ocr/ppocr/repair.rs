@@ -66,9 +66,107 @@ pub fn mend(
         .iter()
         .map(|item| {
             let confidence = confidence_of(item, lines);
-            mend_item(kb, item, confidence, language).unwrap_or_else(|| item.clone())
+            mend_by_runner_up(kb, item, lines)
+                .or_else(|| mend_item(kb, item, confidence, language))
+                .unwrap_or_else(|| item.clone())
         })
         .collect()
+}
+
+/// Least probability of the recogniser's runner-up for a character for it to be tried in its
+/// place ([`mend_by_runner_up`]).
+pub const RUNNER_UP: f32 = 0.1;
+
+/// Most characters of an item tried with their runner-up (the likeliest ones).
+const MOST_TRIED: usize = 6;
+
+/// The item with one or two characters taken as the recogniser's runner-up for them (each
+/// with at least [`RUNNER_UP`] of probability), when that makes it a name of exactly one
+/// entry of the knowledge base: `Glycerln` whose `l` the recogniser nearly read `i` becomes
+/// `Glycerin`. One change is preferred to two; two entries reached with as many changes
+/// leave the item as printed, and so does an item no runner-up makes a known name (nothing
+/// the recogniser did not see is invented). Works in every script: the runner-up of a
+/// Japanese character is a character too.
+pub fn mend_by_runner_up(kb: &KnowledgeBase, item: &str, lines: &[TextLine]) -> Option<String> {
+    if item.chars().any(|c| c.is_ascii_digit()) || kb.lookup(item).is_some() {
+        return None;
+    }
+    let chars: Vec<char> = item.chars().collect();
+    let mut tried: Vec<(usize, char, f32)> = item_choices(item, lines)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, choice)| {
+            let choice = choice?;
+            (choice.second_p >= RUNNER_UP
+                && choice.second.is_alphabetic()
+                && choice.second != chars[i])
+                .then_some((i, choice.second, choice.second_p))
+        })
+        .collect();
+    tried.sort_by(|a, b| b.2.total_cmp(&a.2));
+    tried.truncate(MOST_TRIED);
+    let variant = |changes: &[&(usize, char, f32)]| {
+        let mut v = chars.clone();
+        for &&(i, c, _) in changes {
+            v[i] = if chars[i].is_uppercase() {
+                c.to_uppercase().next().unwrap_or(c)
+            } else {
+                c
+            };
+        }
+        v.into_iter().collect::<String>()
+    };
+    let singles: Vec<Vec<&(usize, char, f32)>> = tried.iter().map(|t| vec![t]).collect();
+    let pairs: Vec<Vec<&(usize, char, f32)>> = tried
+        .iter()
+        .enumerate()
+        .flat_map(|(k, a)| tried[k + 1..].iter().map(move |b| vec![a, b]))
+        .filter(|pair| pair[0].0 != pair[1].0)
+        .collect();
+    for changes in [singles, pairs] {
+        let mut reached: Vec<(usize, String)> = changes
+            .iter()
+            .filter_map(|change| {
+                let v = variant(change);
+                kb.resolve_exact(&v).map(|r| (r.index, v))
+            })
+            .collect();
+        reached.sort();
+        reached.dedup_by_key(|(index, _)| *index);
+        match reached.len() {
+            0 => continue,
+            1 => return reached.pop().map(|(_, v)| v),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The recogniser's choices for each character of `item` (`None` where not known): each word
+/// of three characters or more is found in a line read and takes that line's choices.
+fn item_choices(item: &str, lines: &[TextLine]) -> Vec<Option<super::CharChoice>> {
+    let mut out = vec![None; item.chars().count()];
+    let mut at = 0;
+    for word in item.split(' ') {
+        let n = word.chars().count();
+        if n >= 3 {
+            let found = lines.iter().find_map(|line| {
+                if line.choices.len() != line.text.chars().count() {
+                    return None;
+                }
+                let byte = line.text.find(word)?;
+                let start = line.text[..byte].chars().count();
+                line.choices.get(start..start + n)
+            });
+            if let Some(found) = found {
+                for (k, choice) in found.iter().enumerate() {
+                    out[at + k] = Some(*choice);
+                }
+            }
+        }
+        at += n + 1;
+    }
+    out
 }
 
 /// The lowest confidence of the lines the item's words were read on (1.0 when none is found:
@@ -182,6 +280,7 @@ mod tests {
             rect,
             text: text.into(),
             confidence,
+            choices: Vec::new(),
         };
         let lines = [
             line("Aqua, SOOUM LAURETH", 0.8),
@@ -190,5 +289,90 @@ mod tests {
         assert_eq!(confidence_of("SOOUM LAURETH SULFATE", &lines), 0.8);
         assert_eq!(confidence_of("Glycerin", &lines), 0.99);
         assert_eq!(confidence_of("Parfum", &lines), 1.0);
+    }
+
+    /// A line read as `text`, each character sure (0.95) but for `runner_ups`: (character
+    /// index, runner-up, its probability).
+    fn read_as(text: &str, runner_ups: &[(usize, char, f32)]) -> TextLine {
+        use crate::ocr::ppocr::CharChoice;
+        use crate::ocr::ppocr::geometry::RotatedRect;
+        let mut choices: Vec<CharChoice> = text
+            .chars()
+            .map(|_| CharChoice {
+                p: 0.95,
+                second: 'x',
+                second_p: 0.01,
+            })
+            .collect();
+        for &(i, second, second_p) in runner_ups {
+            choices[i] = CharChoice {
+                p: 1.0 - second_p,
+                second,
+                second_p,
+            };
+        }
+        TextLine {
+            rect: RotatedRect {
+                cx: 0.0,
+                cy: 0.0,
+                width: 1.0,
+                height: 1.0,
+                axis: (1.0, 0.0),
+            },
+            text: text.into(),
+            confidence: 0.95,
+            choices,
+        }
+    }
+
+    #[test]
+    fn a_character_read_in_place_of_its_runner_up_is_mended_to_one_known_name() {
+        let kb = KnowledgeBase::embedded();
+        let lines = [read_as("Aqua, Glycerln, Parfum", &[(12, 'i', 0.3)])];
+        assert_eq!(
+            mend_by_runner_up(kb, "Glycerln", &lines).as_deref(),
+            Some("Glycerin")
+        );
+        // Two runner-ups needed, on a line of another language.
+        let lines = [read_as(
+            "Zutaten: Zocksr, Salz",
+            &[(10, 'u', 0.2), (13, 'e', 0.4)],
+        )];
+        assert_eq!(
+            mend_by_runner_up(kb, "Zocksr", &lines).as_deref(),
+            Some("Zucker")
+        );
+        // The whole item is mended, word by word, in place.
+        let lines = [read_as("Sodium Chlorlde, Aqua", &[(12, 'i', 0.25)])];
+        assert_eq!(
+            mend_by_runner_up(kb, "Sodium Chlorlde", &lines).as_deref(),
+            Some("Sodium Chloride")
+        );
+    }
+
+    #[test]
+    fn without_a_likely_runner_up_to_one_name_the_item_stays_as_printed() {
+        let kb = KnowledgeBase::embedded();
+        // A runner-up the recogniser gave little weight.
+        let lines = [read_as("Aqua, Glycerln", &[(12, 'i', 0.05)])];
+        assert_eq!(mend_by_runner_up(kb, "Glycerln", &lines), None);
+        // Runner-ups that make no known name: nothing is invented.
+        let lines = [read_as(
+            "Zorblax, Moonpetal",
+            &[(1, 'a', 0.4), (9, 'N', 0.4)],
+        )];
+        assert_eq!(mend_by_runner_up(kb, "Zorblax", &lines), None);
+        assert_eq!(mend_by_runner_up(kb, "Moonpetal", &lines), None);
+        // A known name stays, whatever its runner-ups.
+        let lines = [read_as("Salt, Sugar", &[(0, 'M', 0.45)])];
+        assert_eq!(mend_by_runner_up(kb, "Salt", &lines), None);
+        // Two known names within one change: ambiguous, as printed.
+        let lines = [read_as("Mice", &[(0, 'R', 0.3), (1, 'a', 0.3)])];
+        assert!(kb.lookup("rice").is_some() && kb.lookup("mace").is_some());
+        assert_eq!(mend_by_runner_up(kb, "Mice", &lines), None);
+        // No choices known (a line the layout made up): nothing changes.
+        let mut bare = read_as("Glycerln", &[(6, 'i', 0.3)]);
+        bare.choices.clear();
+        assert_eq!(mend_by_runner_up(kb, "Glycerln", &[bare]), None);
     }
 }
