@@ -8,9 +8,10 @@
 //! the next tensors come from the thread's heap, beside the holes the previous ones left, and
 //! the peak grows with the holes. Measured on the detector alone over two 720×1280 frames:
 //! 306 MB peak with glibc's defaults, 193 MB with the threshold fixed at 128 KiB (every large
-//! block mapped and unmapped with its tensor), the same boxes; the fresh pages cost the kernel
-//! about a tenth more CPU, which transparent huge pages (`hugetlb=1`: `madvise` for blocks of
-//! 2 MB and more) win back in part.
+//! block mapped and unmapped with its tensor), the same boxes; in the server a frame's peak
+//! fell from about 440 to 245 MB. The fresh pages cost the kernel CPU: a whole photo about a
+//! fifth more (docs/ocr.md, "Memory", has the threshold's curve); transparent huge pages
+//! (`hugetlb=1`: `madvise` for the blocks) win a little of it back where the kernel allows.
 //!
 //! glibc reads these settings (`GLIBC_TUNABLES`) only when a process starts, and setting
 //! them from inside would need `unsafe` (`mallopt`), which the workspace forbids: the server
