@@ -251,7 +251,7 @@ fn matcher() -> &'static (AhoCorasick, Vec<Cue>) {
 /// parsed (any case).
 pub fn cues(subject: &str, body: &str) -> Vec<Cue> {
     let head = truncate_chars(body, CUE_BODY_CHARS);
-    let text = format!("{subject}\n{head}").to_lowercase();
+    let text = without_business_offers(format!("{subject}\n{head}").to_lowercase());
     let subject_len = subject.to_lowercase().len();
     let (automaton, owners) = matcher();
     let mut out: Vec<Cue> = Vec::new();
@@ -295,11 +295,23 @@ pub fn cues(subject: &str, body: &str) -> Vec<Cue> {
     out
 }
 
+/// `text` (lower-case) with each business document named with an offer word (`offer
+/// letter`, `Angebot bestätigen`: lexicon `not-offer`) blanked to spaces of the same length,
+/// so its words raise no cue and positions stay where they were.
+fn without_business_offers(mut text: String) -> String {
+    for phrase in &lexicon().not_offer {
+        while let Some(at) = text.find(phrase.as_str()) {
+            text.replace_range(at..at + phrase.len(), &" ".repeat(phrase.len()));
+        }
+    }
+    text
+}
+
 /// The first phrase of `cue` found in the subject or the start of the body, as the lexicon
 /// writes it (`None` for the computed cues and when none is found).
 pub fn phrase_of(subject: &str, body: &str, cue: Cue) -> Option<&'static str> {
     let head = truncate_chars(body, CUE_BODY_CHARS);
-    let text = format!("{subject}\n{head}").to_lowercase();
+    let text = without_business_offers(format!("{subject}\n{head}").to_lowercase());
     let (automaton, owners) = matcher();
     let phrases = lexicon().cue_phrases.get(cue.key())?;
     automaton
@@ -372,11 +384,13 @@ fn has_issue_number(subject: &str) -> bool {
     if subject.contains("(issue") || subject.contains("(pr") || subject.contains("(#") {
         return false;
     }
+    // A number, not a code: `#120`, not a mass mailer's per-copy tag such as `#2c6e`.
     let digit_after = |i: usize, len: usize| {
-        subject[i + len..]
+        let token: String = subject[i + len..]
             .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_digit())
+            .take_while(|c| c.is_alphanumeric())
+            .collect();
+        !token.is_empty() && token.chars().all(|c| c.is_ascii_digit())
     };
     lexicon().issue_prefixes.iter().any(|p| {
         subject
@@ -442,6 +456,28 @@ mod tests {
     }
 
     #[test]
+    fn an_offer_letter_or_a_quote_to_confirm_sells_nothing() {
+        for (subject, body) in [
+            (
+                "Firma pendiente: carta de oferta",
+                "Revise y firme el documento.",
+            ),
+            ("To-dos: Migrationsplan", "- Lena: Angebot bestätigen"),
+            ("Please sign: Offer letter", "Review and sign the document."),
+        ] {
+            let found = cues(subject, body);
+            assert!(!found.contains(&Cue::Offer), "{subject}: {found:?}");
+        }
+        // The offer words elsewhere still sell.
+        for (subject, body) in [
+            ("Oferta especial", "Solo hoy."),
+            ("Unser Angebot der Woche", "20 % Rabatt."),
+        ] {
+            assert!(cues(subject, body).contains(&Cue::Offer), "{subject}");
+        }
+    }
+
+    #[test]
     fn numbered_titles_are_issue_numbers_but_orders_and_builds_are_not() {
         for subject in [
             "Your Daily Dilbert 07/11/2002",
@@ -471,6 +507,7 @@ mod tests {
             "Build #77 failed",
             "Re: PR #9 review",
             "Invoice #3",
+            "New  Accounts #2C6E",
         ] {
             assert!(
                 !cues(subject, "").contains(&Cue::NewsletterTag),

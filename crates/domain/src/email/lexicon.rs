@@ -26,6 +26,10 @@ pub struct Lexicon {
     /// Phrases that put a question to anyone on a list rather than to the addressee
     /// ("does anyone", "quelqu'un"): a question to a crowd.
     pub to_anyone: Vec<String>,
+    /// Business documents named with an offer word (`offer letter`, `carta de oferta`,
+    /// `Angebot bestätigen`): a job offer or a supplier's quote, not a sale; their words are
+    /// read as no cue at all.
+    pub not_offer: Vec<String>,
     /// Approve words (with a reject word: a decision is asked for).
     pub approve: Vec<String>,
     /// Reject words.
@@ -110,6 +114,7 @@ struct Phrases {
 struct CuesFile {
     no_action: Phrases,
     to_anyone: Phrases,
+    not_offer: Phrases,
     approve_reject: ApproveReject,
     price: Price,
     issue_number: IssueNumber,
@@ -290,6 +295,10 @@ impl Lexicon {
         )?;
         unambiguous(
             "cues.toml",
+            [("not-offer", cues.not_offer.phrases.as_slice())],
+        )?;
+        unambiguous(
+            "cues.toml",
             [
                 ("approve", cues.approve_reject.approve.as_slice()),
                 ("reject", cues.approve_reject.reject.as_slice()),
@@ -322,6 +331,7 @@ impl Lexicon {
             cue_phrases,
             no_action: cues.no_action.phrases,
             to_anyone: cues.to_anyone.phrases,
+            not_offer: cues.not_offer.phrases,
             approve: cues.approve_reject.approve,
             reject: cues.approve_reject.reject,
             price_signs: cues.price.signs,
