@@ -40,6 +40,8 @@ pub struct Lexicon {
     pub issue_prefixes: Vec<String>,
     /// Words before a `#` number that name a transaction or a tracker's item, not an issue.
     pub numbered_items: Vec<String>,
+    /// Month names (lower-case): a month and a year in a subject date an issue (`July 2002`).
+    pub months: Vec<String>,
     /// Header conventions.
     pub headers: Headers,
     /// Social networks' notification domains.
@@ -140,6 +142,7 @@ struct Price {
 struct IssueNumber {
     prefixes: Vec<String>,
     items: Vec<String>,
+    months: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -337,6 +340,7 @@ impl Lexicon {
             price_signs: cues.price.signs,
             issue_prefixes: cues.issue_number.prefixes,
             numbered_items: cues.issue_number.items,
+            months: cues.issue_number.months,
             headers: Headers {
                 esp_prefixes: headers.esp.header_prefixes,
                 esp_mailers: headers.esp.mailers,
