@@ -31,5 +31,5 @@ pub fn other_hands() -> Vec<Label> {
 /// Whether a label belongs to the tune half: the FNV-1a hash of its name is even (a fixed
 /// split, the same on every machine and run).
 pub fn is_tune_half(label: &Label) -> bool {
-    domain::email::text::fnv1a(label.name.as_bytes()) % 2 == 0
+    domain::email::text::fnv1a(label.name.as_bytes()).is_multiple_of(2)
 }
