@@ -99,7 +99,7 @@ fn ocr_english_text_of_the_held_out_labels_stays_above_its_floor() {
     let scores = english_f1(&labels, "labels-heldout.toml");
     let floors = [
         ("de", 1.0),
-        ("es", 0.93),
+        ("es", 0.96),
         ("fr", 1.0),
         ("it", 0.92),
         ("ja", 1.0),
@@ -126,7 +126,7 @@ fn ocr_english_text_of_the_labels_by_other_hands_stays_above_its_floor() {
     let report_scores = english_f1(&report, "other hands, report half");
     // The levels reached: far below the 0.90 aimed at (what is left is in the report).
     let tune_floors = [
-        ("de", 0.42),
+        ("de", 0.45),
         ("es", 0.77),
         ("fr", 0.63),
         ("it", 0.57),
