@@ -24,7 +24,7 @@ use unicode_normalization::UnicodeNormalization;
 
 pub use crate::grammar::Language;
 use crate::grammar::split::{Brackets, TopLevel, is_closer, is_opener};
-use crate::grammar::words;
+use crate::grammar::{is_class_word, words};
 use crate::language::Lexicon;
 use crate::text::distance::bounded_distance;
 use crate::text::script::{is_cjk_text, is_han, is_hangul, is_kana};
@@ -1015,7 +1015,8 @@ fn mend_share_figure(inner: &str) -> Option<String> {
 }
 
 /// A colon inside an item before a lower-case word is a misread speck (`Farina di: frumento`,
-/// `Alcol:cetilstearilico`): it becomes a space.
+/// `Alcol:cetilstearilico`): it becomes a space. Not after a function class, whose colon is
+/// printed (`Espesante: goma xantana`, `acidulante: ácido cítrico`).
 fn unspeckle_colons(item: &str) -> String {
     let chars: Vec<char> = item.chars().collect();
     let mut out = String::with_capacity(item.len());
@@ -1023,7 +1024,10 @@ fn unspeckle_colons(item: &str) -> String {
         if c == ':' {
             let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
             let prev = i.checked_sub(1).map(|j| chars[j]);
-            if prev.is_some_and(char::is_alphabetic) && next.is_some_and(|n| n.is_lowercase()) {
+            if prev.is_some_and(char::is_alphabetic)
+                && next.is_some_and(|n| n.is_lowercase())
+                && !is_class_word(&chars[..i].iter().collect::<String>())
+            {
                 if !chars.get(i + 1).is_some_and(|n| n.is_whitespace()) {
                     out.push(' ');
                 }
