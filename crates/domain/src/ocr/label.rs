@@ -322,26 +322,30 @@ const CUT_HEADER_MOST_WORDS: usize = 2;
 /// Migros…` or `Nutrients: Energy 300 kJ` end like headers but open no list of known names;
 /// a word that starts as the header does is a misspelling, not a cut (`Ingrdints:`).
 fn find_cut_header(lines: &[String], before: usize) -> Option<HeaderMatch> {
-    lines.iter().take(before).enumerate().find_map(|(index, line)| {
-        let (word, after_colon) = line.trim_start().split_once([':', ';'])?;
-        let pieces = word.split_whitespace().count();
-        if pieces == 0
-            || pieces > CUT_HEADER_MOST_WORDS
-            || !word.chars().all(|c| c.is_alphabetic() || c == ' ')
-            || !cut_header(word)
-            || starts_other_section(line)
-        {
-            return None;
-        }
-        let end = line.len() - after_colon.len();
-        let items = until_footnote(split_items(&take_section(lines, index, end, true)));
-        let known = items.iter().filter(|item| known_exactly(item)).count();
-        (known >= 1 && 2 * known >= items.len()).then_some(HeaderMatch {
-            line: index,
-            end,
-            language: None,
+    lines
+        .iter()
+        .take(before)
+        .enumerate()
+        .find_map(|(index, line)| {
+            let (word, after_colon) = line.trim_start().split_once([':', ';'])?;
+            let pieces = word.split_whitespace().count();
+            if pieces == 0
+                || pieces > CUT_HEADER_MOST_WORDS
+                || !word.chars().all(|c| c.is_alphabetic() || c == ' ')
+                || !cut_header(word)
+                || starts_other_section(line)
+            {
+                return None;
+            }
+            let end = line.len() - after_colon.len();
+            let items = until_footnote(split_items(&take_section(lines, index, end, true)));
+            let known = items.iter().filter(|item| known_exactly(item)).count();
+            (known >= 1 && 2 * known >= items.len()).then_some(HeaderMatch {
+                line: index,
+                end,
+                language: None,
+            })
         })
-    })
 }
 
 /// Whether `word` (letters, perhaps broken by a space) is the end of a Latin header of seven
@@ -376,15 +380,13 @@ fn known_exactly(item: &str) -> bool {
     use crate::knowledge::MatchKind;
     let kb = crate::knowledge::KnowledgeBase::embedded();
     let as_printed = |name: &str| {
-        kb.resolve(name).is_some_and(|r| {
-            !matches!(r.kind, MatchKind::Typo | MatchKind::Head)
-        })
+        kb.resolve(name)
+            .is_some_and(|r| !matches!(r.kind, MatchKind::Typo | MatchKind::Head))
     };
     let head = item_name(item);
     let first = head.split_whitespace().next().unwrap_or(&head);
     !head.is_empty()
-        && (as_printed(&head)
-            || (first.chars().count() >= 4 && first != head && as_printed(first)))
+        && (as_printed(&head) || (first.chars().count() >= 4 && first != head && as_printed(first)))
 }
 
 /// An item's name before any bracket, without marks and figures (`rote Paprika* 11%` →
@@ -445,8 +447,7 @@ fn header_before_colon(text: &str) -> bool {
                     header.len() >= MISREAD_LATIN_HEADER_MIN_LETTERS
                         && header.iter().all(|c| c.is_alphabetic() && !is_cjk_text(*c))
                         && (bounded_distance(&header, &letters, 1).is_some()
-                            || (letters.len() <= header.len()
-                                && tail > CUT_HEADER_LEAST_TAIL))
+                            || (letters.len() <= header.len() && tail > CUT_HEADER_LEAST_TAIL))
                 }))
     })
 }
