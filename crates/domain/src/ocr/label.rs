@@ -434,7 +434,7 @@ fn header_before_colon(text: &str) -> bool {
             .unwrap_or("")
             .to_lowercase();
         let letters: Vec<char> = word.chars().collect();
-        letters.len() >= CUT_HEADER_LEAST_TAIL + 1
+        letters.len() > CUT_HEADER_LEAST_TAIL
             && (header_in_line(&format!("{word}:")).is_some()
                 || words().headers.iter().any(|h| {
                     let header: Vec<char> = h.phrase.chars().collect();
