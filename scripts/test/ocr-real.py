@@ -32,6 +32,9 @@ def summary(rows):
     cpu = [r["cpu"] for r in rows if r.get("cpu") is not None]
     cpu_part = (f" cpu_median_s={statistics.median(cpu):.2f} cpu_max_s={max(cpu):.2f}"
                 if cpu else "")
+    rss = [r["rss_mb"] for r in rows if r.get("rss_mb") is not None]
+    if rss:
+        cpu_part += f" rss_median_mb={statistics.median(rss):.0f} rss_max_mb={max(rss):.0f}"
     return (f"photos={len(rows)} fuzzy_f1={f1:.3f} recall={recall:.3f} precision={precision:.3f} "
             f"median_s={statistics.median(seconds):.2f} max_s={max(seconds):.2f} "
             f"over_{BUDGET_S:.0f}s={sum(s > BUDGET_S for s in seconds)} "
@@ -69,9 +72,12 @@ def main():
         cpu_log = os.path.join(tmp, "cpu.txt")
         if args.pid:
             # Ticks before and after each request, written beside the answer.
+            # The peak resident memory (VmHWM) is reset before each request (clear_refs 5), so
+            # each photo's peak is its own over what the server already held.
             tick = f"awk '{{print $14+$15+$16+$17}}' /proc/{args.pid}/stat"
-            post = (f"a=$({tick}); {post}; b=$({tick}); "
-                    f"echo {{image}} $((b - a)) >> {cpu_log}")
+            hwm = f"awk '/^VmHWM/{{print $2}}' /proc/{args.pid}/status"
+            post = (f"echo 5 > /proc/{args.pid}/clear_refs 2>/dev/null; a=$({tick}); {post}; "
+                    f"b=$({tick}); echo {{image}} $((b - a)) $({hwm}) >> {cpu_log}")
         cmd = [sys.executable, os.path.join(PHOTOS, "score.py"), "--dir", PHOTOS, "--jobs", "1",
                "--timeout", str(args.timeout), "--json-key", "original_text", "--save", saved,
                "--cmd", post]
@@ -80,13 +86,16 @@ def main():
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
         rows = [json.loads(l) for l in open(saved, encoding="utf-8") if l.strip()]
         ticks = os.sysconf("SC_CLK_TCK")
-        cpu = {}
+        cpu, rss = {}, {}
         if os.path.exists(cpu_log):
             for line in open(cpu_log, encoding="utf-8"):
-                path, spent = line.rsplit(" ", 1)
+                path, spent, hwm_kb = line.rsplit(" ", 2)
                 cpu[os.path.basename(path)] = int(spent) / ticks
+                if hwm_kb.strip().isdigit():
+                    rss[os.path.basename(path)] = int(hwm_kb) / 1024
         for r in rows:
             r["cpu"] = cpu.get(r["file"])
+            r["rss_mb"] = rss.get(r["file"])
         if args.save and cpu:
             # The saved rows with their CPU seconds (make bench-ocr reads them).
             with open(args.save, "w", encoding="utf-8") as f:
@@ -95,6 +104,8 @@ def main():
     for r in sorted(rows, key=lambda r: (half(r["file"]), r["file"])):
         f1 = 2 * r["fuzzy"] / (r["n_pred"] + r["n_truth"]) if r["n_pred"] + r["n_truth"] else 0.0
         cpu = f" cpu {r['cpu']:5.2f}s" if r.get("cpu") is not None else ""
+        if r.get("rss_mb") is not None:
+            cpu += f" rss {r['rss_mb']:4.0f}MB"
         print(f"{half(r['file']):<6} {r['file']:<28} f1={f1:.2f} truth={r['n_truth']:>2} "
               f"pred={r['n_pred']:>2} fuzzy={r['fuzzy']:>2} {r['seconds']:6.2f}s{cpu}")
     for name in ("tune", "check"):

@@ -5,7 +5,8 @@
 # CRC-32 of the file name: scripts/test/ocr-real.py). Says "skipped" and succeeds when
 # ../shared/data is not beside the checkout. Arguments go to ocr-real.py (--save FILE, --only RE,
 # --half tune|check); the CPU seconds of each photo are read from the server's /proc entry.
-# OCR_REAL_BIN runs another build of the binary (a baseline) side by side.
+# OCR_REAL_BIN runs another build of the binary (a baseline) side by side; OCR_REAL_CORE picks the
+# core (default 0), so that two builds can be read at once, one on each core.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ ! -d ../shared/data/real-photos ]; then
@@ -23,7 +24,7 @@ trap cleanup EXIT
 # shellcheck source=scripts/bench/lib.sh
 source scripts/bench/lib.sh
 port=$(free_port)
-cores=(taskset -c 0)
+cores=(taskset -c "${OCR_REAL_CORE:-0}")
 command -v taskset >/dev/null || cores=()
 HOST=127.0.0.1 PORT=$port OCR_CONCURRENCY=1 OMP_THREAD_LIMIT=1 RUST_LOG=${RUST_LOG:-warn} \
   OCR_QUEUE_WAIT_SECS=600 "${cores[@]}" "$bin" 2>/dev/null &

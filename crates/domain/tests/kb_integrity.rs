@@ -368,3 +368,31 @@ sources = []
     let misspelled = bad_allergen.replace("allergens = [\"wheat\"]", "alergens = []");
     assert!(KnowledgeBase::from_files(&[("b.toml", &misspelled)]).is_err());
 }
+
+#[test]
+fn every_additive_named_as_a_nutrient_form_is_an_entry() {
+    use domain::knowledge::facts::{AdditiveGroups, compact_code};
+    let kb = KnowledgeBase::embedded();
+    let codes: BTreeSet<String> = kb
+        .ingredients()
+        .iter()
+        .filter_map(|i| i.e_number.as_deref())
+        .map(|e| compact_code(e).to_lowercase())
+        .collect();
+    let groups = AdditiveGroups::embedded();
+    assert!(!groups.nutrient_forms().is_empty());
+    for form in groups.nutrient_forms() {
+        let code = form.code.to_lowercase();
+        assert!(
+            codes.iter().any(|c| c.starts_with(&code)),
+            "additive-groups.toml: nutrient form {} is no entry's E-number",
+            form.code
+        );
+        assert!(
+            kb.source(&form.source).is_some(),
+            "{}: unknown source {}",
+            form.code,
+            form.source
+        );
+    }
+}

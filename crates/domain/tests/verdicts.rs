@@ -247,6 +247,62 @@ fn additives_joined_under_one_function_or_after_a_class_word_are_each_found() {
 /// A preparation named by its plant (an essential oil, an absolute) is known whatever plant
 /// the label names, in French or English, with or without the Latin name.
 #[test]
+fn only_a_vitamin_or_mineral_form_is_a_nutrient_among_nutrients() {
+    // Riboflavin among the nutrients of an enriched flour is the vitamin.
+    let v = verdicts("Wheat flour (wheat flour, niacin, reduced iron, riboflavin), sugar, salt");
+    assert!(!codes(&v).contains(&"E101"), "{:?}", codes(&v));
+    // A gum or a stabiliser beside a mineral or a vitamin stays an additive.
+    let v = verdicts("Sugar, rice starch, gum arabic, magnesium, ascorbic acid, carnauba wax");
+    assert!(codes(&v).contains(&"E414"), "{:?}", codes(&v));
+    let v = verdicts("Milk, dipotassium phosphate, carrageenan, vitamin D3");
+    assert!(codes(&v).contains(&"E407"), "{:?}", codes(&v));
+}
+
+#[test]
+fn a_word_beside_an_additive_names_another_substance_not_that_additive() {
+    // "Hydrogen carbonate" is no hydrogen (E949), "calcium monophosphate" no calcium that
+    // would make its neighbours nutrients, "chloride" no chlorine (E925).
+    let v = verdicts("Wheat flour, sugar, leavening (potassium carbonate, hydrogen carbonate)");
+    assert!(!codes(&v).contains(&"E949"), "{:?}", codes(&v));
+    assert!(codes(&v).contains(&"E501"), "{:?}", codes(&v));
+    let v = verdicts(
+        "Orange, sugar, thickening agents: sodium alginate, calcium monophosphate, citric acid",
+    );
+    for code in ["E401", "E341", "E330"] {
+        assert!(codes(&v).contains(&code), "{code}: {:?}", codes(&v));
+    }
+    let v = verdicts("Magnesium, potassium, chloride, zinc");
+    assert!(!codes(&v).contains(&"E925"), "{:?}", codes(&v));
+    let r = run("Calcium, chloride, sodium", &[], Expertise::Beginner);
+    assert!(
+        r.ingredients
+            .iter()
+            .all(|i| i.recommendation != domain::analysis::Recommendation::Avoid),
+        "chloride is a mineral"
+    );
+}
+
+#[test]
+fn colour_lakes_and_run_together_mono_diglycerides_are_their_additives() {
+    let v = verdicts(
+        "Sugar, corn syrup, red #40 lake, fd&c blue #1 aluminum lake, mono & diglycerides",
+    );
+    for code in ["E129", "E133", "E471"] {
+        assert!(codes(&v).contains(&code), "{code}: {:?}", codes(&v));
+    }
+}
+
+#[test]
+fn caramel_is_the_colour_under_a_colour_class_and_the_food_alone() {
+    let v = verdicts(
+        "Wheat flour, sugar, natural coloring (beet red, beta carotene and caramel), salt",
+    );
+    assert!(codes(&v).contains(&"E150"), "{:?}", codes(&v));
+    let v = verdicts("Wheat flour, sugar, caramel (sugar, cream, butter), salt");
+    assert!(!codes(&v).contains(&"E150"), "{:?}", codes(&v));
+}
+
+#[test]
 fn essential_oils_and_absolutes_are_known_whatever_the_plant() {
     for list in [
         "Aqua, Huile essentielle de rose (Rosa damascena), Glycerin",

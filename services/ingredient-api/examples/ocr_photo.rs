@@ -42,6 +42,7 @@ async fn main() -> anyhow::Result<()> {
             "region_score" => o.region_score = value.parse()?,
             "unclip_ratio" => o.unclip_ratio = value.parse()?,
             "min_line_height" => o.min_line_height = value.parse()?,
+            "tile_pixels" => o.tile_pixels = value.parse()?,
             other => anyhow::bail!("unknown option {other}"),
         }
     }

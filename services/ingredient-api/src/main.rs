@@ -22,7 +22,11 @@ fn main() -> anyhow::Result<()> {
                 };
             std::process::exit(code);
         }
-        None => serve(),
+        None => {
+            // Before any thread starts: the server's OCR keeps its peak memory down with these.
+            ingredient_api::ocr::memory::exec_with_malloc_tunables();
+            serve()
+        }
     }
 }
 

@@ -263,3 +263,36 @@ fn analyze_subcommand_rejects_bad_input_with_exit_code_2() {
         "error: invalid skin_type 'greasy': expected one of normal, dry, oily, combination, sensitive"
     );
 }
+
+/// The server runs with glibc's allocator settings for ONNX Runtime's activations (it starts
+/// itself again with them, under the same process id), keeps an operator's own threshold, and
+/// runs without them when told to (`OCR_MALLOC=default`).
+#[test]
+fn the_server_runs_with_the_malloc_settings_for_ocr() {
+    let environ = |child: &Child| {
+        let raw = std::fs::read(format!("/proc/{}/environ", child.id())).unwrap();
+        // glibc splits the tunables in place where it parses them: read the bytes whole.
+        String::from_utf8_lossy(&raw).replace('\0', "\n")
+    };
+    for (vars, expected) in [
+        (vec![], Some("glibc.malloc.mmap_threshold=131072")),
+        (
+            vec![("GLIBC_TUNABLES", "glibc.malloc.mmap_threshold=65536")],
+            Some("glibc.malloc.mmap_threshold=65536"),
+        ),
+        (vec![("OCR_MALLOC", "default")], None),
+    ] {
+        let port = free_port();
+        let mut child = start(port, &vars);
+        let env = environ(&child);
+        sigterm(&child);
+        child.wait().unwrap();
+        match expected {
+            Some(expected) => {
+                assert!(env.contains(expected), "{env}");
+                assert_eq!(env.matches("mmap_threshold").count(), 1, "{env}");
+            }
+            None => assert!(!env.contains("mmap_threshold"), "{env}"),
+        }
+    }
+}

@@ -27,7 +27,17 @@ pub(super) fn additives(ctx: &Context<'_>, items: &[&ItemFacts<'_>]) -> Vec<Addi
             let Some(ing) = part.entry else {
                 continue;
             };
-            if (ing.e_number.is_none() && ing.ins.is_none()) || added_as_nutrient(items, i, j) {
+            if ing.e_number.is_none() && ing.ins.is_none() {
+                continue;
+            }
+            // Only a vitamin or mineral form is a nutrient among nutrients: "gum arabic,
+            // magnesium" or "carrageenan, vitamin D3" stay additives.
+            if ing
+                .e_number
+                .as_deref()
+                .is_some_and(|e| AdditiveGroups::embedded().can_be_nutrient(e))
+                && added_as_nutrient(items, i, j)
+            {
                 continue;
             }
             // An entry named for its source ("Soy Lecithin") carries the additive's INS
@@ -120,7 +130,8 @@ fn named_with_function(
     code: &str,
     under_class: bool,
 ) -> bool {
-    let class_here = is_class_word(&node.name);
+    // "natural coloring (beet red, caramel)": a colour class with a qualifier names it too.
+    let class_here = is_class_word(&node.name) || calls_itself_a_colour(&node.name);
     if node
         .sub
         .iter()

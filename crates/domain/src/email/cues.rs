@@ -251,7 +251,7 @@ fn matcher() -> &'static (AhoCorasick, Vec<Cue>) {
 /// parsed (any case).
 pub fn cues(subject: &str, body: &str) -> Vec<Cue> {
     let head = truncate_chars(body, CUE_BODY_CHARS);
-    let text = format!("{subject}\n{head}").to_lowercase();
+    let text = without_business_offers(format!("{subject}\n{head}").to_lowercase());
     let subject_len = subject.to_lowercase().len();
     let (automaton, owners) = matcher();
     let mut out: Vec<Cue> = Vec::new();
@@ -295,11 +295,23 @@ pub fn cues(subject: &str, body: &str) -> Vec<Cue> {
     out
 }
 
+/// `text` (lower-case) with each business document named with an offer word (`offer
+/// letter`, `Angebot bestätigen`: lexicon `not-offer`) blanked to spaces of the same length,
+/// so its words raise no cue and positions stay where they were.
+fn without_business_offers(mut text: String) -> String {
+    for phrase in &lexicon().not_offer {
+        while let Some(at) = text.find(phrase.as_str()) {
+            text.replace_range(at..at + phrase.len(), &" ".repeat(phrase.len()));
+        }
+    }
+    text
+}
+
 /// The first phrase of `cue` found in the subject or the start of the body, as the lexicon
 /// writes it (`None` for the computed cues and when none is found).
 pub fn phrase_of(subject: &str, body: &str, cue: Cue) -> Option<&'static str> {
     let head = truncate_chars(body, CUE_BODY_CHARS);
-    let text = format!("{subject}\n{head}").to_lowercase();
+    let text = without_business_offers(format!("{subject}\n{head}").to_lowercase());
     let (automaton, owners) = matcher();
     let phrases = lexicon().cue_phrases.get(cue.key())?;
     automaton
@@ -331,7 +343,7 @@ fn has_approve_and_reject(text: &str) -> bool {
 }
 
 /// A subject dated like an issue (`Daily Dilbert 07/11/2002`, `Poem-a-Day: 09/13/02`,
-/// `2002-09-01`, `1.9.2002`) and with no clock time (mass mailers stamp `8/25/2002 2:18:15 PM`
+/// `2002-09-01`, `1.9.2002`, `July 2002`) and with no clock time (mass mailers stamp `8/25/2002 2:18:15 PM`
 /// to make each copy differ).
 fn is_dated_issue(subject: &str) -> bool {
     let has_time = subject.char_indices().any(|(i, c)| {
@@ -341,6 +353,20 @@ fn is_dated_issue(subject: &str) -> bool {
     });
     if has_time {
         return false;
+    }
+    let tokens: Vec<&str> = subject
+        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | ',' | '[' | ']' | '-'))
+        .filter(|t| !t.is_empty())
+        .collect();
+    // A month and a four-digit year: `July 2002`.
+    let months = &lexicon().months;
+    if tokens.windows(2).any(|pair| {
+        months.iter().any(|m| m == pair[0].trim_end_matches('.'))
+            && pair[1].len() == 4
+            && pair[1].chars().all(|c| c.is_ascii_digit())
+            && (pair[1].starts_with("19") || pair[1].starts_with("20"))
+    }) {
+        return true;
     }
     subject
         .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | ',' | '[' | ']'))
@@ -366,22 +392,41 @@ fn is_dated_issue(subject: &str) -> bool {
         })
 }
 
+/// Whether a subject numbers or dates an issue (`Vol. 1 #48`, `Issue 12`, `9/1/2002`,
+/// `July 2002`): the mark of a periodical (a tracker's `(#12)`, an order's `#12` or a clock
+/// time are not).
+pub fn numbered_issue(subject: &str) -> bool {
+    let subject = subject.to_lowercase();
+    has_issue_number(&subject) || is_dated_issue(&subject)
+}
+
 /// Issue numbering in a subject: `Issue #12`, `No. 12`, `Nr. 12`, `#12` at the start or after a
 /// separator; not a tracker's `(Issue #12)`, `(#12)` or a build's `Build # 12`.
 fn has_issue_number(subject: &str) -> bool {
     if subject.contains("(issue") || subject.contains("(pr") || subject.contains("(#") {
         return false;
     }
+    // A number, not a code: `#120`, not a mass mailer's per-copy tag such as `#2c6e`.
     let digit_after = |i: usize, len: usize| {
-        subject[i + len..]
+        let token: String = subject[i + len..]
             .chars()
+            .take_while(|c| c.is_alphanumeric())
+            .collect();
+        !token.is_empty() && token.chars().all(|c| c.is_ascii_digit())
+    };
+    // `Order No. 12`, `Commande Nº 8131878`: a transaction's number, not an issue's.
+    let item_before = |before: &str| {
+        let last = before
+            .trim_end()
+            .rsplit(|c: char| !c.is_alphanumeric())
             .next()
-            .is_some_and(|c| c.is_ascii_digit())
+            .unwrap_or("");
+        lexicon().numbered_items.iter().any(|i| i == last)
     };
     lexicon().issue_prefixes.iter().any(|p| {
         subject
             .match_indices(p.as_str())
-            .any(|(i, m)| digit_after(i, m.len()))
+            .any(|(i, m)| digit_after(i, m.len()) && !item_before(&subject[..i]))
     }) || subject.match_indices('#').any(|(i, _)| {
         digit_after(i, 1)
             && (i == 0
@@ -442,11 +487,57 @@ mod tests {
     }
 
     #[test]
+    fn issues_are_numbered_or_dated_but_orders_and_codes_are_not() {
+        for subject in [
+            "Tribune MovieMail - Vol. 1 #48",
+            "Issue 45: remote teams",
+            "Ashfield Online 9/1/2002",
+            "Technology Network TechBlast - July 2002",
+        ] {
+            assert!(numbered_issue(subject), "{subject}");
+        }
+        for subject in [
+            "Confirmation de commande Nº 8131878",
+            "Order No. 5521 shipped",
+            "New  Accounts #2C6E",
+            "Build #77 failed",
+            "Is your web site making money! 2:18:15 PM 8/25/2002",
+            "WebDesign Newsletter",
+        ] {
+            assert!(!numbered_issue(subject), "{subject}");
+        }
+    }
+
+    #[test]
+    fn an_offer_letter_or_a_quote_to_confirm_sells_nothing() {
+        for (subject, body) in [
+            (
+                "Firma pendiente: carta de oferta",
+                "Revise y firme el documento.",
+            ),
+            ("To-dos: Migrationsplan", "- Lena: Angebot bestätigen"),
+            ("Please sign: Offer letter", "Review and sign the document."),
+        ] {
+            let found = cues(subject, body);
+            assert!(!found.contains(&Cue::Offer), "{subject}: {found:?}");
+        }
+        // The offer words elsewhere still sell.
+        for (subject, body) in [
+            ("Oferta especial", "Solo hoy."),
+            ("Unser Angebot der Woche", "20 % Rabatt."),
+        ] {
+            assert!(cues(subject, body).contains(&Cue::Offer), "{subject}");
+        }
+    }
+
+    #[test]
     fn numbered_titles_are_issue_numbers_but_orders_and_builds_are_not() {
         for subject in [
             "Your Daily Dilbert 07/11/2002",
             "DayTips' Poem-a-Day: 09/13/02",
             "Release digest 2002-09-01",
+            "Technology Network TechBlast - July 2002",
+            "La lettre de juillet 2002",
         ] {
             assert!(cues(subject, "").contains(&Cue::Periodic), "{subject}");
         }
@@ -455,6 +546,7 @@ mod tests {
             "Version 1.2.3 released",
             "Linux 2.6.18 is out",
             "Meeting at 10:30",
+            "May I ask about 2002 figures",
         ] {
             assert!(!cues(subject, "").contains(&Cue::Periodic), "{subject}");
         }
@@ -471,6 +563,7 @@ mod tests {
             "Build #77 failed",
             "Re: PR #9 review",
             "Invoice #3",
+            "New  Accounts #2C6E",
         ] {
             assert!(
                 !cues(subject, "").contains(&Cue::NewsletterTag),

@@ -222,7 +222,22 @@ pub fn signals(email: &Message, owners: &Owners) -> Vec<Signal> {
     }
     let list_post = lower("list-post");
     let announce_only = list_post.as_deref() == Some("no");
-    let old_list = email.header("mailing-list").is_some()
+    // The list's owner address as the author of mail to the list itself (`owner-announce@…`
+    // to `announce@…`: Majordomo's and Listserv's convention, `announce-owner@` of Mailman and
+    // ezmlm): the list posts itself. Mail from the owner address to anyone else (moderation
+    // requests, bounces) is not a post.
+    let list_as_author = email.from.split('@').next().is_some_and(|local| {
+        let list = local
+            .strip_prefix("owner-")
+            .or_else(|| local.strip_suffix("-owner"));
+        list.is_some_and(|list| {
+            !list.is_empty()
+                && lower("to")
+                    .is_some_and(|to| addresses(&to).any(|a| a.split('@').next() == Some(list)))
+        })
+    });
+    let old_list = list_as_author
+        || email.header("mailing-list").is_some()
         || email.header("x-mailing-list").is_some()
         || email.header("x-loop").is_some()
         || lower("delivered-to").is_some_and(|v| v.starts_with("mailing list"))
@@ -240,7 +255,8 @@ pub fn signals(email: &Message, owners: &Owners) -> Vec<Signal> {
     // The list re-sends its editor's own post as them: no member discussion.
     let editor_list = ((list_post.is_some() && !announce_only) || old_list)
         && !reply
-        && lower("sender").is_some_and(|v| addresses(&v).any(|a| a == email.from));
+        && (list_as_author
+            || lower("sender").is_some_and(|v| addresses(&v).any(|a| a == email.from)));
     if editor_list {
         add(Signal::EditorList);
         add(Signal::AnnounceList);
@@ -600,6 +616,31 @@ mod tests {
         let reply = message("ed@lists.example", "Re: Whale lands on boat", &headers);
         assert!(has(&reply, Signal::DiscussionList));
         assert!(!has(&reply, Signal::EditorList));
+    }
+
+    #[test]
+    fn the_list_owner_address_as_author_is_the_list_posting_itself() {
+        let post = message(
+            "owner-announce@party.example",
+            "Press release: budget hearing",
+            &[("to", "announce@hq.party.example")],
+        );
+        assert!(has(&post, Signal::EditorList));
+        assert!(has(&post, Signal::ViaList));
+        assert!(!has(&post, Signal::DiscussionList));
+        let person = message(
+            "owner@shop.example",
+            "Press release: budget hearing",
+            &[("to", "announce@hq.party.example")],
+        );
+        assert!(!has(&person, Signal::ViaList));
+        // The owner address writing to someone else: a moderation request, not a post.
+        let moderation = message(
+            "announce-owner@party.example",
+            "Your authorization is required",
+            &[("to", "dana@party.example")],
+        );
+        assert!(!has(&moderation, Signal::ViaList));
     }
 
     #[test]

@@ -26,6 +26,10 @@ pub struct Lexicon {
     /// Phrases that put a question to anyone on a list rather than to the addressee
     /// ("does anyone", "quelqu'un"): a question to a crowd.
     pub to_anyone: Vec<String>,
+    /// Business documents named with an offer word (`offer letter`, `carta de oferta`,
+    /// `Angebot bestätigen`): a job offer or a supplier's quote, not a sale; their words are
+    /// read as no cue at all.
+    pub not_offer: Vec<String>,
     /// Approve words (with a reject word: a decision is asked for).
     pub approve: Vec<String>,
     /// Reject words.
@@ -36,6 +40,8 @@ pub struct Lexicon {
     pub issue_prefixes: Vec<String>,
     /// Words before a `#` number that name a transaction or a tracker's item, not an issue.
     pub numbered_items: Vec<String>,
+    /// Month names (lower-case): a month and a year in a subject date an issue (`July 2002`).
+    pub months: Vec<String>,
     /// Header conventions.
     pub headers: Headers,
     /// Social networks' notification domains.
@@ -110,6 +116,7 @@ struct Phrases {
 struct CuesFile {
     no_action: Phrases,
     to_anyone: Phrases,
+    not_offer: Phrases,
     approve_reject: ApproveReject,
     price: Price,
     issue_number: IssueNumber,
@@ -135,6 +142,7 @@ struct Price {
 struct IssueNumber {
     prefixes: Vec<String>,
     items: Vec<String>,
+    months: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -290,6 +298,10 @@ impl Lexicon {
         )?;
         unambiguous(
             "cues.toml",
+            [("not-offer", cues.not_offer.phrases.as_slice())],
+        )?;
+        unambiguous(
+            "cues.toml",
             [
                 ("approve", cues.approve_reject.approve.as_slice()),
                 ("reject", cues.approve_reject.reject.as_slice()),
@@ -322,11 +334,13 @@ impl Lexicon {
             cue_phrases,
             no_action: cues.no_action.phrases,
             to_anyone: cues.to_anyone.phrases,
+            not_offer: cues.not_offer.phrases,
             approve: cues.approve_reject.approve,
             reject: cues.approve_reject.reject,
             price_signs: cues.price.signs,
             issue_prefixes: cues.issue_number.prefixes,
             numbered_items: cues.issue_number.items,
+            months: cues.issue_number.months,
             headers: Headers {
                 esp_prefixes: headers.esp.header_prefixes,
                 esp_mailers: headers.esp.mailers,

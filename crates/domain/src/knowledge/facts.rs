@@ -132,6 +132,9 @@ pub struct AdditiveGroups {
     /// Additives that are as often a nutrient: listed only with their function or number.
     #[serde(default)]
     named_with_function: Vec<AdditiveGroup>,
+    /// Additives that can be a vitamin or mineral form added for its own sake.
+    #[serde(default)]
+    nutrient_form: Vec<AdditiveGroup>,
 }
 
 /// One additive group.
@@ -169,6 +172,22 @@ impl AdditiveGroups {
         self.named_with_function
             .iter()
             .any(|g| g.code.eq_ignore_ascii_case(code))
+    }
+
+    /// Whether the additive `code` (`E300`, `E341iii`: a sub-numbered member by its group) can
+    /// be a vitamin or mineral form added to a food for its own sake (Regulation (EC) No
+    /// 1925/2006 Annex II), so that printed among nutrients it is one.
+    pub fn can_be_nutrient(&self, code: &str) -> bool {
+        let code = compact_code(code);
+        let group = group_of(&code).unwrap_or(&code);
+        self.nutrient_form
+            .iter()
+            .any(|g| g.code.eq_ignore_ascii_case(&code) || g.code.eq_ignore_ascii_case(group))
+    }
+
+    /// Every additive that can be a nutrient (see [`Self::can_be_nutrient`]).
+    pub fn nutrient_forms(&self) -> &[AdditiveGroup] {
+        &self.nutrient_form
     }
 
     /// Every additive that needs its function named (see [`Self::needs_function`]).
@@ -235,5 +254,16 @@ mod tests {
         let groups = AdditiveGroups::embedded();
         assert_eq!(groups.name("E500"), Some("Sodium carbonates"));
         assert!(groups.groups().len() >= 5);
+    }
+
+    #[test]
+    fn vitamins_and_mineral_salts_can_be_nutrients_gums_cannot() {
+        let groups = AdditiveGroups::embedded();
+        assert!(groups.can_be_nutrient("E300"));
+        assert!(groups.can_be_nutrient("E341(iii)"));
+        assert!(groups.can_be_nutrient("e101"));
+        assert!(!groups.can_be_nutrient("E414"));
+        assert!(!groups.can_be_nutrient("E407"));
+        assert!(!groups.can_be_nutrient("E500ii"));
     }
 }

@@ -171,6 +171,9 @@ impl KnowledgeBase {
         if let Some(i) = self.family_entry(key) {
             return Some(self.resolved((i, &[]), MatchKind::Family));
         }
+        if let Some(colour) = self.colour_lake(key) {
+            return Some(self.resolved(colour, MatchKind::Qualifier));
+        }
         if let Some(oil) = seed_oil(key)
             && let Some(hit) = self.lookup_folded(&oil)
         {
@@ -187,6 +190,19 @@ impl KnowledgeBase {
         }
         self.typo(key)
             .map(|i| self.resolved((i, &[]), MatchKind::Typo))
+    }
+
+    /// The colour a lake is made of ("red 40 lake", "fd c blue 1 aluminum lake"): the name
+    /// without its lake words, when that is a colour's name or number.
+    fn colour_lake(&self, key: &str) -> Option<(u32, &[u32])> {
+        let rest = words().colour_lakes.iter().find_map(|lake| {
+            key.strip_suffix(lake.as_str())
+                .and_then(|r| r.strip_suffix(' '))
+                .filter(|r| !r.is_empty())
+        })?;
+        let hit = self.lookup_folded(rest)?;
+        let function = self.ingredients[hit.0 as usize].function.as_str();
+        matches!(function, "colour" | "colourant").then_some(hit)
     }
 
     /// The entry of the INCI family `key` (folded) belongs to by its shape, if any.
@@ -534,6 +550,19 @@ mod tests {
             canonical("ésteres lácticos de monoglicéridos y diglicéridos de ácidos grasos"),
             canonical("ésteres lácticos de mono- y diglicéridos de ácidos grasos")
         );
+    }
+
+    #[test]
+    fn a_lake_is_its_colour() {
+        assert_eq!(canonical("red #40 lake"), canonical("Red 40"));
+        assert_eq!(
+            canonical("FD&C Blue #1 Aluminum Lake"),
+            canonical("FD&C Blue 1")
+        );
+        assert!(canonical("Yellow 5 Lake").is_some());
+        // Only a colour: "salt lake" is no salt.
+        assert_ne!(canonical("salt lake"), Some("Salt"));
+        assert_ne!(canonical("cocoa butter lake"), Some("Cocoa Butter"));
     }
 
     #[test]

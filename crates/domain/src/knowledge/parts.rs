@@ -116,6 +116,11 @@ impl KnowledgeBase {
                 && !is_modifier(t)
                 && !t.bytes().all(|b| b.is_ascii_digit())
         });
+        // A food additive is one substance: a word not understood beside it names another
+        // ("hydrogen carbonate" is no hydrogen, "calcium monophosphate" no calcium).
+        if unknown > 0 && resolved.ingredient.e_number.is_some() {
+            return None;
+        }
         if kind == MatchKind::Head
             && named_by_words
             && resolved.ingredient.category != ProductCategory::Food

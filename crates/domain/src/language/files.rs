@@ -65,6 +65,7 @@ pub(super) struct NamesFile {
     pub cjk_particles: Vec<String>,
     pub seed_oils: Vec<SeedOil>,
     pub singular_in_s: Vec<String>,
+    pub colour_lakes: Vec<String>,
     pub plant_sources: BTreeMap<String, Vec<String>>,
 }
 

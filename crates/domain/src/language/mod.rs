@@ -351,6 +351,8 @@ pub struct NameWords {
     pub seed_oils: Vec<(String, Vec<String>)>,
     /// French, Spanish and Portuguese words in -s or -x that are singular, folded.
     pub singular_in_s: WordSet,
+    /// The words of a colour's lake set aside from the end of its name, longest first, folded.
+    pub colour_lakes: Vec<String>,
     /// The last word of a vegetable oil's or fat's name → the nouns a plant named alone in it
     /// stands with, in the order tried.
     pub plant_sources: HashMap<String, Vec<String>, Fnv>,
@@ -736,6 +738,7 @@ fn check_names(check: &mut Checker, names: &NamesFile) -> Result<(), LexiconErro
     )?;
     check.class(None, "cjk_particles", Form::Folded, &names.cjk_particles)?;
     check.class(None, "singular_in_s", Form::Folded, &names.singular_in_s)?;
+    check.class(None, "colour_lakes", Form::Folded, &names.colour_lakes)?;
     check.class(None, "forms.flour_of", Form::Folded, &names.forms.flour_of)?;
     for (last, nouns) in &names.plant_sources {
         check.class(None, &format!("plant_sources.{last}"), Form::Folded, nouns)?;
@@ -934,6 +937,7 @@ fn name_words(names: NamesFile) -> NameWords {
             })
             .collect(),
         singular_in_s: names.singular_in_s.into_iter().collect(),
+        colour_lakes: names.colour_lakes,
         plant_sources: names.plant_sources.into_iter().collect(),
     }
 }

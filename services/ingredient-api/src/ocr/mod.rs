@@ -11,7 +11,8 @@
 //!   in them by the list grammar of `domain` (`domain::ocr::label`, which knows no engine).
 //! - [`input`] (base64 and image limits), [`prepare`] (rescale, deskew, re-encode for
 //!   Tesseract), [`limiter`] (slots and the wait queue), [`threads`] (one OCR thread per slot),
-//!   [`vision`] (an optional vision LLM read first), [`settings`] and [`error`].
+//!   [`vision`] (an optional vision LLM read first), [`memory`] (glibc's allocator settings
+//!   for ONNX Runtime's activations), [`settings`] and [`error`].
 //!
 //! Decoding, preparation and the neural engine run on the OCR threads and Tesseract in child
 //! processes, so the HTTP workers stay free for `/analyze`.
@@ -21,6 +22,7 @@ pub mod error;
 pub mod input;
 pub mod layout;
 pub mod limiter;
+pub mod memory;
 pub mod ppocr;
 pub mod prepare;
 pub mod repair;

@@ -37,6 +37,10 @@ pub struct OcrSettings {
     /// `OCR_ORT_LIBRARY`: ONNX Runtime's shared library (default: `libonnxruntime.so` in the
     /// models folder).
     pub ort_library: Option<PathBuf>,
+    /// `OCR_MALLOC`: `tuned` (default) runs the server with glibc's allocator settings for ONNX
+    /// Runtime's activations ([`super::memory`]: a lower peak for more system CPU),
+    /// `default` with glibc's own.
+    pub malloc_tuned: bool,
     /// The neural engine's tuning (not configurable: measurements change it).
     pub ppocr: PpOcrOptions,
 }
@@ -68,6 +72,7 @@ impl OcrSettings {
             )?),
             tesseract_bin: PathBuf::from(env.string_or("TESSERACT_BIN", "tesseract")),
             nice: parse_nice(env)?,
+            malloc_tuned: parse_malloc(env)?,
             models_dir: Some(env.string_or("OCR_MODELS_DIR", DEV_MODELS_DIR))
                 .filter(|d| !d.is_empty())
                 .map(PathBuf::from),
@@ -91,6 +96,20 @@ fn parse_nice(env: &EnvSource) -> Result<u8, ConfigError> {
         });
     }
     Ok(nice)
+}
+
+/// `OCR_MALLOC`: `tuned` or `default` (read again before the server starts:
+/// [`super::memory::exec_with_malloc_tunables`]).
+fn parse_malloc(env: &EnvSource) -> Result<bool, ConfigError> {
+    match env.string_or("OCR_MALLOC", "tuned").as_str() {
+        "tuned" => Ok(true),
+        "default" => Ok(false),
+        other => Err(ConfigError::Invalid {
+            key: "OCR_MALLOC".into(),
+            value: other.into(),
+            expected: "tuned or default".into(),
+        }),
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
-//! The synthetic labels of `fixtures/labels.toml` (rendered and read by the OCR tests) and of
-//! `fixtures/labels-heldout.toml` (held out from tuning the translation, never rendered),
-//! rendered and scored by [`test_support::labels`].
+//! The synthetic labels of `fixtures/labels.toml` (rendered and read by the OCR tests), of
+//! `fixtures/labels-heldout.toml` (held out from tuning the translation, never rendered) and of
+//! `fixtures/labels-other-hands.toml` (written by other hands, never rendered), rendered and
+//! scored by [`test_support::labels`].
 
 use std::path::Path;
 
@@ -16,4 +17,19 @@ pub fn held_out() -> Vec<Label> {
     test_support::labels::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels-heldout.toml"),
     )
+}
+
+/// The labels written by other hands than the translation's, to measure how its English
+/// generalises: half of them (by [`is_tune_half`]) may guide the knowledge, the other half only
+/// reports.
+pub fn other_hands() -> Vec<Label> {
+    test_support::labels::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels-other-hands.toml"),
+    )
+}
+
+/// Whether a label belongs to the tune half: the FNV-1a hash of its name is even (a fixed
+/// split, the same on every machine and run).
+pub fn is_tune_half(label: &Label) -> bool {
+    domain::email::text::fnv1a(label.name.as_bytes()).is_multiple_of(2)
 }

@@ -12,7 +12,7 @@ use domain::ocr::label::{Language, split_items};
 use ingredient_api::ocr::tesseract::repair::correct_spelling;
 use test_support::labels::{Label, f1, score_english};
 
-use crate::labels::{corpus, held_out};
+use crate::labels::{corpus, held_out, is_tune_half, other_hands};
 
 /// The English text `/ocr` answers for a label whose list was read exactly as printed (split
 /// by the list splitter, which normalises it as `/ocr`'s extraction does: NFKC brackets).
@@ -99,13 +99,52 @@ fn ocr_english_text_of_the_held_out_labels_stays_above_its_floor() {
     let scores = english_f1(&labels, "labels-heldout.toml");
     let floors = [
         ("de", 1.0),
-        ("es", 0.89),
+        ("es", 0.96),
         ("fr", 1.0),
-        ("it", 0.88),
+        ("it", 0.92),
         ("ja", 1.0),
         ("ko", 0.95),
         ("pt", 0.96),
         ("zh", 1.0),
     ];
     assert_floors(&scores, &floors, "labels-heldout.toml");
+}
+
+#[test]
+fn ocr_english_text_of_the_labels_by_other_hands_stays_above_its_floor() {
+    let labels = other_hands();
+    assert!(
+        labels
+            .iter()
+            .all(|l| l.language != "en"
+                && l.english.as_ref().is_some_and(|e| e.len() == l.items.len())),
+        "labels by other hands are translations, each with an English reference item per item"
+    );
+    assert_eq!(labels.len(), 48, "six labels per non-English language");
+    let (tune, report): (Vec<Label>, Vec<Label>) = labels.into_iter().partition(is_tune_half);
+    let tune_scores = english_f1(&tune, "other hands, tune half");
+    let report_scores = english_f1(&report, "other hands, report half");
+    // The levels reached: far below the 0.90 aimed at (what is left is in the report).
+    let tune_floors = [
+        ("de", 0.45),
+        ("es", 0.77),
+        ("fr", 0.63),
+        ("it", 0.57),
+        ("ja", 0.77),
+        ("ko", 0.73),
+        ("pt", 1.0),
+        ("zh", 0.63),
+    ];
+    let report_floors = [
+        ("de", 0.82),
+        ("es", 0.64),
+        ("fr", 1.0),
+        ("it", 0.89),
+        ("ja", 0.58),
+        ("ko", 0.61),
+        ("pt", 0.75),
+        ("zh", 0.57),
+    ];
+    assert_floors(&tune_scores, &tune_floors, "other hands, tune half");
+    assert_floors(&report_scores, &report_floors, "other hands, report half");
 }

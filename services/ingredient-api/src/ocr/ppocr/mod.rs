@@ -62,6 +62,12 @@ pub struct PpOcrOptions {
     pub min_line_height: f32,
     /// Most columns of a recogniser batch (lines × the batch's widest line).
     pub batch_columns: u32,
+    /// Most pixels of one detector run: a larger input is detected in overlapping tiles
+    /// ([`PpOcr::probability_map`]), which bounds the peak memory of a request (the
+    /// activations of a run grow with its pixels: about 110 MB a megapixel). The default
+    /// detects a 16:9 photo at [`Self::detector_side`] in one run, as every frame's pass and
+    /// enlarged reading; a near-square photo's small-print pass (1,920 × 1,920) in two.
+    pub tile_pixels: u32,
 }
 
 impl Default for PpOcrOptions {
@@ -76,6 +82,7 @@ impl Default for PpOcrOptions {
             flip_confidence: 0.9,
             min_line_height: 8.0,
             batch_columns: 4 * 640,
+            tile_pixels: 1920 * 1152,
         }
     }
 }
@@ -225,6 +232,18 @@ impl PpOcr {
         self.read_at(&zoomed, side, side, deadline, order, enough)
     }
 
+    /// The text regions of `image` detected once on a copy `side` pixels on its longest side
+    /// (never enlarged), in the image's pixels: the detector alone, for measuring it
+    /// (`examples/ocr_tiles.rs`).
+    pub fn detect_at(&self, image: &RgbImage, side: u32) -> Result<Vec<RotatedRect>, PpOcrError> {
+        let mut models = self.pool.take();
+        let far = Instant::now() + std::time::Duration::from_secs(3600);
+        let detected = self.detect(&mut models, image, side, far)?;
+        Ok(detected.map_or_else(Vec::new, |(rects, _)| {
+            rects.into_iter().map(|d| d.0).collect()
+        }))
+    }
+
     /// [`Self::read_until`] with the detector's input at most `first_side` pixels on its
     /// longest side, and at most `small_side` for small print (no second pass when they are
     /// equal).
@@ -242,7 +261,10 @@ impl PpOcr {
         let started = Instant::now();
         let cpu = thread_cpu();
         let o = self.options;
-        let (mut rects, height) = self.detect(models, image, first_side)?;
+        // Past the budget between the tiles of a detection, nothing is read.
+        let Some((mut rects, height)) = self.detect(models, image, first_side, deadline)? else {
+            return Ok(Reading::default());
+        };
         let cpu_first = thread_cpu();
         // A page turned a quarter: its lines stand upright. The detector groups sideways
         // text into lines less well (measured on the turned photo: a line lost from the
@@ -257,9 +279,17 @@ impl PpOcr {
         // Small print on a large photo is detected again on a larger copy.
         let small = height < o.small_text && image.width().max(image.height()) > first_side;
         if small && small_side > first_side {
-            rects = self.detect(models, &page, small_side)?.0;
+            match self.detect(models, &page, small_side, deadline)? {
+                Some((again, _)) => rects = again,
+                // Cut by the budget: the first pass's boxes, when they are of this page.
+                None if !turned => {}
+                None => return Ok(Reading::default()),
+            }
         } else if turned {
-            rects = self.detect(models, &page, first_side)?.0;
+            let Some((again, _)) = self.detect(models, &page, first_side, deadline)? else {
+                return Ok(Reading::default());
+            };
+            rects = again;
         }
         tracing::debug!(height, turned, small, "PP-OCR detection");
         let detected = started.elapsed();
@@ -358,37 +388,29 @@ impl PpOcr {
 
     /// The text regions as rotated rectangles in the page's pixels, detected on a copy
     /// `side` pixels on its longest side, and the extent across of the smaller ones (the
-    /// lower quartile, [`small_print`]) in that copy's pixels (0 without regions).
+    /// lower quartile, [`small_print`]) in that copy's pixels (0 without regions); `None`
+    /// when `deadline` passed between two tiles ([`Self::probability_map`]).
     fn detect(
         &self,
         models: &mut Models,
         page: &RgbImage,
         side: u32,
-    ) -> Result<(Vec<Detected>, f32), PpOcrError> {
+        deadline: Instant,
+    ) -> Result<Option<(Vec<Detected>, f32)>, PpOcrError> {
         let o = self.options;
         let (w, h) = page.dimensions();
         let scale = (side as f32 / w.max(h) as f32).min(1.0);
         let round32 = |v: u32| ((v as f32 * scale / 32.0).round() as u32).max(1) * 32;
         let (nw, nh) = (round32(w), round32(h));
         let small = image::imageops::resize(page, nw, nh, image::imageops::FilterType::Triangle);
-        let plane = (nw * nh) as usize;
-        let mut data = vec![0f32; 3 * plane];
-        for (i, p) in small.pixels().enumerate() {
-            for c in 0..3 {
-                // BGR: the models were trained on OpenCV's channel order.
-                let v = f32::from(p.0[2 - c]) / 255.0;
-                data[c * plane + i] = (v - DET_MEAN[c]) / DET_STD[c];
-            }
-        }
-        let input = Tensor::from_array(([1usize, 3, nh as usize, nw as usize], data))?;
-        let outputs = models.detector.run(ort::inputs![input])?;
-        let (shape, prob) = outputs[0].try_extract_tensor::<f32>()?;
-        if shape.len() != 4 || shape[2] as u32 != nh || shape[3] as u32 != nw {
-            return Err(PpOcrError::Shape(shape.to_vec()));
-        }
+        let prob = self.probability_map(models, &small, deadline)?;
+        drop(small);
+        let Some(prob) = prob else {
+            return Ok(None);
+        };
         let (sx, sy) = (w as f32 / nw as f32, h as f32 / nh as f32);
         let mut rects = Vec::new();
-        for region in geometry::regions(prob, nw as usize, nh as usize, o.threshold, 4) {
+        for region in geometry::regions(&prob, nw as usize, nh as usize, o.threshold, 4) {
             if region.mean_score() < o.region_score {
                 continue;
             }
@@ -411,7 +433,58 @@ impl PpOcr {
             .iter()
             .map(|(r, _)| r.width.min(r.height) * scale)
             .collect();
-        Ok((rects, small_print(heights)))
+        Ok(Some((rects, small_print(heights))))
+    }
+
+    /// The detector's text probability for each pixel of `small` (its input, sides multiples
+    /// of 32), row by row. An input over [`PpOcrOptions::tile_pixels`] is detected in
+    /// overlapping tiles of the same scale ([`tiles`]): the detector is fully convolutional,
+    /// so a tile's map away from its edges is the page's map there, and each tile gives only
+    /// its core, [`TILE_MARGIN`] pixels from any edge it shares with another. The
+    /// activations, the request's peak memory, are then bounded by the tile, not the page.
+    /// `None` when `deadline` passed before a tile after the first: a tiled detection can be
+    /// cut by the request's budget.
+    fn probability_map(
+        &self,
+        models: &mut Models,
+        small: &RgbImage,
+        deadline: Instant,
+    ) -> Result<Option<Vec<f32>>, PpOcrError> {
+        let (nw, nh) = small.dimensions();
+        let tiles = tiles(nw, nh, self.options.tile_pixels);
+        let mut map = vec![0f32; (nw * nh) as usize];
+        for (n, tile) in tiles.into_iter().enumerate() {
+            if n > 0 && Instant::now() >= deadline {
+                return Ok(None);
+            }
+            let (ox, oy, ow, oh) = tile.outer;
+            let plane = (ow * oh) as usize;
+            let mut data = vec![0f32; 3 * plane];
+            for y in 0..oh {
+                for x in 0..ow {
+                    let p = small.get_pixel(ox + x, oy + y);
+                    let i = (y * ow + x) as usize;
+                    for c in 0..3 {
+                        // BGR: the models were trained on OpenCV's channel order.
+                        let v = f32::from(p.0[2 - c]) / 255.0;
+                        data[c * plane + i] = (v - DET_MEAN[c]) / DET_STD[c];
+                    }
+                }
+            }
+            let input = Tensor::from_array(([1usize, 3, oh as usize, ow as usize], data))?;
+            let outputs = models.detector.run(ort::inputs![input])?;
+            let (shape, prob) = outputs[0].try_extract_tensor::<f32>()?;
+            if shape.len() != 4 || shape[2] as u32 != oh || shape[3] as u32 != ow {
+                return Err(PpOcrError::Shape(shape.to_vec()));
+            }
+            let (cx, cy, cw, ch) = tile.core;
+            for y in cy..cy + ch {
+                let from = ((y - oy) * ow + (cx - ox)) as usize;
+                let to = (y * nw + cx) as usize;
+                map[to..to + cw as usize].copy_from_slice(&prob[from..from + cw as usize]);
+            }
+        }
+        Ok(Some(map))
     }
 
     /// For each crop, the classifier's probability that it reads upside down.
@@ -503,6 +576,73 @@ pub fn thread_cpu() -> f32 {
         .filter_map(|f| f.parse::<u64>().ok())
         .sum();
     ticks as f32 / 100.0
+}
+
+/// Pixels of context a tile of the detector's input has beyond the core it gives, on each
+/// side it shares with another tile (a multiple of 32): more than the detector's view of a
+/// pixel's surroundings decides there, so the seams do not show in the stitched map.
+const TILE_MARGIN: u32 = 64;
+
+/// One detector run of a tiled input: the part of the input it reads (`outer`) and the part
+/// of the map it gives (`core`), both `x, y, width, height`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Tile {
+    outer: (u32, u32, u32, u32),
+    core: (u32, u32, u32, u32),
+}
+
+/// The tiles of a `width × height` detector input (sides multiples of 32) whose reads are at
+/// most `most_pixels` each: the fewest rows and columns of cores (multiples of 32, splitting
+/// the longer side first) that, grown by [`TILE_MARGIN`] on their inner sides, fit; the
+/// whole input when it fits.
+fn tiles(width: u32, height: u32, most_pixels: u32) -> Vec<Tile> {
+    let cuts = |n: u32, k: u32| -> Vec<(u32, u32)> {
+        let units = n / 32;
+        (0..k)
+            .map(|i| (i * units / k * 32, (i + 1) * units / k * 32))
+            .collect()
+    };
+    let outer =
+        |(a, b): (u32, u32), n: u32| (a.saturating_sub(TILE_MARGIN), (b + TILE_MARGIN).min(n));
+    let largest = |kx: u32, ky: u32| -> u64 {
+        let span = |n: u32, k: u32| {
+            cuts(n, k)
+                .into_iter()
+                .map(|c| {
+                    let (a, b) = outer(c, n);
+                    u64::from(b - a)
+                })
+                .max()
+                .unwrap_or(0)
+        };
+        span(width, kx) * span(height, ky)
+    };
+    let (mut kx, mut ky) = (1, 1);
+    while largest(kx, ky) > u64::from(most_pixels) {
+        // Split the longer core further; stop at cores of one 32 px unit.
+        let (core_w, core_h) = (width / kx, height / ky);
+        if core_h >= core_w && ky < height / 32 {
+            ky += 1;
+        } else if kx < width / 32 {
+            kx += 1;
+        } else if ky < height / 32 {
+            ky += 1;
+        } else {
+            break;
+        }
+    }
+    let mut out = Vec::new();
+    for &(y0, y1) in &cuts(height, ky) {
+        for &(x0, x1) in &cuts(width, kx) {
+            let (ox0, ox1) = outer((x0, x1), width);
+            let (oy0, oy1) = outer((y0, y1), height);
+            out.push(Tile {
+                outer: (ox0, oy0, ox1 - ox0, oy1 - oy0),
+                core: (x0, y0, x1 - x0, y1 - y0),
+            });
+        }
+    }
+    out
 }
 
 /// The extent across of a page's smaller text regions: the lower quartile of `heights` (0
@@ -739,6 +879,48 @@ mod tests {
         label.extend([4.0; 3]);
         assert!(small_print(label) >= PpOcrOptions::default().small_text);
         assert_eq!(small_print(Vec::new()), 0.0);
+    }
+
+    #[test]
+    fn tiles_cover_the_input_once_within_their_pixels() {
+        // An input that fits is one run.
+        assert_eq!(
+            tiles(736, 1280, 736 * 1280),
+            [Tile {
+                outer: (0, 0, 736, 1280),
+                core: (0, 0, 736, 1280)
+            }]
+        );
+        for (w, h, most) in [
+            (1088, 1920, 736 * 1280),
+            (1280, 1280, 400_000),
+            (2048, 640, 600_000),
+        ] {
+            let tiles = tiles(w, h, most);
+            assert!(tiles.len() > 1, "{w}x{h}");
+            let mut covered = vec![0u8; (w * h) as usize];
+            for t in &tiles {
+                let (ox, oy, ow, oh) = t.outer;
+                let (cx, cy, cw, ch) = t.core;
+                assert!(ow * oh <= most, "{t:?}");
+                assert!(
+                    ox % 32 == 0 && oy % 32 == 0 && ow % 32 == 0 && oh % 32 == 0,
+                    "{t:?}"
+                );
+                // The core lies inside the outer part, a margin from every inner edge.
+                assert!(cx >= ox && cy >= oy && cx + cw <= ox + ow && cy + ch <= oy + oh);
+                assert!(cx == 0 || cx - ox == TILE_MARGIN, "{t:?}");
+                assert!(cy == 0 || cy - oy == TILE_MARGIN, "{t:?}");
+                assert!(cx + cw == w || ox + ow - (cx + cw) == TILE_MARGIN, "{t:?}");
+                assert!(cy + ch == h || oy + oh - (cy + ch) == TILE_MARGIN, "{t:?}");
+                for y in cy..cy + ch {
+                    for x in cx..cx + cw {
+                        covered[(y * w + x) as usize] += 1;
+                    }
+                }
+            }
+            assert!(covered.iter().all(|&c| c == 1), "{w}x{h}");
+        }
     }
 
     #[test]
