@@ -53,6 +53,10 @@ pub fn extract(text: &str) -> Extraction {
     let found = find_header(&lines)
         .or_else(|| find_misread_header(&lines))
         .or_else(|| find_misread_latin_header(&lines));
+    // A header whose first letters a tube's or a bag's edge cut off, printed before the first
+    // header read (or when none was): the first list printed.
+    let before = found.as_ref().map_or(lines.len(), |h| h.line);
+    let found = find_cut_header(&lines, before).or(found);
     let header_found = found.is_some();
     let header_language = found.as_ref().and_then(|h| h.language);
     let (start_line, start_col) = match found {
@@ -301,6 +305,153 @@ fn find_misread_latin_header(lines: &[String]) -> Option<HeaderMatch> {
     })
 }
 
+/// Least letters of a header's end that a header cut at a pack's edge keeps
+/// ([`find_cut_header`]).
+const CUT_HEADER_LEAST_TAIL: usize = 3;
+
+/// Most words before the colon of a header cut at a pack's edge (`sen ten:`, `lngT dents:`:
+/// what is left of the word, broken where the print bends away).
+const CUT_HEADER_MOST_WORDS: usize = 2;
+
+/// A line, before `before`, that starts with a Latin header whose first letters the edge of a
+/// tube, a bottle or a bag cut off (`naten:` for `Zutaten:`, `sen ten:`, `lngT dents:` for
+/// `Ingrédients:`): one or two words before a colon whose letters end as a header of seven
+/// letters or more ends (its last three letters or more) and are no longer than it, followed
+/// by items the knowledge base knows as printed (at least one, and at least half of them: a
+/// cut word is weak evidence, the names after it are not). `Verwendung: …`, `Distribution:
+/// Migros…` or `Nutrients: Energy 300 kJ` end like headers but open no list of known names;
+/// a word that starts as the header does is a misspelling, not a cut (`Ingrdints:`).
+fn find_cut_header(lines: &[String], before: usize) -> Option<HeaderMatch> {
+    lines
+        .iter()
+        .take(before)
+        .enumerate()
+        .find_map(|(index, line)| {
+            let (word, after_colon) = line.trim_start().split_once([':', ';'])?;
+            let pieces = word.split_whitespace().count();
+            if pieces == 0
+                || pieces > CUT_HEADER_MOST_WORDS
+                || !word.chars().all(|c| c.is_alphabetic() || c == ' ')
+                || !cut_header(word)
+                || starts_other_section(line)
+            {
+                return None;
+            }
+            let end = line.len() - after_colon.len();
+            let items = until_footnote(split_items(&take_section(lines, index, end, true)));
+            let known = items.iter().filter(|item| known_exactly(item)).count();
+            (known >= 1 && 2 * known >= items.len()).then_some(HeaderMatch {
+                line: index,
+                end,
+                language: None,
+            })
+        })
+}
+
+/// Whether `word` (letters, perhaps broken by a space) is the end of a Latin header of seven
+/// letters or more, cut: it ends with the header's last [`CUT_HEADER_LEAST_TAIL`] letters or
+/// more and is no longer than the header (not the header itself, found already).
+fn cut_header(word: &str) -> bool {
+    let letters: Vec<char> = word
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect();
+    words().headers.iter().any(|h| {
+        let header: Vec<char> = h.phrase.chars().collect();
+        let tail = header
+            .iter()
+            .rev()
+            .zip(letters.iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        header.len() >= MISREAD_LATIN_HEADER_MIN_LETTERS
+            && header.iter().all(|c| c.is_alphabetic() && !is_cjk_text(*c))
+            && letters.len() <= header.len()
+            && letters.first() != header.first()
+            && tail >= CUT_HEADER_LEAST_TAIL
+    })
+}
+
+/// Whether an item's name, or its first word when qualifiers follow it, is a name of the
+/// knowledge base as printed, in the singular or plural or with a qualifier ([`names_known`]
+/// without its typos, head nouns and classes).
+fn known_exactly(item: &str) -> bool {
+    use crate::knowledge::MatchKind;
+    let kb = crate::knowledge::KnowledgeBase::embedded();
+    let as_printed = |name: &str| {
+        kb.resolve(name)
+            .is_some_and(|r| !matches!(r.kind, MatchKind::Typo | MatchKind::Head))
+    };
+    let head = item_name(item);
+    let first = head.split_whitespace().next().unwrap_or(&head);
+    !head.is_empty()
+        && (as_printed(&head) || (first.chars().count() >= 4 && first != head && as_printed(first)))
+}
+
+/// An item's name before any bracket, without marks and figures (`rote Paprika* 11%` →
+/// `rote Paprika`).
+fn item_name(item: &str) -> String {
+    let head = item.split(['(', '（']).next().unwrap_or(item);
+    let head: String = head
+        .chars()
+        .filter(|c| c.is_alphabetic() || *c == ' ' || *c == '-')
+        .collect();
+    head.trim().to_owned()
+}
+
+/// Whether an item names something the knowledge base knows or a function class: its name
+/// before any bracket, without marks and figures (`rote Paprika* 11%`), or that name's first
+/// word of four letters or more when qualifiers follow it (`Erdnüsse* geröstet`, `Butter
+/// eingesotten aus …`: the food, then how it was made).
+pub fn names_known(item: &str) -> bool {
+    let kb = crate::knowledge::KnowledgeBase::embedded();
+    let head = item_name(item);
+    if head.is_empty() {
+        return false;
+    }
+    let first = head.split_whitespace().next().unwrap_or(&head);
+    kb.resolve(&head).is_some()
+        || crate::language::classes::FunctionClasses::get()
+            .class(&head)
+            .is_some()
+        || (first.chars().count() >= 4
+            && first != head
+            && kb
+                .resolve(first)
+                .is_some_and(|r| r.kind != crate::knowledge::MatchKind::Typo))
+}
+
+/// Whether the text holds a word before a colon that is a list header, one letter off one of
+/// seven letters or more, or one cut at the pack's edge ([`cut_header`], four letters of its
+/// end or more): the next language's list starting (`séchées. Ingrédlents: tranches de`).
+fn header_before_colon(text: &str) -> bool {
+    text.match_indices([':', ';']).any(|(at, _)| {
+        let word: String = text[..at]
+            .trim_end()
+            .rsplit(|c: char| !c.is_alphabetic())
+            .next()
+            .unwrap_or("")
+            .to_lowercase();
+        let letters: Vec<char> = word.chars().collect();
+        letters.len() > CUT_HEADER_LEAST_TAIL
+            && (header_in_line(&format!("{word}:")).is_some()
+                || words().headers.iter().any(|h| {
+                    let header: Vec<char> = h.phrase.chars().collect();
+                    let tail = header
+                        .iter()
+                        .rev()
+                        .zip(letters.iter().rev())
+                        .take_while(|(a, b)| a == b)
+                        .count();
+                    header.len() >= MISREAD_LATIN_HEADER_MIN_LETTERS
+                        && header.iter().all(|c| c.is_alphabetic() && !is_cjk_text(*c))
+                        && (bounded_distance(&header, &letters, 1).is_some()
+                            || (letters.len() <= header.len() && tail > CUT_HEADER_LEAST_TAIL))
+                }))
+    })
+}
+
 /// The end offset of a header in `line` and its language, if the line has one.
 fn header_in_line(line: &str) -> Option<(usize, Option<Language>)> {
     let lower = line.to_lowercase();
@@ -513,7 +664,10 @@ fn take_section(lines: &[String], start_line: usize, start_col: usize, header: b
                 break;
             }
             if is_header_band(line)
-                || (!open && (starts_other_section(line) || header_in_line(line).is_some()))
+                || (!open
+                    && (starts_other_section(line)
+                        || header_in_line(line).is_some()
+                        || starts_unknown_label(line)))
             {
                 break;
             }
@@ -547,6 +701,21 @@ fn take_section(lines: &[String], start_line: usize, start_col: usize, header: b
     out
 }
 
+/// Whether a line starts with one or two words of four letters or more and a colon that are
+/// no name or function class the knowledge base knows (`dierts: cacahuètes* grillées`, the
+/// next language's header misread past mending): after a line that ended an item, another
+/// statement starts there, not the list's next item (`Emulgator: Lecithine` goes on).
+fn starts_unknown_label(line: &str) -> bool {
+    let Some((word, _)) = line.split_once([':', ';']) else {
+        return false;
+    };
+    let pieces = word.split_whitespace().count();
+    (1..=CUT_HEADER_MOST_WORDS).contains(&pieces)
+        && word.chars().all(|c| c.is_alphabetic() || c == ' ')
+        && word.chars().filter(|c| c.is_alphabetic()).count() >= 4
+        && !names_known(word)
+}
+
 /// Whether a line holds nothing but a list header (`INGRÉDIENTS`, `Zutaten:`, `Zutaten /
 /// Ingrédients`): the band a pack prints before each language's list. The next list starts
 /// there even when the line before ends with a comma or inside a bracket (a footnote mark or
@@ -570,7 +739,11 @@ fn list_goes_on(rest: &str, next: Option<&str>) -> bool {
         Some(next) => format!("{rest} {next}"),
         None => rest.to_owned(),
     };
-    if ahead.is_empty() || starts_other_section(&ahead) || header_in_line(&ahead).is_some() {
+    if ahead.is_empty()
+        || starts_other_section(&ahead)
+        || header_in_line(&ahead).is_some()
+        || header_before_colon(&ahead)
+    {
         return false;
     }
     // The pieces ahead, each up to a separator or a full stop outside brackets.

@@ -7,8 +7,7 @@
 //! ([`crate::ocr::service`]), not an engine's.
 
 use domain::knowledge::KnowledgeBase;
-use domain::language::classes::FunctionClasses;
-use domain::ocr::label::{Extraction, Language};
+use domain::ocr::label::{self, Extraction, Language};
 
 use super::ppocr::{self, TextLine};
 use super::tesseract;
@@ -76,25 +75,8 @@ pub fn list_is_enough(found: &Extraction) -> bool {
 }
 
 /// How many of `items` name something the knowledge base resolves or a function class (by
-/// their name before any bracket).
-pub fn known_items(kb: &KnowledgeBase, items: &[String]) -> usize {
-    items
-        .iter()
-        .map(|item| item_head(item))
-        .filter(|head| {
-            !head.is_empty()
-                && (kb.resolve(head).is_some() || FunctionClasses::get().class(head).is_some())
-        })
-        .count()
-}
-
-/// An item's name before any bracket, without marks and figures (`rote Paprika* 11%` →
-/// `rote Paprika`).
-fn item_head(item: &str) -> String {
-    let head = item.split(['(', '（']).next().unwrap_or(item);
-    let head: String = head
-        .chars()
-        .filter(|c| c.is_alphabetic() || *c == ' ' || *c == '-')
-        .collect();
-    head.trim().to_owned()
+/// their name before any bracket, or its first word when qualifiers follow:
+/// [`label::names_known`]).
+pub fn known_items(items: &[String]) -> usize {
+    items.iter().filter(|item| label::names_known(item)).count()
 }

@@ -712,3 +712,53 @@ fn a_footnote_mark_read_as_a_quote_ends_a_marked_list() {
         "Water, Salt, \"Natural\" flavour"
     );
 }
+
+#[test]
+fn a_header_cut_at_the_packs_edge_opens_the_list_when_known_names_follow() {
+    // The first letters of `Zutaten:` lost where a tube bends away, broken in two or not.
+    let mustard = "60-171605-2\nMindestens haltbar bis Ende:\n\
+                   sen ten: Apfelessig*, Wasser, Senfkörner*21,7%,\n\
+                   Salz, Rohrzucker*, Kurkuma*.\n\
+                   Senap nti: aceto di mele*, acqua, semi di senape";
+    let found = extract(mustard);
+    assert!(found.header_found);
+    assert_eq!(found.items[..2], ["Apfelessig", "Wasser"]);
+    assert_eq!(found.language, Some(Language::German));
+    // One known food and how it was made, after what is left of the header.
+    let peanut = "haltbar bis: siehe Deckel\nnaten: Erdnüsse* geröstet\n\
+                  dierts: cacahuètes* grillées";
+    let found = extract(peanut);
+    assert!(found.header_found);
+    assert_eq!(found.items, ["Erdnüsse* geröstet"]);
+    // Printed before the first header read whole: the first list printed.
+    let found = extract(
+        "lngT dents: Zucker, Kakaobutter, Vollmilchpulver.\n\nIngredienti: zucchero, burro",
+    );
+    assert_eq!(found.items, ["Zucker", "Kakaobutter", "Vollmilchpulver"]);
+    // Words that end like a header but open no list of known names.
+    for text in [
+        "Verwendung: kühl und trocken lagern, vor Licht schützen",
+        "Distribution: Migros-Genossenschafts-Bund, CH-8031 Zürich",
+        "Mindestens haltbar bis Ende: 01.06.25",
+    ] {
+        assert!(!extract(text).header_found, "{text}");
+    }
+    // Unknown names after a cut word: not a header.
+    assert!(!extract("naten: Xylomorph, Quandrel").header_found);
+}
+
+#[test]
+fn a_full_stop_before_the_next_languages_header_ends_the_list() {
+    // The French product name and a misread `Ingrédients:` after the German list's full
+    // stop: not more items of the German list.
+    let mango = "Mangoschnitze, getrocknet. Zutaten: Mangoschnitze,\n\
+                 Antioxidationsmittel: Natriummetabisulfit, Kartoffelstärke.\n\
+                 Morceaux de mangue, séchées. Ingrédlents: tranches de\n\
+                 mangues, antioxydant: disulfite de sodium";
+    let found = extract(mango);
+    assert_eq!(found.items.len(), 3, "{:?}", found.items);
+    assert_eq!(found.items[2], "Kartoffelstärke");
+    // A blurred comma read as a full stop still continues the list.
+    let found = extract("Zutaten: Zucker. Kakaobutter, Vollmilchpulver, Salz");
+    assert_eq!(found.items.len(), 4, "{:?}", found.items);
+}

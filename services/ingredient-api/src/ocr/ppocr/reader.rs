@@ -5,7 +5,6 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use domain::knowledge::KnowledgeBase;
 use domain::ocr::label::{Extraction, Language};
 
 use super::{PpOcr, TextLine};
@@ -96,12 +95,11 @@ impl PpOcrEngine {
         };
         let blocks = layout::blocks(&reading.lines);
         let (found, text) = layout::find_list(&blocks);
-        let kb = KnowledgeBase::embedded();
         // Known names first: small print read enlarged may lose a letter or two of its
         // header (`Igedients:`) while its items become names.
         let quality = |found: &Extraction| {
             (
-                known_items(kb, &found.items),
+                known_items(&found.items),
                 found.header_found,
                 found.items.len(),
             )

@@ -64,14 +64,73 @@ pub fn mend(
 ) -> Vec<String> {
     items
         .iter()
+        .flat_map(|item| match split_run_together(kb, item) {
+            Some(parts) => {
+                tracing::debug!(read = %item, ?parts, "PP-OCR repair: items read together split");
+                parts
+            }
+            None => vec![item.clone()],
+        })
         .map(|item| {
-            let confidence = confidence_of(item, lines);
-            mend_by_runner_up(kb, item, lines)
-                .or_else(|| mend_item(kb, item, confidence, language))
-                .unwrap_or_else(|| item.clone())
+            let confidence = confidence_of(&item, lines);
+            if let Some(mended) = mend_by_runner_up(kb, &item, lines) {
+                tracing::debug!(read = %item, %mended, "PP-OCR repair: runner-up characters");
+                return mended;
+            }
+            if let Some(mended) = mend_item(kb, &item, confidence, language) {
+                tracing::debug!(read = %item, %mended, confidence, "PP-OCR repair: unsure near miss");
+                return mended;
+            }
+            item
         })
         .collect()
 }
+
+/// Items read as one where the recogniser missed the commas between them (`C12-15 Alky
+/// Benzoate Ethyher Methoxycinnamate`, `Trethanolamine Toopherol` on a sunscreen's list in
+/// small print): an item of three to [`RUN_TOGETHER_MOST_WORDS`] words, without brackets,
+/// that the knowledge base does not resolve (or only by its last noun), cut at word
+/// boundaries into parts that are each a name it resolves, as printed or as a typo (a head
+/// noun alone is not enough), when exactly one such cut exists. No cut, or two that work,
+/// leave it whole: nothing is split on a guess.
+pub fn split_run_together(kb: &KnowledgeBase, item: &str) -> Option<Vec<String>> {
+    let named = |name: &str| {
+        name.chars().filter(|c| c.is_alphabetic()).count() >= 3
+            && kb.resolve(name).is_some_and(|r| r.kind != MatchKind::Head)
+    };
+    let words: Vec<&str> = item.split_whitespace().collect();
+    let n = words.len();
+    if !(3..=RUN_TOGETHER_MOST_WORDS).contains(&n)
+        || item.contains(['(', ')', '[', ']', ':'])
+        || named(item)
+    {
+        return None;
+    }
+    // cuts[i]: the ways words[i..] splits into known names (at most two kept), each a list of
+    // parts; the whole item is not one of them.
+    let part = |i: usize, j: usize| words[i..j].join(" ");
+    let mut cuts: Vec<Vec<Vec<String>>> = vec![Vec::new(); n + 1];
+    cuts[n].push(Vec::new());
+    for i in (0..n).rev() {
+        for j in i + 1..=n {
+            if (i, j) == (0, n) || cuts[j].is_empty() || !named(&part(i, j)) {
+                continue;
+            }
+            for rest in cuts[j].clone() {
+                if cuts[i].len() < 2 {
+                    let mut parts = vec![part(i, j)];
+                    parts.extend(rest);
+                    cuts[i].push(parts);
+                }
+            }
+        }
+    }
+    let mut ways = std::mem::take(&mut cuts[0]);
+    (ways.len() == 1).then(|| ways.remove(0))
+}
+
+/// Most words of an item looked at for names read together ([`split_run_together`]).
+const RUN_TOGETHER_MOST_WORDS: usize = 8;
 
 /// Least probability of the recogniser's runner-up for a character for it to be tried in its
 /// place ([`mend_by_runner_up`]).
@@ -233,6 +292,44 @@ mod tests {
             mend_item(kb, "Glycerln", 0.85, Some(Language::English)).as_deref(),
             Some("Glycerin")
         );
+    }
+
+    #[test]
+    fn items_read_together_without_their_comma_are_split_between_two_known_names() {
+        let kb = KnowledgeBase::embedded();
+        let split = |item: &str| split_run_together(kb, item);
+        // A sunscreen's list in small print, commas the recogniser did not read (its
+        // typos are mended after the cut).
+        assert_eq!(
+            split("Trethanolamine Toopherol").as_deref(),
+            None,
+            "two words: read as printed"
+        );
+        assert_eq!(
+            split("Trethanolamine Toopherol Dimethicone").as_deref(),
+            Some(
+                &[
+                    "Trethanolamine".to_owned(),
+                    "Toopherol".to_owned(),
+                    "Dimethicone".to_owned()
+                ][..]
+            )
+        );
+        assert_eq!(
+            split("Glycerin Sodium Chloride").as_deref(),
+            Some(&["Glycerin".to_owned(), "Sodium Chloride".to_owned()][..])
+        );
+        // Names the knowledge base knows whole, unknown names, a part it does not know, or
+        // brackets: as read.
+        for item in [
+            "Aloe Barbadensis Leaf Juice Powder",
+            "Sodium Laureth Sulfate",
+            "Zorblax Moonpetal Frobnicate",
+            "Caton BHT Quandrel",
+            "Sojasauce (Wasser, Sojabohnen) Zucker",
+        ] {
+            assert_eq!(split(item), None, "{item}");
+        }
     }
 
     #[test]
