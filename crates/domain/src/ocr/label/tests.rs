@@ -231,7 +231,11 @@ fn specks_read_as_quotes_and_colons_are_dropped() {
     // A function class's colon is printed, whatever the case of its contents.
     assert_eq!(
         split_items("Harina de trigo, Espesante: goma xantana, acidulante: ácido cítrico"),
-        ["Harina de trigo", "Espesante: goma xantana", "acidulante: ácido cítrico"]
+        [
+            "Harina de trigo",
+            "Espesante: goma xantana",
+            "acidulante: ácido cítrico"
+        ]
     );
 }
 
