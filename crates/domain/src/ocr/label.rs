@@ -357,20 +357,30 @@ fn cut_header(word: &str) -> bool {
         .filter(|c| !c.is_whitespace())
         .flat_map(char::to_lowercase)
         .collect();
-    words().headers.iter().any(|h| {
-        let header: Vec<char> = h.phrase.chars().collect();
-        let tail = header
-            .iter()
-            .rev()
-            .zip(letters.iter().rev())
-            .take_while(|(a, b)| a == b)
-            .count();
-        header.len() >= MISREAD_LATIN_HEADER_MIN_LETTERS
-            && header.iter().all(|c| c.is_alphabetic() && !is_cjk_text(*c))
-            && letters.len() <= header.len()
+    long_latin_headers().any(|header| {
+        letters.len() <= header.len()
             && letters.first() != header.first()
-            && tail >= CUT_HEADER_LEAST_TAIL
+            && common_tail(&header, &letters) >= CUT_HEADER_LEAST_TAIL
     })
+}
+
+/// The Latin headers of [`MISREAD_LATIN_HEADER_MIN_LETTERS`] letters or more, as letters.
+fn long_latin_headers() -> impl Iterator<Item = Vec<char>> {
+    words().headers.iter().filter_map(|h| {
+        let header: Vec<char> = h.phrase.chars().collect();
+        (header.len() >= MISREAD_LATIN_HEADER_MIN_LETTERS
+            && header.iter().all(|c| c.is_alphabetic() && !is_cjk_text(*c)))
+        .then_some(header)
+    })
+}
+
+/// How many letters `a` and `b` share at their ends.
+fn common_tail(a: &[char], b: &[char]) -> usize {
+    a.iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// Whether an item's name, or its first word when qualifiers follow it, is a name of the
@@ -436,18 +446,10 @@ fn header_before_colon(text: &str) -> bool {
         let letters: Vec<char> = word.chars().collect();
         letters.len() > CUT_HEADER_LEAST_TAIL
             && (header_in_line(&format!("{word}:")).is_some()
-                || words().headers.iter().any(|h| {
-                    let header: Vec<char> = h.phrase.chars().collect();
-                    let tail = header
-                        .iter()
-                        .rev()
-                        .zip(letters.iter().rev())
-                        .take_while(|(a, b)| a == b)
-                        .count();
-                    header.len() >= MISREAD_LATIN_HEADER_MIN_LETTERS
-                        && header.iter().all(|c| c.is_alphabetic() && !is_cjk_text(*c))
-                        && (bounded_distance(&header, &letters, 1).is_some()
-                            || (letters.len() <= header.len() && tail > CUT_HEADER_LEAST_TAIL))
+                || long_latin_headers().any(|header| {
+                    bounded_distance(&header, &letters, 1).is_some()
+                        || (letters.len() <= header.len()
+                            && common_tail(&header, &letters) > CUT_HEADER_LEAST_TAIL)
                 }))
     })
 }
