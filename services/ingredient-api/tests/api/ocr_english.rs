@@ -12,7 +12,7 @@ use domain::ocr::label::{Language, split_items};
 use ingredient_api::ocr::tesseract::repair::correct_spelling;
 use test_support::labels::{Label, f1, score_english};
 
-use crate::labels::{corpus, held_out, is_tune_half, other_hands};
+use crate::labels::{blind, corpus, held_out, is_tune_half, other_hands};
 
 /// The English text `/ocr` answers for a label whose list was read exactly as printed (split
 /// by the list splitter, which normalises it as `/ocr`'s extraction does: NFKC brackets).
@@ -31,11 +31,16 @@ fn english_text(label: &Label) -> String {
 
 /// F1 of the English text per language, printing the items missed.
 fn english_f1(labels: &[Label], set: &str) -> BTreeMap<String, f64> {
+    tally_english_f1(labels, set, true)
+}
+
+/// F1 of the English text per language; the misses are printed only when `show_misses`.
+fn tally_english_f1(labels: &[Label], set: &str, show_misses: bool) -> BTreeMap<String, f64> {
     let mut tallies: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     for label in labels {
         let text = english_text(label);
         let (m, e, r) = score_english(label, &text);
-        if m < e.max(r) {
+        if show_misses && m < e.max(r) {
             println!(
                 "{set} {}: {m}/{e} of {r}\n  got:      {text}\n  expected: {}",
                 label.name,
@@ -147,4 +152,31 @@ fn ocr_english_text_of_the_labels_by_other_hands_stays_above_its_floor() {
     ];
     assert_floors(&tune_scores, &tune_floors, "other hands, tune half");
     assert_floors(&report_scores, &report_floors, "other hands, report half");
+}
+
+#[test]
+fn ocr_english_text_of_the_labels_written_blind_stays_above_its_floor() {
+    let labels = blind();
+    assert!(
+        labels
+            .iter()
+            .all(|l| l.language != "en"
+                && l.english.as_ref().is_some_and(|e| e.len() == l.items.len())),
+        "blind labels are translations, each with an English reference item per item"
+    );
+    assert_eq!(labels.len(), 48, "six labels per non-English language");
+    // Report only: the table, never the misses (nobody tunes to this set). The floors are the
+    // levels first measured, far below the 0.90 aimed at.
+    let scores = tally_english_f1(&labels, "labels written blind", false);
+    let floors = [
+        ("de", 0.70),
+        ("es", 0.85),
+        ("fr", 0.77),
+        ("it", 0.72),
+        ("ja", 0.46),
+        ("ko", 0.45),
+        ("pt", 0.71),
+        ("zh", 0.67),
+    ];
+    assert_floors(&scores, &floors, "labels written blind");
 }
