@@ -28,7 +28,12 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
     if matches!(language, None | Some(Language::English)) {
         return items.to_vec();
     }
-    let translator = Translator::new(kb, language, product_kind(kb, items));
+    let kind = if is_household(items, language) {
+        ProductKind::Household
+    } else {
+        product_kind(kb, items)
+    };
+    let translator = Translator::new(kb, language, kind);
     items.iter().map(|item| translator.item(item)).collect()
 }
 
@@ -39,6 +44,50 @@ pub enum ProductKind {
     Food,
     /// A cosmetic product: more items known only as cosmetic ingredients than as foods.
     Cosmetic,
+    /// A detergent or cleaning product, labelled in the words of the detergents regulation
+    /// (surfactants in weight bands): plain English names, not INCI.
+    Household,
+}
+
+/// Whether a list is a household product's: an item names a class of surfactants, with or
+/// without its weight band (`5-15 % anionische Tenside`).
+fn is_household(items: &[String], language: Option<Language>) -> bool {
+    let Some(language) = language else {
+        return false;
+    };
+    let tables = LabelEnglish::get();
+    items.iter().any(|item| {
+        let (_, rest) = band_and_rest(item);
+        [rest, without_preposition(rest)].iter().any(|name| {
+            tables
+                .class(name)
+                .is_some_and(|(class, _)| class.one.ends_with("surfactants"))
+                || tables.household_name(language, name) == Some("Surfactants")
+        })
+    })
+}
+
+/// An item of a household list cut after its weight band: (`5-15 %`, `anionische Tenside`);
+/// the band is empty when no `%` is printed.
+fn band_and_rest(item: &str) -> (&str, &str) {
+    match item.rfind(['%', '％']) {
+        Some(at) => {
+            let end = at + item[at..].chars().next().map_or(1, char::len_utf8);
+            (item[..end].trim(), item[end..].trim())
+        }
+        None => ("", item.trim()),
+    }
+}
+
+/// A component name without the preposition a band puts before it (`d'agents de surface`,
+/// `di tensioattivi`).
+fn without_preposition(name: &str) -> &str {
+    for prefix in ["d'", "d’", "de ", "des ", "di ", "del ", "dei ", "do ", "dos "] {
+        if let Some(rest) = name.strip_prefix(prefix) {
+            return rest.trim_start();
+        }
+    }
+    name
 }
 
 /// Decides the kind of product from the list: the items the knowledge base knows only as a
@@ -104,6 +153,11 @@ impl<'kb> Translator<'kb> {
 
     /// One item, with any bracketed part translated item by item.
     fn item(&self, item: &str) -> String {
+        if self.kind == ProductKind::Household
+            && let Some(english) = self.household(item)
+        {
+            return english;
+        }
         if let Some(whole) = self.name(item, None) {
             return whole;
         }
@@ -131,6 +185,28 @@ impl<'kb> Translator<'kb> {
             out.push_str(tail);
         }
         out
+    }
+
+    /// An item of a household list: a component with its weight band, each in English
+    /// (`moins de 5 % d'agents de surface non ioniques` → less than 5 % Non-ionic surfactants),
+    /// or a name written in plain English on detergents (`Aqua` → Water). `None` when the
+    /// band or the name is not one the tables know.
+    fn household(&self, item: &str) -> Option<String> {
+        let language = self.language?;
+        let (band, rest) = band_and_rest(item);
+        let component = |name: &str| {
+            self.tables
+                .household_name(language, name)
+                .map(str::to_owned)
+                .or_else(|| self.tables.class(name).map(|(class, _)| class.many.clone()))
+        };
+        let english = component(rest)
+            .or_else(|| component(without_preposition(rest)))
+            .or_else(|| (!band.is_empty()).then(|| self.item(rest)))?;
+        if band.is_empty() {
+            return Some(english);
+        }
+        Some(format!("{} {english}", self.tables.band(language, band)?))
     }
 
     /// An item whose names are printed with what is not part of them (a share, `sucre 28%`;
@@ -246,6 +322,7 @@ impl<'kb> Translator<'kb> {
                 .inci(&entry.name)
                 .unwrap_or(&entry.name)
                 .to_owned(),
+            ProductKind::Household => self.tables.spelled(&entry.name),
             ProductKind::Food => match self.tables.food_name(&entry.name) {
                 Some(food) if entry.category == ProductCategory::Cosmetics => food.to_owned(),
                 _ => self.food_name(name, entry, &found),
@@ -333,7 +410,7 @@ impl<'kb> Translator<'kb> {
     fn choose_entry(&self, entries: &[&'kb Ingredient]) -> &'kb Ingredient {
         let unfit = match self.kind {
             ProductKind::Food => ProductCategory::Cosmetics,
-            ProductKind::Cosmetic => ProductCategory::Food,
+            ProductKind::Cosmetic | ProductKind::Household => ProductCategory::Food,
         };
         entries
             .iter()

@@ -29,13 +29,14 @@ fn english_text(label: &Label) -> String {
     ingredient_api::ocr::translate(&items, language).join(", ")
 }
 
-/// F1 of the English text per language, printing the items missed.
-fn english_f1(labels: &[Label], set: &str) -> BTreeMap<String, f64> {
+/// F1 of the English text per language, printing the items missed (only when `show_misses`:
+/// a half kept for reporting prints its figures, never its labels).
+fn english_f1(labels: &[Label], set: &str, show_misses: bool) -> BTreeMap<String, f64> {
     let mut tallies: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     for label in labels {
         let text = english_text(label);
         let (m, e, r) = score_english(label, &text);
-        if m < e.max(r) {
+        if show_misses && m < e.max(r) {
             println!(
                 "{set} {}: {m}/{e} of {r}\n  got:      {text}\n  expected: {}",
                 label.name,
@@ -70,7 +71,7 @@ fn assert_floors(scores: &BTreeMap<String, f64>, floors: &[(&str, f64)], set: &s
 
 #[test]
 fn ocr_english_text_of_the_synthetic_labels_stays_above_its_floor() {
-    let scores = english_f1(&corpus(), "labels.toml");
+    let scores = english_f1(&corpus(), "labels.toml", true);
     let floors = [
         ("de", 1.0),
         ("en", 1.0),
@@ -96,7 +97,7 @@ fn ocr_english_text_of_the_held_out_labels_stays_above_its_floor() {
         "held-out labels are translations, each with an English reference item per item"
     );
     assert_eq!(labels.len(), 24, "three labels per non-English language");
-    let scores = english_f1(&labels, "labels-heldout.toml");
+    let scores = english_f1(&labels, "labels-heldout.toml", true);
     let floors = [
         ("de", 1.0),
         ("es", 0.96),
@@ -122,8 +123,8 @@ fn ocr_english_text_of_the_labels_by_other_hands_stays_above_its_floor() {
     );
     assert_eq!(labels.len(), 48, "six labels per non-English language");
     let (tune, report): (Vec<Label>, Vec<Label>) = labels.into_iter().partition(is_tune_half);
-    let tune_scores = english_f1(&tune, "other hands, tune half");
-    let report_scores = english_f1(&report, "other hands, report half");
+    let tune_scores = english_f1(&tune, "other hands, tune half", true);
+    let report_scores = english_f1(&report, "other hands, report half", false);
     // The levels reached: far below the 0.90 aimed at (what is left is in the report).
     let tune_floors = [
         ("de", 0.45),
