@@ -34,7 +34,33 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
         product_kind(kb, items)
     };
     let translator = Translator::new(kb, language, kind);
-    items.iter().map(|item| translator.item(item)).collect()
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            translator.following.set(following_additives(kb, &items[i + 1..]));
+            translator.item(item)
+        })
+        .collect()
+}
+
+/// How many of the items after a class word's item are more of its contents: a class word
+/// over its items without brackets is followed by them as items of the list
+/// (`Säuerungsmittel: Äpfelsäure, Milchsäure, Säureregulator: …`), so the additives that
+/// follow it, up to the next class word or the first name that is no additive, are counted
+/// for the number of a class word that does not mark it.
+fn following_additives(kb: &KnowledgeBase, items: &[String]) -> usize {
+    items
+        .iter()
+        .take_while(|item| {
+            !item.contains([':', '(', '（'])
+                && leading_class_word(item).is_none()
+                && LabelEnglish::get().class(item).is_none()
+                && kb
+                    .resolve(item.trim())
+                    .is_some_and(|r| r.kind == MatchKind::Exact && r.ingredient.e_number.is_some())
+        })
+        .count()
 }
 
 /// What a list is made for: a cosmetic list is written with INCI names in English.
@@ -131,6 +157,9 @@ struct Translator<'kb> {
     language: Option<Language>,
     kind: ProductKind,
     tables: &'static LabelEnglish,
+    /// The additives printed as items after the item being translated
+    /// ([`following_additives`]).
+    following: std::cell::Cell<usize>,
 }
 
 /// A name resolved for translation: its entries, how it matched, and the qualifiers the
@@ -148,6 +177,7 @@ impl<'kb> Translator<'kb> {
             language,
             kind,
             tables: LabelEnglish::get(),
+            following: std::cell::Cell::new(0),
         }
     }
 
@@ -158,8 +188,32 @@ impl<'kb> Translator<'kb> {
         {
             return english;
         }
+        // A footnote mark after a name (`Beurre de cacao*`) stays after its English.
+        let marks = item.len() - item.trim_end_matches(['*', '†', '¹', '²', '³']).len();
+        if marks > 0 && marks < item.trim_end().len() {
+            let (name, mark) = item.split_at(item.len() - marks);
+            return format!("{}{mark}", self.item(name));
+        }
+        // "And so on" after a CJK name (`アミノ酸等`, `など`): the English says it too.
+        if self.language.is_some_and(Language::is_cjk) {
+            for etc in ["など", "等"] {
+                if let Some(name) = item.trim_end().strip_suffix(etc)
+                    && !name.trim().is_empty()
+                {
+                    return format!("{}, etc.", self.item(name));
+                }
+            }
+        }
         if let Some(whole) = self.name(item, None) {
-            return whole;
+            // A name known with its brackets (`調味料（アミノ酸等）`) keeps the "and so on".
+            let etc = self.language.is_some_and(Language::is_cjk)
+                && ["等)", "等）", "など)", "など）"]
+                    .iter()
+                    .any(|end| item.trim_end().ends_with(end));
+            return match whole.strip_suffix(')') {
+                Some(open) if etc && !whole.ends_with("etc.)") => format!("{open}, etc.)"),
+                _ => whole,
+            };
         }
         // CJK labels print full-width brackets (the list splitter folds them; other callers
         // may not have).
@@ -178,7 +232,17 @@ impl<'kb> Translator<'kb> {
             .name(head, Some(parts.len()))
             .or_else(|| self.in_place(head))
             .unwrap_or_else(|| head.to_owned());
-        let inner: Vec<String> = parts.iter().map(|part| self.item(part)).collect();
+        let mut inner: Vec<String> = parts.iter().map(|part| self.item(part)).collect();
+        // The list splitter drops a CJK "and so on" after the last name (`アミノ酸等`): the
+        // English says it.
+        if self.language.is_some_and(Language::is_cjk)
+            && ["等", "など"].iter().any(|etc| {
+                inner_raw_ends_with(item, open, close, etc)
+                    && !parts.last().is_some_and(|p| p.ends_with(etc))
+            })
+        {
+            inner.push("etc.".to_owned());
+        }
         let mut out = format!("{head} ({})", inner.join(", "));
         if !tail.is_empty() {
             out.push(' ');
@@ -222,7 +286,7 @@ impl<'kb> Translator<'kb> {
         };
         let mut names: Vec<(&str, Option<usize>)> = Vec::new();
         if !parsed.sub.is_empty() {
-            names.push((&parsed.name, Some(parsed.sub.len())));
+            names.push((&parsed.name, Some(parsed.sub.len() + self.following.get())));
             let items = parsed.sub.iter().filter(|s| s.sub.is_empty());
             names.extend(items.map(|s| (s.name.as_str(), None)));
         } else {
@@ -232,7 +296,8 @@ impl<'kb> Translator<'kb> {
                 match leading_class_word(part) {
                     Some(at) => {
                         let items = self.joined_items(&part[at..]);
-                        names.push((part[..at].trim_end(), Some(items.len())));
+                        let contents = items.len() + self.following.get();
+                        names.push((part[..at].trim_end(), Some(contents)));
                         names.extend(items.into_iter().map(|i| (i, None)));
                     }
                     None => names.push((part, None)),
@@ -515,6 +580,9 @@ impl<'kb> Translator<'kb> {
                 prefix.push(english);
             }
         }
+        // Entries whose English name is shared with a cosmetic one carry "Food" to tell them
+        // apart (`Red Wine Food`); a label does not print it.
+        let name = name.strip_suffix(" Food").unwrap_or(&name).to_owned();
         prefix.push(&name);
         self.tables.spelled(&prefix.join(" "))
     }
@@ -590,6 +658,11 @@ impl<'kb> Translator<'kb> {
             _ => (None, false),
         }
     }
+}
+
+/// Whether the text between the brackets at `open` and `close` ends with `suffix`.
+fn inner_raw_ends_with(item: &str, open: usize, close: usize, suffix: &str) -> bool {
+    item[open + 1..close].trim_end().ends_with(suffix)
 }
 
 /// `key` (folded) without the qualifier `phrase`: a whole-word phrase in Latin-script
