@@ -22,11 +22,19 @@ struct File {
     spelling: BTreeMap<String, String>,
     joiners: BTreeMap<String, BTreeMap<String, String>>,
     household: HouseholdFile,
+    and_so_on: AndSoOnFile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AndSoOnFile {
+    words: Vec<String>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct HouseholdFile {
+    prepositions: Vec<String>,
     bands: BTreeMap<String, BTreeMap<String, String>>,
     names: BTreeMap<String, BTreeMap<String, String>>,
 }
@@ -58,6 +66,10 @@ pub struct LabelEnglish {
     bands: HashMap<Language, Vec<(Vec<String>, String)>>,
     /// Household names by language (folded); `None` holds the names printed alike in all.
     household: HashMap<Option<Language>, HashMap<String, String>>,
+    /// The words a band puts before its component, as printed.
+    band_prepositions: Vec<String>,
+    /// CJK words for "and so on", as printed.
+    and_so_on: Vec<String>,
 }
 
 impl LabelEnglish {
@@ -128,6 +140,8 @@ impl LabelEnglish {
             joiners,
             bands,
             household,
+            band_prepositions: file.household.prepositions,
+            and_so_on: file.and_so_on.words,
         })
     }
 
@@ -184,6 +198,27 @@ impl LabelEnglish {
             .iter()
             .find_map(|l| self.household.get(l)?.get(&key))
             .map(String::as_str)
+    }
+
+    /// `name` without the preposition a weight band puts before its component
+    /// (`d'agents de surface` → agents de surface).
+    pub fn without_band_preposition<'n>(&self, name: &'n str) -> &'n str {
+        for word in &self.band_prepositions {
+            if let Some(rest) = name.strip_prefix(word.as_str()) {
+                let elided = word.ends_with(['\'', '’']);
+                if elided || rest.starts_with(' ') {
+                    return rest.trim_start();
+                }
+            }
+        }
+        name
+    }
+
+    /// `name` without a trailing CJK "and so on" (`アミノ酸等` → アミノ酸), if it has one.
+    pub fn without_and_so_on<'n>(&self, name: &'n str) -> Option<&'n str> {
+        self.and_so_on
+            .iter()
+            .find_map(|word| name.trim_end().strip_suffix(word.as_str()))
     }
 
     /// A household list's weight band in English (`5 % ou plus mais moins de 15 %` → 5 % or

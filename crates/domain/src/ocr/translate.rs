@@ -38,7 +38,9 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
         .iter()
         .enumerate()
         .map(|(i, item)| {
-            translator.following.set(following_additives(kb, &items[i + 1..]));
+            translator
+                .following
+                .set(following_additives(kb, &items[i + 1..]));
             translator.item(item)
         })
         .collect()
@@ -84,12 +86,14 @@ fn is_household(items: &[String], language: Option<Language>) -> bool {
     let tables = LabelEnglish::get();
     items.iter().any(|item| {
         let (_, rest) = band_and_rest(item);
-        [rest, without_preposition(rest)].iter().any(|name| {
-            tables
-                .class(name)
-                .is_some_and(|(class, _)| class.one.ends_with("surfactants"))
-                || tables.household_name(language, name) == Some("Surfactants")
-        })
+        [rest, tables.without_band_preposition(rest)]
+            .iter()
+            .any(|name| {
+                tables
+                    .class(name)
+                    .is_some_and(|(class, _)| class.one.ends_with("surfactants"))
+                    || tables.household_name(language, name) == Some("Surfactants")
+            })
     })
 }
 
@@ -103,17 +107,6 @@ fn band_and_rest(item: &str) -> (&str, &str) {
         }
         None => ("", item.trim()),
     }
-}
-
-/// A component name without the preposition a band puts before it (`d'agents de surface`,
-/// `di tensioattivi`).
-fn without_preposition(name: &str) -> &str {
-    for prefix in ["d'", "d’", "de ", "des ", "di ", "del ", "dei ", "do ", "dos "] {
-        if let Some(rest) = name.strip_prefix(prefix) {
-            return rest.trim_start();
-        }
-    }
-    name
 }
 
 /// Decides the kind of product from the list: the items the knowledge base knows only as a
@@ -196,20 +189,20 @@ impl<'kb> Translator<'kb> {
         }
         // "And so on" after a CJK name (`アミノ酸等`, `など`): the English says it too.
         if self.language.is_some_and(Language::is_cjk) {
-            for etc in ["など", "等"] {
-                if let Some(name) = item.trim_end().strip_suffix(etc)
-                    && !name.trim().is_empty()
-                {
-                    return format!("{}, etc.", self.item(name));
-                }
+            if let Some(name) = self.tables.without_and_so_on(item)
+                && !name.trim().is_empty()
+            {
+                return format!("{}, etc.", self.item(name));
             }
         }
         if let Some(whole) = self.name(item, None) {
             // A name known with its brackets (`調味料（アミノ酸等）`) keeps the "and so on".
             let etc = self.language.is_some_and(Language::is_cjk)
-                && ["等)", "等）", "など)", "など）"]
-                    .iter()
-                    .any(|end| item.trim_end().ends_with(end));
+                && item
+                    .trim_end()
+                    .strip_suffix([')', '）'])
+                    .and_then(|inner| self.tables.without_and_so_on(inner))
+                    .is_some();
             return match whole.strip_suffix(')') {
                 Some(open) if etc && !whole.ends_with("etc.)") => format!("{open}, etc.)"),
                 _ => whole,
@@ -236,10 +229,13 @@ impl<'kb> Translator<'kb> {
         // The list splitter drops a CJK "and so on" after the last name (`アミノ酸等`): the
         // English says it.
         if self.language.is_some_and(Language::is_cjk)
-            && ["等", "など"].iter().any(|etc| {
-                inner_raw_ends_with(item, open, close, etc)
-                    && !parts.last().is_some_and(|p| p.ends_with(etc))
-            })
+            && self
+                .tables
+                .without_and_so_on(&item[open + 1..close])
+                .is_some()
+            && parts
+                .last()
+                .is_none_or(|p| self.tables.without_and_so_on(p).is_none())
         {
             inner.push("etc.".to_owned());
         }
@@ -265,7 +261,7 @@ impl<'kb> Translator<'kb> {
                 .or_else(|| self.tables.class(name).map(|(class, _)| class.many.clone()))
         };
         let english = component(rest)
-            .or_else(|| component(without_preposition(rest)))
+            .or_else(|| component(self.tables.without_band_preposition(rest)))
             .or_else(|| (!band.is_empty()).then(|| self.item(rest)))?;
         if band.is_empty() {
             return Some(english);
@@ -658,11 +654,6 @@ impl<'kb> Translator<'kb> {
             _ => (None, false),
         }
     }
-}
-
-/// Whether the text between the brackets at `open` and `close` ends with `suffix`.
-fn inner_raw_ends_with(item: &str, open: usize, close: usize, suffix: &str) -> bool {
-    item[open + 1..close].trim_end().ends_with(suffix)
 }
 
 /// `key` (folded) without the qualifier `phrase`: a whole-word phrase in Latin-script

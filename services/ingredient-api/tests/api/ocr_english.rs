@@ -125,13 +125,14 @@ fn ocr_english_text_of_the_labels_by_other_hands_stays_above_its_floor() {
     let (tune, report): (Vec<Label>, Vec<Label>) = labels.into_iter().partition(is_tune_half);
     let tune_scores = english_f1(&tune, "other hands, tune half", true);
     let report_scores = english_f1(&report, "other hands, report half", false);
-    // The levels reached: far below the 0.90 aimed at (what is left is in the report).
+    // The levels reached, less a small margin: still below the 0.90 aimed at in most
+    // languages (what is left is in docs/ocr.md).
     let tune_floors = [
-        ("de", 0.45),
-        ("es", 0.77),
-        ("fr", 0.63),
-        ("it", 0.63),
-        ("ja", 0.77),
+        ("de", 0.76),
+        ("es", 0.93),
+        ("fr", 0.78),
+        ("it", 0.72),
+        ("ja", 0.79),
         ("ko", 0.73),
         ("pt", 1.0),
         ("zh", 0.63),
@@ -141,7 +142,7 @@ fn ocr_english_text_of_the_labels_by_other_hands_stays_above_its_floor() {
         ("es", 0.74),
         ("fr", 1.0),
         ("it", 0.89),
-        ("ja", 0.58),
+        ("ja", 0.64),
         ("ko", 0.61),
         ("pt", 0.83),
         ("zh", 0.57),
