@@ -181,19 +181,12 @@ impl<'kb> Translator<'kb> {
         {
             return english;
         }
-        // A footnote mark after a name (`Beurre de cacao*`) stays after its English.
-        let marks = item.len() - item.trim_end_matches(['*', '†', '¹', '²', '³']).len();
-        if marks > 0 && marks < item.trim_end().len() {
-            let (name, mark) = item.split_at(item.len() - marks);
-            return format!("{}{mark}", self.item(name));
-        }
         // "And so on" after a CJK name (`アミノ酸等`, `など`): the English says it too.
-        if self.language.is_some_and(Language::is_cjk) {
-            if let Some(name) = self.tables.without_and_so_on(item)
-                && !name.trim().is_empty()
-            {
-                return format!("{}, etc.", self.item(name));
-            }
+        if self.language.is_some_and(Language::is_cjk)
+            && let Some(name) = self.tables.without_and_so_on(item)
+            && !name.trim().is_empty()
+        {
+            return format!("{}, etc.", self.item(name));
         }
         if let Some(whole) = self.name(item, None) {
             // A name known with its brackets (`調味料（アミノ酸等）`) keeps the "and so on".
@@ -969,6 +962,44 @@ mod tests {
         );
         assert_eq!(with_number("Strawberry", true), "Strawberries");
         assert_eq!(with_number("Flavourings", false), "Flavouring");
+    }
+
+    #[test]
+    fn household_lists_take_the_detergents_regulation_english() {
+        let out = english(
+            &[
+                "Aqua",
+                "moins de 5 % d'agents de surface non ioniques",
+                "Savon",
+                "Parfum",
+            ],
+            Language::French,
+        );
+        assert_eq!(
+            out,
+            [
+                "Water",
+                "less than 5 % Non-ionic surfactants",
+                "Soap",
+                "Perfume"
+            ]
+        );
+        let out = english(
+            &["unter 5 % nichtionische Tenside", "Zeolithe"],
+            Language::German,
+        );
+        assert_eq!(out, ["less than 5 % Non-ionic surfactants", "Zeolites"]);
+    }
+
+    #[test]
+    fn a_class_word_unmarked_for_number_counts_the_additives_after_it() {
+        let out = english(
+            &["Säuerungsmittel: Äpfelsäure", "Milchsäure", "Zucker"],
+            Language::German,
+        );
+        assert!(out[0].starts_with("Acids"), "{out:?}");
+        let out = english(&["Säuerungsmittel: Äpfelsäure", "Zucker"], Language::German);
+        assert!(out[0].starts_with("Acid:"), "{out:?}");
     }
 
     #[test]
