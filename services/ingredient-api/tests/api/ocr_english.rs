@@ -29,13 +29,9 @@ fn english_text(label: &Label) -> String {
     ingredient_api::ocr::translate(&items, language).join(", ")
 }
 
-/// F1 of the English text per language, printing the items missed.
-fn english_f1(labels: &[Label], set: &str) -> BTreeMap<String, f64> {
-    tally_english_f1(labels, set, true)
-}
-
-/// F1 of the English text per language; the misses are printed only when `show_misses`.
-fn tally_english_f1(labels: &[Label], set: &str, show_misses: bool) -> BTreeMap<String, f64> {
+/// F1 of the English text per language, printing the items missed (only when `show_misses`:
+/// a half kept for reporting prints its figures, never its labels).
+fn english_f1(labels: &[Label], set: &str, show_misses: bool) -> BTreeMap<String, f64> {
     let mut tallies: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     for label in labels {
         let text = english_text(label);
@@ -75,7 +71,7 @@ fn assert_floors(scores: &BTreeMap<String, f64>, floors: &[(&str, f64)], set: &s
 
 #[test]
 fn ocr_english_text_of_the_synthetic_labels_stays_above_its_floor() {
-    let scores = english_f1(&corpus(), "labels.toml");
+    let scores = english_f1(&corpus(), "labels.toml", true);
     let floors = [
         ("de", 1.0),
         ("en", 1.0),
@@ -101,7 +97,7 @@ fn ocr_english_text_of_the_held_out_labels_stays_above_its_floor() {
         "held-out labels are translations, each with an English reference item per item"
     );
     assert_eq!(labels.len(), 24, "three labels per non-English language");
-    let scores = english_f1(&labels, "labels-heldout.toml");
+    let scores = english_f1(&labels, "labels-heldout.toml", true);
     let floors = [
         ("de", 1.0),
         ("es", 0.96),
@@ -127,15 +123,16 @@ fn ocr_english_text_of_the_labels_by_other_hands_stays_above_its_floor() {
     );
     assert_eq!(labels.len(), 48, "six labels per non-English language");
     let (tune, report): (Vec<Label>, Vec<Label>) = labels.into_iter().partition(is_tune_half);
-    let tune_scores = english_f1(&tune, "other hands, tune half");
-    let report_scores = english_f1(&report, "other hands, report half");
-    // The levels reached: far below the 0.90 aimed at (what is left is in the report).
+    let tune_scores = english_f1(&tune, "other hands, tune half", true);
+    let report_scores = english_f1(&report, "other hands, report half", false);
+    // The levels reached, less a small margin: still below the 0.90 aimed at in most
+    // languages (what is left is in docs/ocr.md).
     let tune_floors = [
-        ("de", 0.45),
-        ("es", 0.77),
-        ("fr", 0.63),
-        ("it", 0.63),
-        ("ja", 0.77),
+        ("de", 0.76),
+        ("es", 0.93),
+        ("fr", 0.78),
+        ("it", 0.72),
+        ("ja", 0.79),
         ("ko", 0.73),
         ("pt", 1.0),
         ("zh", 0.63),
@@ -145,7 +142,7 @@ fn ocr_english_text_of_the_labels_by_other_hands_stays_above_its_floor() {
         ("es", 0.74),
         ("fr", 1.0),
         ("it", 0.89),
-        ("ja", 0.58),
+        ("ja", 0.64),
         ("ko", 0.61),
         ("pt", 0.83),
         ("zh", 0.57),
@@ -167,7 +164,7 @@ fn ocr_english_text_of_the_labels_written_blind_stays_above_its_floor() {
     assert_eq!(labels.len(), 48, "six labels per non-English language");
     // Report only: the table, never the misses (nobody tunes to this set). The floors are the
     // levels first measured, far below the 0.90 aimed at.
-    let scores = tally_english_f1(&labels, "labels written blind", false);
+    let scores = english_f1(&labels, "labels written blind", false);
     let floors = [
         ("de", 0.70),
         ("es", 0.85),
