@@ -163,16 +163,16 @@ fn ocr_english_text_of_the_labels_written_blind_stays_above_its_floor() {
     );
     assert_eq!(labels.len(), 48, "six labels per non-English language");
     // Report only: the table, never the misses (nobody tunes to this set). The floors are the
-    // levels first measured, far below the 0.90 aimed at.
+    // levels reached, far below the 0.90 aimed at.
     let scores = english_f1(&labels, "labels written blind", false);
     let floors = [
-        ("de", 0.70),
-        ("es", 0.85),
-        ("fr", 0.77),
-        ("it", 0.72),
+        ("de", 0.76),
+        ("es", 0.88),
+        ("fr", 0.86),
+        ("it", 0.75),
         ("ja", 0.46),
         ("ko", 0.45),
-        ("pt", 0.71),
+        ("pt", 0.74),
         ("zh", 0.67),
     ];
     assert_floors(&scores, &floors, "labels written blind");
