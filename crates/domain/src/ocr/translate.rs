@@ -348,6 +348,12 @@ impl<'kb> Translator<'kb> {
     /// not mark it, of its `contents`.
     fn name(&self, name: &str, contents: Option<usize>) -> Option<String> {
         let name = name.trim();
+        if let Some(origin) = self
+            .language
+            .and_then(|language| self.tables.origin(language, name))
+        {
+            return Some(origin);
+        }
         if let Some((class, number)) = self.tables.class(name) {
             let many = match number {
                 Number::One => false,
@@ -356,7 +362,12 @@ impl<'kb> Translator<'kb> {
             };
             return Some(if many { &class.many } else { &class.one }.clone());
         }
-        let found = self.resolve(name)?;
+        let Some(found) = self.resolve(name) else {
+            return self
+                .language
+                .filter(|l| l.is_cjk())
+                .and_then(|language| self.compound(name, language));
+        };
         let entry = self.choose_entry(&found.entries);
         // Compared with their accents: `Tocophérol` is French for the synonym `tocopherol`.
         let printed = name.to_lowercase();
@@ -382,6 +393,35 @@ impl<'kb> Translator<'kb> {
                 _ => self.food_name(name, entry, &found),
             },
         })
+    }
+
+    /// A Korean, Japanese or Chinese name that is no entry but is written of known parts: an
+    /// abbreviation written out (`塩化Na` is 塩化ナトリウム), or a known name followed by a part
+    /// saying what is made of it (`りんごペースト` → Apple Paste, `사과농축액` → Apple
+    /// Concentrate). The first part must be a whole name the knowledge base knows, so that a
+    /// name sharing some characters with an entry is never read as that entry.
+    fn compound(&self, name: &str, language: Language) -> Option<String> {
+        if let Some(long) = self.tables.expanded(language, name) {
+            return self.name(&long, None);
+        }
+        let name = name.trim();
+        self.tables
+            .compound_heads(language)
+            .iter()
+            .find_map(|(part, head)| {
+                let first = name.strip_suffix(part.as_str())?.trim();
+                if first.is_empty() || self.tables.class(first).is_some() {
+                    return None;
+                }
+                let english = self.name(first, None)?;
+                // The first part's English may say the part already (`병풀` is read as
+                // Centella Asiatica Extract in a cosmetic).
+                Some(if fold(&english).ends_with(&fold(head)) {
+                    english
+                } else {
+                    format!("{english} {head}")
+                })
+            })
     }
 
     /// The name resolved as `/analyze` resolves it, but only by the steps that keep its whole
