@@ -1043,6 +1043,41 @@ mod tests {
     }
 
     #[test]
+    fn cjk_names_of_known_parts_are_read_by_their_parts() {
+        // A food and what is made of it: the whole name is no entry.
+        assert_eq!(
+            english(&["りんごペースト", "小麦粉"], Language::Japanese),
+            ["Apple Paste", "Wheat Flour"]
+        );
+        assert_eq!(
+            english(&["유자페이스트", "설탕"], Language::Korean),
+            ["Yuzu Paste", "Sugar"]
+        );
+        // The first part must be a whole name: an unknown one leaves the name as printed.
+        assert_eq!(
+            english(&["ほげほげペースト", "小麦粉"], Language::Japanese),
+            ["ほげほげペースト", "Wheat Flour"]
+        );
+        // A salt's metal abbreviated as Japanese cosmetic labels print it.
+        assert_eq!(
+            english(&["水", "ラウレス硫酸Na", "ソルビン酸K"], Language::Japanese),
+            ["Aqua", "Sodium Laureth Sulfate", "Potassium Sorbate"]
+        );
+    }
+
+    #[test]
+    fn cjk_origins_in_brackets_name_the_country() {
+        assert_eq!(
+            english(&["쌀(국산)", "돼지고기(미국산)"], Language::Korean),
+            ["Rice (Korea)", "Pork (USA)"]
+        );
+        assert_eq!(
+            english(&["豚肉(国産)", "大豆(中国産)"], Language::Japanese),
+            ["Pork (Japan)", "Soya Beans (China)"]
+        );
+    }
+
+    #[test]
     fn english_labels_are_untouched() {
         assert_eq!(
             english(&["Wheat flour"], Language::English),
