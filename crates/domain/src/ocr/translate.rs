@@ -86,7 +86,10 @@ fn is_household(items: &[String], language: Option<Language>) -> bool {
     let tables = LabelEnglish::get();
     items.iter().any(|item| {
         let (_, rest) = band_and_rest(item);
-        [rest, tables.without_band_preposition(rest)]
+        // A class printed over its components with their shares in brackets
+        // (`界面活性剤（24%、…）`) is named before the bracket.
+        let head = item.split(['(', '（']).next().unwrap_or(item).trim();
+        [rest, tables.without_band_preposition(rest), head]
             .iter()
             .any(|name| {
                 tables
@@ -214,8 +217,10 @@ impl<'kb> Translator<'kb> {
         let inner = &item[open + 1..close];
         let tail = item[close + 1..].trim();
         let parts = split_items(inner);
-        let head = self
-            .name(head, Some(parts.len()))
+        let head = (self.kind == ProductKind::Household)
+            .then(|| self.household(head))
+            .flatten()
+            .or_else(|| self.name(head, Some(parts.len())))
             .or_else(|| self.in_place(head))
             .unwrap_or_else(|| head.to_owned());
         let mut inner: Vec<String> = parts.iter().map(|part| self.item(part)).collect();
@@ -1074,6 +1079,22 @@ mod tests {
         assert_eq!(
             english(&["豚肉(国産)", "大豆(中国産)"], Language::Japanese),
             ["Pork (Japan)", "Soya Beans (China)"]
+        );
+    }
+
+    #[test]
+    fn cjk_household_lists_are_in_plain_english() {
+        let out = english(
+            &["界面活性剤(24%、アルキルエーテル硫酸エステルナトリウム)", "安定化剤", "水"],
+            Language::Japanese,
+        );
+        assert_eq!(
+            out,
+            [
+                "Surfactants (24%, Sodium alkyl ether sulphate)",
+                "Stabiliser",
+                "Water"
+            ]
         );
     }
 
