@@ -17,6 +17,7 @@
 use crate::knowledge::{Ingredient, KnowledgeBase, MatchKind, Resolved};
 use crate::language::Lexicon;
 use crate::language::english::{LabelEnglish, Number};
+use crate::grammar::words;
 use crate::parse::{leading_class_word, split_ingredients};
 use crate::text::fold::fold;
 use crate::vocabulary::ProductCategory;
@@ -184,6 +185,16 @@ impl<'kb> Translator<'kb> {
         {
             return english;
         }
+        if self.language == Some(Language::Japanese) {
+            // The slash Japanese labels print between the last food and the first additive
+            // (食品表示基準: `バター／乳化剤`) parts two items, never an INCI slash form.
+            if let Some((food, additive)) = split_at_slash(item) {
+                return format!("{}, {}", self.item(food), self.item(additive));
+            }
+            if let Some(english) = self.allergen_declaration(item) {
+                return english;
+            }
+        }
         // "And so on" after a CJK name (`アミノ酸等`, `など`): the English says it too.
         if self.language.is_some_and(Language::is_cjk)
             && let Some(name) = self.tables.without_and_so_on(item)
@@ -243,6 +254,26 @@ impl<'kb> Translator<'kb> {
             out.push_str(tail);
         }
         out
+    }
+
+    /// The Japanese allergen declaration closing a list (`（一部に小麦・乳成分を含む）`) in
+    /// English: "(Contains: Wheat, Milk)"; `None` for any other item.
+    fn allergen_declaration(&self, item: &str) -> Option<String> {
+        let (open, close) = &words().japanese_declaration;
+        let inner = item
+            .trim()
+            .strip_prefix(['(', '（'])?
+            .strip_suffix([')', '）'])?
+            .trim()
+            .strip_prefix(open.as_str())?
+            .strip_suffix(close.as_str())?;
+        let names: Vec<String> = inner
+            .split(['・', '、', ',', '，'])
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(|n| self.name(n, None).unwrap_or_else(|| n.to_owned()))
+            .collect();
+        (!names.is_empty()).then(|| format!("(Contains: {})", names.join(", ")))
     }
 
     /// An item of a household list: a component with its weight band, each in English
@@ -694,6 +725,26 @@ impl<'kb> Translator<'kb> {
     }
 }
 
+/// The two sides of the first slash outside brackets between two names written in Japanese
+/// script (`バター／乳化剤`); `None` when there is none (`(ジメチコン/ビニルジメチコン)クロスポリマー`,
+/// `Aqua/Water`).
+fn split_at_slash(item: &str) -> Option<(&str, &str)> {
+    let mut depth = 0usize;
+    for (at, c) in item.char_indices() {
+        match c {
+            '(' | '（' => depth += 1,
+            ')' | '）' => depth = depth.saturating_sub(1),
+            '/' | '／' if depth == 0 => {
+                let (before, after) = (item[..at].trim(), item[at + c.len_utf8()..].trim());
+                let script = |s: &str| s.chars().any(|c| !c.is_ascii());
+                return (script(before) && script(after)).then_some((before, after));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// `key` (folded) without the qualifier `phrase`: a whole-word phrase in Latin-script
 /// languages; at the start of the name in Korean, Japanese and Chinese and of a word in
 /// German compounds (`vollkornhaferflocken`), when at least three letters remain.
@@ -1095,6 +1146,18 @@ mod tests {
                 "Stabiliser",
                 "Water"
             ]
+        );
+    }
+
+    #[test]
+    fn japanese_conventions_are_read() {
+        // The slash between the foods and the additives, and the allergen declaration.
+        assert_eq!(
+            english(
+                &["砂糖", "バター/乳化剤", "(一部に小麦・乳成分を含む)"],
+                Language::Japanese
+            ),
+            ["Sugar", "Butter, Emulsifier", "(Contains: Wheat, Milk)"]
         );
     }
 
