@@ -175,7 +175,12 @@ impl LabelEnglish {
         }
         let mut countries = HashMap::new();
         for (code, names) in file.origins.countries {
-            let suffixes = file.origins.suffixes.get(&code).cloned().unwrap_or_default();
+            let suffixes = file
+                .origins
+                .suffixes
+                .get(&code)
+                .cloned()
+                .unwrap_or_default();
             countries.insert(
                 language_of(&code, "origins.countries")?,
                 (names.into_iter().collect(), suffixes),
@@ -245,7 +250,9 @@ impl LabelEnglish {
     /// The last parts of CJK compound names in `language` (`분말` → Powder), as printed,
     /// longest first.
     pub fn compound_heads(&self, language: Language) -> &[(String, String)] {
-        self.compound_heads.get(&language).map_or(&[], Vec::as_slice)
+        self.compound_heads
+            .get(&language)
+            .map_or(&[], Vec::as_slice)
     }
 
     /// `name` with the abbreviations of `language` written out at the end of a name or before

@@ -14,10 +14,10 @@
 //! Misreads are mended before, by the service that read the label (names known only as a
 //! typo stay as printed here).
 
+use crate::grammar::words;
 use crate::knowledge::{Ingredient, KnowledgeBase, MatchKind, Resolved};
 use crate::language::Lexicon;
 use crate::language::english::{LabelEnglish, Number};
-use crate::grammar::words;
 use crate::parse::{leading_class_word, split_ingredients};
 use crate::text::fold::fold;
 use crate::vocabulary::ProductCategory;
@@ -736,7 +736,7 @@ fn split_at_slash(item: &str) -> Option<(&str, &str)> {
             ')' | '）' => depth = depth.saturating_sub(1),
             '/' | '／' if depth == 0 => {
                 let (before, after) = (item[..at].trim(), item[at + c.len_utf8()..].trim());
-                let script = |s: &str| s.chars().any(|c| !c.is_ascii());
+                let script = |s: &str| !s.is_ascii();
                 return (script(before) && script(after)).then_some((before, after));
             }
             _ => {}
@@ -1136,7 +1136,11 @@ mod tests {
     #[test]
     fn cjk_household_lists_are_in_plain_english() {
         let out = english(
-            &["界面活性剤(24%、アルキルエーテル硫酸エステルナトリウム)", "安定化剤", "水"],
+            &[
+                "界面活性剤(24%、アルキルエーテル硫酸エステルナトリウム)",
+                "安定化剤",
+                "水",
+            ],
             Language::Japanese,
         );
         assert_eq!(
