@@ -25,6 +25,7 @@ struct File {
     and_so_on: AndSoOnFile,
     compounds: CompoundsFile,
     origins: OriginsFile,
+    bounds: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 #[derive(Deserialize)]
@@ -96,6 +97,8 @@ pub struct LabelEnglish {
     origin_words: HashMap<Language, HashMap<String, String>>,
     /// Countries by language, as printed, and the suffixes making them an origin (`산`, `産`).
     countries: HashMap<Language, (HashMap<String, String>, Vec<String>)>,
+    /// The words bounding a share printed after it in CJK lists (`미만` → less than {}).
+    bounds: HashMap<Language, Vec<(String, String)>>,
 }
 
 impl LabelEnglish {
@@ -186,6 +189,13 @@ impl LabelEnglish {
                 (names.into_iter().collect(), suffixes),
             );
         }
+        let mut bounds = HashMap::new();
+        for (code, words) in file.bounds {
+            bounds.insert(
+                language_of(&code, "bounds")?,
+                words.into_iter().collect::<Vec<_>>(),
+            );
+        }
         let mut spelling: Vec<(String, String)> = file.spelling.into_iter().collect();
         spelling.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
         Ok(Self {
@@ -204,6 +214,7 @@ impl LabelEnglish {
             abbreviations,
             origin_words,
             countries,
+            bounds,
         })
     }
 
@@ -280,6 +291,34 @@ impl LabelEnglish {
             let country = name.strip_suffix(suffix.as_str())?.trim();
             countries.get(country).cloned()
         })
+    }
+
+    /// A CJK item ending in a bounded share (`대두 5% 미만`): the name before the share and the
+    /// bound in English (`less than 5%`); `None` when the item ends otherwise.
+    pub fn bounded_share<'t>(
+        &self,
+        language: Language,
+        item: &'t str,
+    ) -> Option<(&'t str, String)> {
+        let item = item.trim();
+        self.bounds
+            .get(&language)?
+            .iter()
+            .find_map(|(word, english)| {
+                let before = item.strip_suffix(word.as_str())?.trim_end();
+                let percent = before.strip_suffix(['%', '％'])?;
+                let at = percent
+                    .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+                    .map_or(0, |i| {
+                        i + percent[i..].chars().next().map_or(1, char::len_utf8)
+                    });
+                let number = &percent[at..];
+                if number.is_empty() {
+                    return None;
+                }
+                let name = before[..at].trim_end();
+                Some((name, english.replace("{}", &format!("{number}%"))))
+            })
     }
 
     /// The English of a word joining items in `language` (`und` → and), if it is one.

@@ -195,6 +195,19 @@ impl<'kb> Translator<'kb> {
                 return english;
             }
         }
+        // A share bounded by a word after it (`대두 5% 미만`): the name, then the bound in
+        // English (before it on a household list, as the detergents regulation writes bands).
+        if let Some(language) = self.language.filter(|l| l.is_cjk())
+            && let Some((name, bound)) = self.tables.bounded_share(language, item)
+            && !name.is_empty()
+        {
+            let name = self.item(name);
+            return if self.kind == ProductKind::Household {
+                format!("{bound} {name}")
+            } else {
+                format!("{name} {bound}")
+            };
+        }
         // "And so on" after a CJK name (`アミノ酸等`, `など`): the English says it too.
         if self.language.is_some_and(Language::is_cjk)
             && let Some(name) = self.tables.without_and_so_on(item)
@@ -1162,6 +1175,18 @@ mod tests {
                 Language::Japanese
             ),
             ["Sugar", "Butter, Emulsifier", "(Contains: Wheat, Milk)"]
+        );
+    }
+
+    #[test]
+    fn cjk_bounded_shares_are_written_in_english() {
+        assert_eq!(
+            english(&["정제수", "대두 5% 미만"], Language::Korean),
+            ["Water", "Soya Beans less than 5%"]
+        );
+        assert_eq!(
+            english(&["砂糖", "食塩1%未満"], Language::Japanese),
+            ["Sugar", "Salt less than 1%"]
         );
     }
 
