@@ -431,11 +431,12 @@ impl<'kb> Translator<'kb> {
             return None;
         }
         Some(match self.kind {
-            ProductKind::Cosmetic => self
-                .tables
-                .inci(&entry.name)
-                .unwrap_or(&entry.name)
-                .to_owned(),
+            // Entries whose INCI name is shared with a food entry carry "Cosmetic" to tell them
+            // apart (`Hydrolyzed Collagen Cosmetic`); a label does not print it.
+            ProductKind::Cosmetic => {
+                let inci = self.tables.inci(&entry.name).unwrap_or(&entry.name);
+                inci.strip_suffix(" Cosmetic").unwrap_or(inci).to_owned()
+            }
             ProductKind::Household => self.tables.spelled(&entry.name),
             ProductKind::Food => match self.tables.food_name(&entry.name) {
                 Some(food) if entry.category == ProductCategory::Cosmetics => food.to_owned(),
