@@ -435,7 +435,10 @@ impl<'kb> Translator<'kb> {
             // apart (`Hydrolyzed Collagen Cosmetic`); a label does not print it.
             ProductKind::Cosmetic => {
                 let inci = self.tables.inci(&entry.name).unwrap_or(&entry.name);
-                inci.strip_suffix(" Cosmetic").unwrap_or(inci).to_owned()
+                let inci = inci.strip_suffix(" Cosmetic").unwrap_or(inci);
+                self.inci_by_form(name, entry, inci)
+                    .unwrap_or(inci)
+                    .to_owned()
             }
             ProductKind::Household => self.tables.spelled(&entry.name),
             ProductKind::Food => match self.tables.food_name(&entry.name) {
@@ -443,6 +446,34 @@ impl<'kb> Translator<'kb> {
                 _ => self.food_name(name, entry, &found),
             },
         })
+    }
+
+    /// Of an entry's INCI names, the one saying the form a CJK name prints last (`추출물`,
+    /// `エキス`: Extract) when the first INCI name says another (`알로에베라잎추출물` is Aloe
+    /// Barbadensis Leaf Extract, whose entry is named Aloe Barbadensis Leaf Juice): the
+    /// synonym ending in the form that shares most words with the first; `None` when the
+    /// first says it already or no synonym does.
+    fn inci_by_form(&self, printed: &str, entry: &'kb Ingredient, inci: &str) -> Option<&'kb str> {
+        let language = self.language.filter(|l| l.is_cjk())?;
+        let (_, form) = self
+            .tables
+            .compound_heads(language)
+            .iter()
+            .find(|(part, _)| printed.trim().ends_with(part.as_str()))?;
+        let form = fold(form);
+        if fold(inci).ends_with(&form) {
+            return None;
+        }
+        let words = words_of(inci);
+        entry
+            .synonyms
+            .iter()
+            .filter(|s| fold(s).ends_with(&form) && !s.contains('('))
+            .max_by_key(|s| {
+                let shared = words_of(s).iter().filter(|w| words.contains(w)).count();
+                (shared, std::cmp::Reverse(s.len()))
+            })
+            .map(String::as_str)
     }
 
     /// A Korean, Japanese or Chinese name that is no entry but is written of known parts: an
@@ -1189,6 +1220,15 @@ mod tests {
             english(&["砂糖", "食塩1%未満"], Language::Japanese),
             ["Sugar", "Salt less than 1%"]
         );
+    }
+
+    #[test]
+    fn a_cjk_extract_is_named_by_the_inci_name_of_an_extract() {
+        let out = english(
+            &["정제수", "글리세린", "알로에베라잎추출물", "페녹시에탄올"],
+            Language::Korean,
+        );
+        assert_eq!(out[2], "Aloe Barbadensis Leaf Extract");
     }
 
     #[test]
