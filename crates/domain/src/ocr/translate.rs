@@ -759,6 +759,9 @@ impl<'kb> Translator<'kb> {
                 (Some(plural), plural)
             }
             Language::Italian if first.ends_with('i') => (Some(true), true),
+            // Feminine plurals in -e (`bacche` of `bacca`, `carote`) and `uova` of `uovo`:
+            // plural when the entry's Italian names hold that singular.
+            Language::Italian if italian_plural_of_entry(first, entry) => (Some(true), true),
             Language::Italian if first.ends_with('o') || first.ends_with('a') => {
                 (Some(false), false)
             }
@@ -768,6 +771,32 @@ impl<'kb> Translator<'kb> {
             _ => (None, false),
         }
     }
+}
+
+/// Whether an Italian first word (folded) is the plural of a singular among the entry's
+/// Italian names: `-che`/`-ghe` of `-ca`/`-ga`, `-e` of `-a`, `uova` of `uovo`.
+fn italian_plural_of_entry(first: &str, entry: &Ingredient) -> bool {
+    let singulars: Vec<String> = if let Some(stem) = first
+        .strip_suffix("che")
+        .or_else(|| first.strip_suffix("ghe"))
+    {
+        let hard = &first[stem.len()..stem.len() + 1];
+        vec![format!("{stem}{hard}a")]
+    } else if let Some(stem) = first.strip_suffix('e') {
+        vec![format!("{stem}a")]
+    } else if let Some(stem) = first.strip_suffix('a') {
+        vec![format!("{stem}o")]
+    } else {
+        return false;
+    };
+    entry.names.get("it").is_some_and(|names| {
+        names.iter().any(|name| {
+            let key = fold(name);
+            singulars
+                .iter()
+                .any(|s| key.split(' ').next() == Some(s.as_str()))
+        })
+    })
 }
 
 /// The two sides of the first slash outside brackets between two names written in Japanese
