@@ -26,6 +26,14 @@ struct File {
     compounds: CompoundsFile,
     origins: OriginsFile,
     bounds: BTreeMap<String, BTreeMap<String, String>>,
+    protected: ProtectedFile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProtectedFile {
+    designations: BTreeMap<String, String>,
+    kinds: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 #[derive(Deserialize)]
@@ -99,6 +107,11 @@ pub struct LabelEnglish {
     countries: HashMap<Language, (HashMap<String, String>, Vec<String>)>,
     /// The words bounding a share printed after it in CJK lists (`미만` → less than {}).
     bounds: HashMap<Language, Vec<(String, String)>>,
+    /// The marks of a protected name printed after it (`DOP`, `g.U.`), as printed, → PDO or PGI.
+    designations: HashMap<String, String>,
+    /// The words naming the kind of food a protected name is (`formaggio` → cheese), by
+    /// language, folded.
+    protected_kinds: HashMap<Language, HashMap<String, String>>,
 }
 
 impl LabelEnglish {
@@ -196,6 +209,13 @@ impl LabelEnglish {
                 words.into_iter().collect::<Vec<_>>(),
             );
         }
+        let mut protected_kinds = HashMap::new();
+        for (code, words) in file.protected.kinds {
+            protected_kinds.insert(
+                language_of(&code, "protected.kinds")?,
+                words.into_iter().map(|(k, v)| (fold(&k), v)).collect(),
+            );
+        }
         let mut spelling: Vec<(String, String)> = file.spelling.into_iter().collect();
         spelling.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
         Ok(Self {
@@ -215,6 +235,36 @@ impl LabelEnglish {
             origin_words,
             countries,
             bounds,
+            designations: file.protected.designations.into_iter().collect(),
+            protected_kinds,
+        })
+    }
+
+    /// A protected name (a PDO or PGI, Regulation (EU) No 1151/2012) in the English word order:
+    /// the name as printed, its mark in English, then the kind of food when the label names
+    /// it before the name (`Formaggio Grana Padano DOP` → Grana Padano PDO cheese, `Prosciutto
+    /// di Parma DOP` → Prosciutto di Parma PDO); `None` when no mark ends `name`.
+    pub fn protected(&self, language: Language, name: &str) -> Option<String> {
+        let name = name.trim();
+        let (rest, mark) = name.rsplit_once(char::is_whitespace)?;
+        // As printed: the marks are capitals and dots (`DO` is no Portuguese `do`).
+        let mark = self.designations.get(mark)?;
+        let rest = rest.trim();
+        let kind = rest
+            .split_once(char::is_whitespace)
+            .and_then(|(first, after)| {
+                let kind = self.protected_kinds.get(&language)?.get(&fold(first))?;
+                // The kind word is a kind only before a proper name (`Formaggio Grana Padano`);
+                // before a preposition it is part of the name (`Prosciutto di Parma`).
+                after
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_uppercase)
+                    .then_some((kind, after.trim()))
+            });
+        (!rest.is_empty()).then(|| match kind {
+            Some((kind, proper)) => format!("{proper} {mark} {kind}"),
+            None => format!("{rest} {mark}"),
         })
     }
 

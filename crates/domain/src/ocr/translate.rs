@@ -403,6 +403,12 @@ impl<'kb> Translator<'kb> {
         {
             return Some(origin);
         }
+        if let Some(protected) = self
+            .language
+            .and_then(|language| self.tables.protected(language, name))
+        {
+            return Some(protected);
+        }
         if let Some((class, number)) = self.tables.class(name) {
             let many = match number {
                 Number::One => false,
@@ -1102,6 +1108,41 @@ mod tests {
         let out = english(&biscuit, Language::French);
         assert_eq!(out[2], "Sunflower Oil");
         assert_eq!(out[3], "Water");
+    }
+
+    #[test]
+    fn italian_feminine_plurals_and_uova_are_plurals() {
+        assert_eq!(
+            english(
+                &["bacche di ginepro", "uova", "carote", "sale"],
+                Language::Italian
+            ),
+            ["Juniper Berries", "Eggs", "Carrots", "Salt"]
+        );
+    }
+
+    #[test]
+    fn protected_names_take_the_english_word_order() {
+        assert_eq!(
+            english(
+                &["Queijo Serra da Estrela DOP", "sal"],
+                Language::Portuguese
+            ),
+            ["Serra da Estrela PDO cheese", "Salt"]
+        );
+        assert_eq!(
+            english(&["Prosciutto di Parma DOP", "sale"], Language::Italian),
+            ["Prosciutto di Parma PDO", "Salt"]
+        );
+        assert_eq!(
+            english(&["Allgäuer Emmentaler g.U.", "Salz"], Language::German),
+            ["Allgäuer Emmentaler PDO", "Salt"]
+        );
+        // A mark is a mark as printed: the Portuguese preposition is none.
+        assert_eq!(
+            english(&["farinha do"], Language::Portuguese),
+            ["farinha do"]
+        );
     }
 
     #[test]
