@@ -40,6 +40,8 @@ struct ProtectedFile {
 #[serde(deny_unknown_fields)]
 struct CompoundsFile {
     heads: BTreeMap<String, BTreeMap<String, String>>,
+    heads_first: BTreeMap<String, BTreeMap<String, String>>,
+    animals: BTreeMap<String, BTreeMap<String, String>>,
     abbreviations: BTreeMap<String, BTreeMap<String, String>>,
 }
 
@@ -99,6 +101,12 @@ pub struct LabelEnglish {
     /// The last parts of a CJK compound name that say what is made of the part before them
     /// (`분말` Powder, `エキス` Extract), by language, as printed, longest first.
     compound_heads: HashMap<Language, Vec<(String, String)>>,
+    /// The head nouns a Romance name prints first, before a preposition and what it is
+    /// made of (`pulpe` in `pulpe de mangue`: Pulp), by language, folded, longest first.
+    heads_first: HashMap<Language, Vec<(String, String)>>,
+    /// The first parts of a German compound naming the animal (`Kalbs-` Veal), folded,
+    /// longest first.
+    animals: HashMap<Language, Vec<(String, String)>>,
     /// Abbreviations of a CJK label (`Na` for ナトリウム), by language, as printed.
     abbreviations: HashMap<Language, Vec<(String, String)>>,
     /// Words of origin of a CJK label (`국산`, `国産`), by language, as printed.
@@ -176,6 +184,22 @@ impl LabelEnglish {
             list.sort_by_key(|(k, _)| std::cmp::Reverse(k.chars().count()));
             compound_heads.insert(language_of(&code, "compounds.heads")?, list);
         }
+        let folded_longest_first =
+            |table: BTreeMap<String, BTreeMap<String, String>>,
+             what: &str|
+             -> Result<HashMap<Language, Vec<(String, String)>>, toml::de::Error> {
+                let mut out = HashMap::new();
+                for (code, words) in table {
+                    let mut list: Vec<(String, String)> =
+                        words.into_iter().map(|(k, v)| (fold(&k), v)).collect();
+                    list.sort_by_key(|(k, _)| std::cmp::Reverse(k.chars().count()));
+                    out.insert(language_of(&code, what)?, list);
+                }
+                Ok(out)
+            };
+        let heads_first =
+            folded_longest_first(file.compounds.heads_first, "compounds.heads_first")?;
+        let animals = folded_longest_first(file.compounds.animals, "compounds.animals")?;
         let mut abbreviations = HashMap::new();
         for (code, words) in file.compounds.abbreviations {
             let mut list: Vec<(String, String)> = words.into_iter().collect();
@@ -231,6 +255,8 @@ impl LabelEnglish {
             band_prepositions: file.household.prepositions,
             and_so_on: file.and_so_on.words,
             compound_heads,
+            heads_first,
+            animals,
             abbreviations,
             origin_words,
             countries,
@@ -308,8 +334,19 @@ impl LabelEnglish {
         self.words.get(&language).map_or(&[], Vec::as_slice)
     }
 
-    /// The last parts of CJK compound names in `language` (`분말` → Powder), as printed,
+    /// The head nouns a Romance name prints first (`pulpe` → Pulp), folded, longest first.
+    pub fn heads_first(&self, language: Language) -> &[(String, String)] {
+        self.heads_first.get(&language).map_or(&[], Vec::as_slice)
+    }
+
+    /// The first parts of a German compound naming the animal (`kalbs` → Veal), folded,
     /// longest first.
+    pub fn animals(&self, language: Language) -> &[(String, String)] {
+        self.animals.get(&language).map_or(&[], Vec::as_slice)
+    }
+
+    /// The last parts of compound names in `language` (`분말` → Powder, German `pulver`), as
+    /// printed, longest first.
     pub fn compound_heads(&self, language: Language) -> &[(String, String)] {
         self.compound_heads
             .get(&language)

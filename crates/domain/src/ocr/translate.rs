@@ -420,7 +420,6 @@ impl<'kb> Translator<'kb> {
         let Some(found) = self.resolve(name) else {
             return self
                 .language
-                .filter(|l| l.is_cjk())
                 .and_then(|language| self.compound(name, language));
         };
         let entry = self.choose_entry(&found.entries);
@@ -492,6 +491,12 @@ impl<'kb> Translator<'kb> {
             return self.name(&long, None);
         }
         let name = name.trim();
+        if let Some(english) = self.head_first(name, language) {
+            return Some(english);
+        }
+        if let Some(english) = self.animal_compound(name, language) {
+            return Some(english);
+        }
         self.tables
             .compound_heads(language)
             .iter()
@@ -500,7 +505,22 @@ impl<'kb> Translator<'kb> {
                 if first.is_empty() || self.tables.class(first).is_some() {
                     return None;
                 }
-                let english = self.name(first, None)?;
+                let english = if language == Language::German {
+                    // A German first part may end in a linking element (`Zitrone|n|saft`,
+                    // `Erbse|n|protein`): the known name without it, the longest link
+                    // first (`Karotten` is Karotte, not the plural).
+                    let first = first.trim_end_matches('-');
+                    let mut links: Vec<&String> =
+                        Lexicon::get().names.compound_links.iter().collect();
+                    links.sort_by_key(|link| std::cmp::Reverse(link.len()));
+                    links
+                        .into_iter()
+                        .filter_map(|link| first.strip_suffix(link.as_str()))
+                        .filter(|f| f.chars().count() >= 3)
+                        .find_map(|f| self.whole_name(f))?
+                } else {
+                    self.name(first, None)?
+                };
                 // The first part's English may say the part already (`병풀` is read as
                 // Centella Asiatica Extract in a cosmetic).
                 Some(if fold(&english).ends_with(&fold(head)) {
@@ -508,6 +528,50 @@ impl<'kb> Translator<'kb> {
                 } else {
                     format!("{english} {head}")
                 })
+            })
+    }
+
+    /// The English of a name the knowledge base knows whole (never by its parts again).
+    fn whole_name(&self, name: &str) -> Option<String> {
+        self.resolve(name)?;
+        self.name(name, None)
+    }
+
+    /// A Romance name whose head noun comes first and the food it is made of after a
+    /// preposition, when the whole is no entry (`pulpe de mangue` → Mango Pulp, `polvere di
+    /// carota`): the food's English, then the head's.
+    fn head_first(&self, name: &str, language: Language) -> Option<String> {
+        let key = fold(name);
+        let prepositions = &Lexicon::get().names.prepositions;
+        self.tables
+            .heads_first(language)
+            .iter()
+            .find_map(|(head, english_head)| {
+                let rest = key.strip_prefix(head.as_str())?;
+                let rest = rest.strip_prefix(' ').unwrap_or(rest);
+                let (_, food) = rest
+                    .split_once([' ', '\'', '’'])
+                    .filter(|(p, _)| prepositions.contains(*p))?;
+                let english = self.whole_name(food.trim())?;
+                Some(format!("{english} {english_head}"))
+            })
+    }
+
+    /// A German compound whose first part names the animal (`Kalbsfond` → Veal Stock,
+    /// `Schweinegelatine` → Pork Gelatine) when the whole is no entry.
+    fn animal_compound(&self, name: &str, language: Language) -> Option<String> {
+        let key = fold(name);
+        self.tables
+            .animals(language)
+            .iter()
+            .find_map(|(part, animal)| {
+                let rest = key.strip_prefix(part.as_str())?;
+                let rest = rest.trim_start_matches('-');
+                if rest.chars().count() < 3 {
+                    return None;
+                }
+                let english = self.whole_name(rest)?;
+                Some(format!("{animal} {english}"))
             })
     }
 
@@ -1108,6 +1172,41 @@ mod tests {
         let out = english(&biscuit, Language::French);
         assert_eq!(out[2], "Sunflower Oil");
         assert_eq!(out[3], "Water");
+    }
+
+    #[test]
+    fn european_compounds_of_known_parts_are_read_by_their_parts() {
+        assert_eq!(
+            english(
+                &["pulpe de mangue", "poudre de betterave"],
+                Language::French
+            ),
+            ["Mango Purée", "Beetroot Powder"]
+        );
+        assert_eq!(
+            english(
+                &["polvere di carota", "scorza di arancia"],
+                Language::Italian
+            ),
+            ["Carrot Powder", "Orange Peel"]
+        );
+        assert_eq!(
+            english(
+                &["Karottenpulver", "Holunderextrakt", "Kalbsfond", "Lammfond"],
+                Language::German
+            ),
+            [
+                "Carrot Powder",
+                "Elderberry Extract",
+                "Veal Stock",
+                "Lamb Stock"
+            ]
+        );
+        // Nothing is invented: an unknown food stays as printed.
+        assert_eq!(
+            english(&["pulpe de zorglub"], Language::French),
+            ["pulpe de zorglub"]
+        );
     }
 
     #[test]
