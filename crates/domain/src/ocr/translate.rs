@@ -497,6 +497,9 @@ impl<'kb> Translator<'kb> {
         if let Some(english) = self.animal_compound(name, language) {
             return Some(english);
         }
+        if let Some(english) = self.of_a_place(name) {
+            return Some(english);
+        }
         self.tables
             .compound_heads(language)
             .iter()
@@ -555,6 +558,33 @@ impl<'kb> Translator<'kb> {
                 let english = self.whole_name(food.trim())?;
                 Some(format!("{english} {english_head}"))
             })
+    }
+
+    /// A known food named after a place (`Sel de Guérande` → Guérande Salt, `Piment
+    /// d'Espelette`): the food is a whole entry, the place after a preposition is capitalised
+    /// and names no food; the English puts the place first, as printed.
+    fn of_a_place(&self, name: &str) -> Option<String> {
+        let prepositions = &Lexicon::get().names.prepositions;
+        let mut at = 0;
+        for word in name.split_inclusive([' ', '\'', '’']) {
+            let start = at;
+            at += word.len();
+            let bare = word.trim_end_matches([' ', '\'', '’']);
+            if start == 0 || !prepositions.contains(&fold(bare)) {
+                continue;
+            }
+            let (food, place) = (name[..start].trim(), name[at..].trim());
+            let capitalised = place.chars().next().is_some_and(char::is_uppercase);
+            if food.is_empty() || !capitalised || place.split(' ').count() > 3 {
+                return None;
+            }
+            if self.resolve(place).is_some() {
+                return None;
+            }
+            let english = self.whole_name(food)?;
+            return Some(format!("{place} {english}"));
+        }
+        None
     }
 
     /// A German compound whose first part names the animal (`Kalbsfond` → Veal Stock,
@@ -1201,6 +1231,14 @@ mod tests {
                 "Veal Stock",
                 "Lamb Stock"
             ]
+        );
+        // A known food named after a place puts the place first.
+        assert_eq!(
+            english(
+                &["Piment d'Espelette", "Jambon de Bayonne"],
+                Language::French
+            ),
+            ["Espelette Pepper", "Bayonne Ham"]
         );
         // Nothing is invented: an unknown food stays as printed.
         assert_eq!(
