@@ -862,6 +862,9 @@ impl<'kb> Translator<'kb> {
             // Feminine plurals in -e (`bacche` of `bacca`, `carote`) and `uova` of `uovo`:
             // plural when the entry's Italian names hold that singular.
             Language::Italian if italian_plural_of_entry(first, entry) => (Some(true), true),
+            // German: plural when the entry lists the printed form beside its singular
+            // (`Sonnenblumenlecithine` beside `Sonnenblumenlecithin`).
+            Language::German if german_plural_of_entry(&key, entry) => (Some(true), true),
             Language::Italian if first.ends_with('o') || first.ends_with('a') => {
                 (Some(false), false)
             }
@@ -871,6 +874,22 @@ impl<'kb> Translator<'kb> {
             _ => (None, false),
         }
     }
+}
+
+/// Whether a German name (folded) is the plural of another of the entry's German names: that
+/// name with an ending that makes German plurals as it links compounds (`-e`, `-n`, `-en`).
+fn german_plural_of_entry(key: &str, entry: &Ingredient) -> bool {
+    let Some(names) = entry.names.get("de") else {
+        return false;
+    };
+    let folded: Vec<String> = names.iter().map(fold).collect();
+    folded.iter().any(|name| name == key)
+        && Lexicon::get().names.compound_links.iter().any(|ending| {
+            !ending.is_empty()
+                && key
+                    .strip_suffix(ending.as_str())
+                    .is_some_and(|singular| folded.iter().any(|n| n == singular))
+        })
 }
 
 /// Whether an Italian first word (folded) is the plural of a singular among the entry's
