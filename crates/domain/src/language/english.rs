@@ -78,6 +78,8 @@ pub(super) struct WrittenTables {
 #[serde(deny_unknown_fields)]
 struct PluralFile {
     names: Vec<String>,
+    #[serde(default)]
+    mass_nouns: Vec<String>,
 }
 
 /// The loaded tables, keys folded.
@@ -86,6 +88,8 @@ pub struct LabelEnglish {
     inci: HashMap<String, String>,
     food_names: HashMap<String, String>,
     plural_in_lists: HashSet<String>,
+    /// Last words label English never puts in the plural (`Peel`, `Zest`), folded.
+    mass_nouns: HashSet<String>,
     spelling: Vec<(String, String)>,
     modifiers: HashMap<Language, Vec<(String, String)>>,
     words: HashMap<Language, Vec<(String, String)>>,
@@ -246,6 +250,12 @@ impl LabelEnglish {
             inci: file.inci.into_iter().collect(),
             food_names: file.food_names.into_iter().collect(),
             plural_in_lists: file.plural_in_lists.names.iter().map(|n| fold(n)).collect(),
+            mass_nouns: file
+                .plural_in_lists
+                .mass_nouns
+                .iter()
+                .map(|n| fold(n))
+                .collect(),
             spelling,
             modifiers: by_language(written.modifiers),
             words: by_language(written.naming),
@@ -308,6 +318,12 @@ impl LabelEnglish {
     /// The food label name of a cosmetic entry (Parfum → Flavouring), if it has one.
     pub fn food_name(&self, canonical: &str) -> Option<&str> {
         self.food_names.get(canonical).map(String::as_str)
+    }
+
+    /// Whether the name's last word is one label English keeps singular (`Peel`).
+    pub fn is_mass_noun(&self, name: &str) -> bool {
+        let last = name.rsplit(' ').next().unwrap_or(name);
+        self.mass_nouns.contains(&fold(last))
     }
 
     /// Whether label English writes this name in the plural when the print does not say.

@@ -778,7 +778,9 @@ impl<'kb> Translator<'kb> {
                 .find(|c| is_plural(c) == plural && stemmed_words(c) == stemmed_words(&name));
             match other {
                 Some(other) => name = other.clone(),
-                None if may_change => name = with_number(&name, plural),
+                None if may_change && !(plural && self.tables.is_mass_noun(&name)) => {
+                    name = with_number(&name, plural)
+                }
                 None => {}
             }
         }
