@@ -766,3 +766,43 @@ fn a_full_stop_before_the_next_languages_header_ends_the_list() {
     let found = extract("Zutaten: Zucker. Kakaobutter, Vollmilchpulver, Salz");
     assert_eq!(found.items.len(), 4, "{:?}", found.items);
 }
+
+#[test]
+fn a_first_word_names_an_item_only_before_qualifiers_in_lower_case() {
+    // A known food and how it was made.
+    for item in [
+        "Erdnüsse* geröstet",
+        "Butter eingesotten aus pasteurisiertem Rahm (Schweiz)",
+        "Kakaopulver fettarm",
+    ] {
+        assert!(names_known(item), "{item}");
+    }
+    // A known name and the footnote read into it where its mark was lost (`*Organic`), or
+    // another name where a comma was: the item is not a known name.
+    for item in ["Coumarin** Orgnic", "Coumarin Organic Quandrel"] {
+        assert!(!names_known(item), "{item}");
+    }
+}
+
+#[test]
+fn a_footnote_whose_mark_was_not_read_ends_a_marked_list() {
+    // `*Organic, **Component of natural fragrance` under the list, its first mark lost.
+    assert_eq!(
+        list(
+            "INGREDIENTS: Cocos Nucifera Oil*, Linalool**, Coumarin**\n\
+             Orgnic,**Component of natural frgrom\nWe Love The Planet"
+        ),
+        "Cocos Nucifera Oil, Linalool, Coumarin**"
+    );
+    // A known name after a marked one (a comma lost), or a qualifier: the list goes on.
+    assert_eq!(
+        list("Ingredients: Cocos Nucifera Oil*, Citronellol** Linalool**, Tocopherol"),
+        "Cocos Nucifera Oil, Citronellol** Linalool, Tocopherol"
+    );
+    assert_eq!(list("Zutaten: Erdnüsse* geröstet"), "Erdnüsse* geröstet");
+    // Without marks in the list, a capital is another word.
+    assert_eq!(
+        list("Ingredients: Water, Salt Organic, Sugar"),
+        "Water, Salt Organic, Sugar"
+    );
+}
