@@ -146,16 +146,48 @@ const MOST_TRIED: usize = 6;
 /// leave the item as printed, and so does an item no runner-up makes a known name (nothing
 /// the recogniser did not see is invented). Works in every script: the runner-up of a
 /// Japanese character is a character too.
+///
+/// An item the knowledge base does not know whole, of several words, whose first word of
+/// [`FIRST_WORD_LEAST_LETTERS`] letters or more is no name it knows, has that first word
+/// mended the same way (`Sutter eingesotten aus …` whose `S` was nearly a `B`: the food's
+/// name, then how it was made, as `domain::ocr::label::names_known` reads an item).
 pub fn mend_by_runner_up(kb: &KnowledgeBase, item: &str, lines: &[TextLine]) -> Option<String> {
     if item.chars().any(|c| c.is_ascii_digit()) || kb.lookup(item).is_some() {
         return None;
     }
     let chars: Vec<char> = item.chars().collect();
-    let mut tried: Vec<(usize, char, f32)> = item_choices(item, lines)
-        .into_iter()
+    let choices = item_choices(item, lines);
+    if let Some(whole) = runner_up_name(kb, &chars, &choices) {
+        return Some(whole);
+    }
+    let first = item.split(' ').next().unwrap_or(item);
+    let n = first.chars().count();
+    if n == chars.len()
+        || n < FIRST_WORD_LEAST_LETTERS
+        || !first.chars().all(char::is_alphabetic)
+        || kb.lookup(first).is_some()
+    {
+        return None;
+    }
+    let mended = runner_up_name(kb, &chars[..n], &choices[..n])?;
+    Some(format!("{mended}{}", &item[first.len()..]))
+}
+
+/// Least letters of an item's first word mended alone ([`mend_by_runner_up`]).
+const FIRST_WORD_LEAST_LETTERS: usize = 4;
+
+/// `chars` with one or two of them taken as their runner-up ([`mend_by_runner_up`]), when that
+/// makes a name of exactly one entry.
+fn runner_up_name(
+    kb: &KnowledgeBase,
+    chars: &[char],
+    choices: &[Option<super::CharChoice>],
+) -> Option<String> {
+    let mut tried: Vec<(usize, char, f32)> = choices
+        .iter()
         .enumerate()
         .filter_map(|(i, choice)| {
-            let choice = choice?;
+            let choice = (*choice)?;
             (choice.second_p >= RUNNER_UP
                 && choice.second.is_alphabetic()
                 && choice.second != chars[i])
@@ -165,7 +197,7 @@ pub fn mend_by_runner_up(kb: &KnowledgeBase, item: &str, lines: &[TextLine]) -> 
     tried.sort_by(|a, b| b.2.total_cmp(&a.2));
     tried.truncate(MOST_TRIED);
     let variant = |changes: &[&(usize, char, f32)]| {
-        let mut v = chars.clone();
+        let mut v = chars.to_vec();
         for &&(i, c, _) in changes {
             v[i] = if chars[i].is_uppercase() {
                 c.to_uppercase().next().unwrap_or(c)
@@ -445,6 +477,30 @@ mod tests {
             mend_by_runner_up(kb, "Sodium Chlorlde", &lines).as_deref(),
             Some("Sodium Chloride")
         );
+    }
+
+    #[test]
+    fn the_first_word_of_an_item_with_qualifiers_is_mended_to_one_known_name() {
+        let kb = KnowledgeBase::embedded();
+        // A single item after its header: the food's name, then how it was made.
+        let lines = [read_as(
+            "Zutaten: Sutter eingesotten aus pasteurisiertem Rahm",
+            &[(9, 'B', 0.3)],
+        )];
+        assert_eq!(
+            mend_by_runner_up(kb, "Sutter eingesotten aus pasteurisiertem Rahm", &lines)
+                .as_deref(),
+            Some("Butter eingesotten aus pasteurisiertem Rahm")
+        );
+        // A known first word, a short one, or one no runner-up makes a name: as printed.
+        let lines = [read_as("Salz jodiert, Reis gekocht", &[(0, 'M', 0.4), (14, 'M', 0.4)])];
+        assert_eq!(mend_by_runner_up(kb, "Salz jodiert", &lines), None);
+        assert_eq!(mend_by_runner_up(kb, "Reis gekocht", &lines), None);
+        let lines = [read_as("Zorblax geröstet", &[(0, 'B', 0.4)])];
+        assert_eq!(mend_by_runner_up(kb, "Zorblax geröstet", &lines), None);
+        // The runner-up too unlikely: nothing the recogniser did not see.
+        let lines = [read_as("Sutter eingesotten", &[(0, 'B', 0.05)])];
+        assert_eq!(mend_by_runner_up(kb, "Sutter eingesotten", &lines), None);
     }
 
     #[test]
