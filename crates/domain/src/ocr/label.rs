@@ -701,7 +701,8 @@ fn take_section(lines: &[String], start_line: usize, start_col: usize, header: b
                 || (!open
                     && (starts_other_section(line)
                         || header_in_line(line).is_some()
-                        || starts_unknown_label(line)))
+                        || starts_unknown_label(line)
+                        || ends_trace_statement(line)))
             {
                 break;
             }
@@ -748,6 +749,22 @@ fn starts_unknown_label(line: &str) -> bool {
         && word.chars().all(|c| c.is_alphabetic() || c == ' ')
         && word.chars().filter(|c| c.is_alphabetic()).count() >= 4
         && !names_known(word)
+}
+
+/// Whether a line ends a sentence with the words that close a "may contain" statement
+/// (`dmianuss, Sesam und Lupine enthalten.`: the tail of `Kann Spuren von … enthalten.`, which
+/// a reading order put after a list's last line): after an item ended, it is that statement,
+/// not more of the list.
+fn ends_trace_statement(line: &str) -> bool {
+    let Some(sentence) = line.trim_end().strip_suffix('.') else {
+        return false;
+    };
+    let lower = sentence.to_lowercase();
+    words().trace_tails.iter().any(|tail| {
+        lower
+            .strip_suffix(tail.as_str())
+            .is_some_and(|before| before.ends_with(' '))
+    })
 }
 
 /// Whether a line holds nothing but a list header (`INGRÉDIENTS`, `Zutaten:`, `Zutaten /

@@ -806,3 +806,22 @@ fn a_footnote_whose_mark_was_not_read_ends_a_marked_list() {
         "Water, Salt Organic, Sugar"
     );
 }
+
+#[test]
+fn the_tail_of_a_may_contain_statement_after_the_list_is_not_part_of_it() {
+    // The reading order put the statement's last line after the list's only line.
+    let peanut = "Spuren von Milch, Mandel, Haselnuss, Walnuss, Cashewnuss\n\
+                  Iunaten: Erdnüsse* geröstet\n\
+                  dmianuss, Sesam und Lupine enthalten.\n\
+                  apdierts: cacahuètes* grillées";
+    assert_eq!(extract(peanut).items, ["Erdnüsse* geröstet"]);
+    // A list whose line ends with a comma goes on, and a list line is no statement.
+    assert_eq!(
+        list("Zutaten: Zucker, Haselnüsse,\nKakaobutter, Salz enthalten."),
+        "Zucker, Haselnüsse, Kakaobutter, Salz enthalten"
+    );
+    assert_eq!(
+        list("Zutaten: Zucker, Haselnüsse\ngeröstet, Salz."),
+        "Zucker, Haselnüsse geröstet, Salz"
+    );
+}
