@@ -64,7 +64,9 @@ pub fn mend(
 ) -> Vec<String> {
     items
         .iter()
-        .flat_map(|item| match split_run_together(kb, item) {
+        .flat_map(|item| match split_at_line_end(kb, item, lines)
+            .or_else(|| split_run_together(kb, item))
+        {
             Some(parts) => {
                 tracing::debug!(read = %item, ?parts, "PP-OCR repair: items read together split");
                 parts
@@ -127,6 +129,39 @@ pub fn split_run_together(kb: &KnowledgeBase, item: &str) -> Option<Vec<String>>
     }
     let mut ways = std::mem::take(&mut cuts[0]);
     (ways.len() == 1).then(|| ways.remove(0))
+}
+
+/// Two names read as one item where a line ended without its comma (`Trethanolamine` at the end
+/// of a line, `Toopherol` opening the next: a tube's edge or small print took the comma): the
+/// item, which the knowledge base does not resolve whole, is cut where one recognised line
+/// ends and another starts, when both parts are names it resolves (as printed or as a typo,
+/// not by a head noun alone) and exactly one such cut exists. An item broken across lines
+/// inside one name (`Helianthus Annuus (Sunflower)` / `Seed Oil`) resolves whole and stays.
+pub fn split_at_line_end(
+    kb: &KnowledgeBase,
+    item: &str,
+    lines: &[TextLine],
+) -> Option<Vec<String>> {
+    let named = |name: &str| {
+        name.chars().filter(|c| c.is_alphabetic()).count() >= 3
+            && kb.resolve(name).is_some_and(|r| r.kind != MatchKind::Head)
+    };
+    let words: Vec<&str> = item.split_whitespace().collect();
+    if words.len() < 2 || item.contains(['(', ')', '[', ']', ':']) || named(item) {
+        return None;
+    }
+    let ends_line = |word: &str| lines.iter().any(|l| l.text.trim_end().ends_with(word));
+    let starts_line = |word: &str| lines.iter().any(|l| l.text.trim_start().starts_with(word));
+    let mut cuts = (1..words.len()).filter(|&k| {
+        ends_line(words[k - 1])
+            && starts_line(words[k])
+            && named(&words[..k].join(" "))
+            && named(&words[k..].join(" "))
+    });
+    let k = cuts.next()?;
+    cuts.next()
+        .is_none()
+        .then(|| vec![words[..k].join(" "), words[k..].join(" ")])
 }
 
 /// Most words of an item looked at for names read together ([`split_run_together`]).
@@ -362,6 +397,27 @@ mod tests {
         ] {
             assert_eq!(split(item), None, "{item}");
         }
+    }
+
+    #[test]
+    fn two_names_where_a_line_ended_without_its_comma_are_cut_there() {
+        let kb = KnowledgeBase::embedded();
+        let lines = [
+            read_as("Dicapry Carbonate, Cetyl Phosphate, Trethanolamine", &[]),
+            read_as("Toopherol, Dimthicone, Cetyl Acohol", &[]),
+        ];
+        assert_eq!(
+            split_at_line_end(kb, "Trethanolamine Toopherol", &lines).as_deref(),
+            Some(&["Trethanolamine".to_owned(), "Toopherol".to_owned()][..])
+        );
+        // Not where no line ends: one line, as read.
+        let one = [read_as("Phosphate, Trethanolamine Toopherol, Dimthicone", &[])];
+        assert_eq!(split_at_line_end(kb, "Trethanolamine Toopherol", &one), None);
+        // A name broken across two lines resolves whole, and an unknown part is no name.
+        let lines = [read_as("Cetyl Phosphate, Sodium", &[]), read_as("Chloride, Aqua", &[])];
+        assert_eq!(split_at_line_end(kb, "Sodium Chloride", &lines), None);
+        let lines = [read_as("Lecithin, Caton", &[]), read_as("BHT, Aloe", &[])];
+        assert_eq!(split_at_line_end(kb, "Caton BHT", &lines), None);
     }
 
     #[test]
