@@ -702,7 +702,9 @@ fn take_section(lines: &[String], start_line: usize, start_col: usize, header: b
                     && (starts_other_section(line)
                         || header_in_line(line).is_some()
                         || starts_unknown_label(line)
-                        || ends_trace_statement(line)))
+                        || ends_trace_statement(line)
+                        || starts_statement(line)
+                        || names_next_header(line)))
             {
                 break;
             }
@@ -764,6 +766,40 @@ fn ends_trace_statement(line: &str) -> bool {
         lower
             .strip_suffix(tail.as_str())
             .is_some_and(|before| before.ends_with(' '))
+    })
+}
+
+/// Whether a line starts with a statement's word in capitals (`Nicht zum Verzehr geeignet`,
+/// `Bitte kühl lagern`): after an item ended, a sentence starts there, not the list's next
+/// line (which goes on in lower case when an item broke across lines).
+fn starts_statement(line: &str) -> bool {
+    let Some(first) = line.split_whitespace().next() else {
+        return false;
+    };
+    first.chars().next().is_some_and(char::is_uppercase)
+        && words()
+            .statement_words
+            .contains(&first.trim_end_matches([',', '.', ':']).to_lowercase())
+}
+
+/// Least letters of a word's end that a header cut at a pack's edge keeps to end a list
+/// without its colon ([`names_next_header`]): `ngrédients`, not `Tomaten` (`Zutaten`'s last
+/// four).
+const CUT_HEADER_WORD_LEAST_TAIL: usize = 6;
+
+/// Whether a line holds, among its words, a Latin list header of seven letters or more, one
+/// letter off one, or one cut at the pack's edge keeping six letters or more of its end,
+/// without its colon (`Pois chiches ngrédients pois chiches eau`: the next language's product
+/// name and header): after an item ended, the next language's list starts there.
+fn names_next_header(line: &str) -> bool {
+    line.split(|c: char| !c.is_alphabetic()).any(|word| {
+        let letters: Vec<char> = word.chars().flat_map(char::to_lowercase).collect();
+        letters.len() >= MISREAD_LATIN_HEADER_MIN_LETTERS
+            && long_latin_headers().any(|header| {
+                bounded_distance(&header, &letters, 1).is_some()
+                    || (letters.len() <= header.len()
+                        && common_tail(&header, &letters) >= CUT_HEADER_WORD_LEAST_TAIL)
+            })
     })
 }
 

@@ -825,3 +825,27 @@ fn the_tail_of_a_may_contain_statement_after_the_list_is_not_part_of_it() {
         "Zucker, Haselnüsse geröstet, Salz"
     );
 }
+
+#[test]
+fn a_statement_or_the_next_languages_header_after_an_item_ended_ends_the_list() {
+    // The next language's product name and its header, cut and without its colon.
+    assert_eq!(
+        list("Zutaten: Kichererbsen, Wasser, Kochsalz\nPois chiches ngrédients pois chiches eau"),
+        "Kichererbsen, Wasser, Kochsalz"
+    );
+    // A statement in the next language's words.
+    assert_eq!(
+        list("Ingredients: Limonene, Linalool\nNicht zum Verzehr geeignet"),
+        "Limonene, Linalool"
+    );
+    // An item broken across lines goes on, in lower case or as a name; words that end as a
+    // header ends but keep less of it (`Tomaten`) are names.
+    assert_eq!(
+        list("Zutaten: Zucker, Paprika\nTomaten, Salz"),
+        "Zucker, Paprika Tomaten, Salz"
+    );
+    assert_eq!(
+        list("Ingrédients: sucre, huile de\nla palme, sel"),
+        "sucre, huile de la palme, sel"
+    );
+}
