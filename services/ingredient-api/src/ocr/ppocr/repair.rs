@@ -411,10 +411,19 @@ mod tests {
             Some(&["Trethanolamine".to_owned(), "Toopherol".to_owned()][..])
         );
         // Not where no line ends: one line, as read.
-        let one = [read_as("Phosphate, Trethanolamine Toopherol, Dimthicone", &[])];
-        assert_eq!(split_at_line_end(kb, "Trethanolamine Toopherol", &one), None);
+        let one = [read_as(
+            "Phosphate, Trethanolamine Toopherol, Dimthicone",
+            &[],
+        )];
+        assert_eq!(
+            split_at_line_end(kb, "Trethanolamine Toopherol", &one),
+            None
+        );
         // A name broken across two lines resolves whole, and an unknown part is no name.
-        let lines = [read_as("Cetyl Phosphate, Sodium", &[]), read_as("Chloride, Aqua", &[])];
+        let lines = [
+            read_as("Cetyl Phosphate, Sodium", &[]),
+            read_as("Chloride, Aqua", &[]),
+        ];
         assert_eq!(split_at_line_end(kb, "Sodium Chloride", &lines), None);
         let lines = [read_as("Lecithin, Caton", &[]), read_as("BHT, Aloe", &[])];
         assert_eq!(split_at_line_end(kb, "Caton BHT", &lines), None);
@@ -544,12 +553,14 @@ mod tests {
             &[(9, 'B', 0.3)],
         )];
         assert_eq!(
-            mend_by_runner_up(kb, "Sutter eingesotten aus pasteurisiertem Rahm", &lines)
-                .as_deref(),
+            mend_by_runner_up(kb, "Sutter eingesotten aus pasteurisiertem Rahm", &lines).as_deref(),
             Some("Butter eingesotten aus pasteurisiertem Rahm")
         );
         // A known first word, a short one, or one no runner-up makes a name: as printed.
-        let lines = [read_as("Salz jodiert, Reis gekocht", &[(0, 'M', 0.4), (14, 'M', 0.4)])];
+        let lines = [read_as(
+            "Salz jodiert, Reis gekocht",
+            &[(0, 'M', 0.4), (14, 'M', 0.4)],
+        )];
         assert_eq!(mend_by_runner_up(kb, "Salz jodiert", &lines), None);
         assert_eq!(mend_by_runner_up(kb, "Reis gekocht", &lines), None);
         let lines = [read_as("Zorblax geröstet", &[(0, 'B', 0.4)])];
