@@ -337,21 +337,52 @@ fn clean_label(name: &str) -> RgbImage {
         .into_rgb8()
 }
 
-/// Past the budget (`OCR_TIMEOUT_SECS`) the lines read so far come back, marked incomplete;
-/// within it, every line.
+/// Past the budget (`OCR_TIMEOUT_SECS`) the lines read so far come back, marked incomplete
+/// with the stage that was cut; within it, every line. A stage that would end past the
+/// budget does not start: with no time left not even the detector runs.
 #[test]
 fn a_spent_budget_returns_the_lines_read_so_far() {
+    use ingredient_api::ocr::ppocr::Stage;
     use std::time::{Duration, Instant};
     let engine = engine();
     let image = clean_label("en-biscuits");
     let late = engine.read(&image, Instant::now()).unwrap();
     assert!(!late.complete);
+    assert_eq!(late.cut, Some(Stage::Detection));
+    assert_eq!(late.boxes, 0, "the detector ran past the budget");
     assert!(late.lines.is_empty(), "{:?}", late.lines);
     let read = engine
         .read(&image, Instant::now() + Duration::from_secs(600))
         .unwrap();
     assert!(read.complete);
+    assert_eq!(read.cut, None);
     assert!(read.lines.len() >= 3, "{:?}", read.lines);
+}
+
+/// A recogniser batch that would end past the budget is not started: on an engine whose
+/// recogniser has been taking an hour a line, a page is detected (its boxes come back) but
+/// no line is read, and the reading says recognition was cut.
+#[test]
+fn a_stage_that_would_end_past_the_budget_is_not_started() {
+    use ingredient_api::ocr::ppocr::Stage;
+    use std::time::{Duration, Instant};
+    let engine = engine();
+    engine.pace().recognised(320, Duration::from_secs(7200));
+    let image = clean_label("en-biscuits");
+    let reading = engine
+        .read(&image, Instant::now() + Duration::from_secs(600))
+        .unwrap();
+    assert!(!reading.complete);
+    assert_eq!(reading.cut, Some(Stage::Recognition));
+    assert!(reading.boxes >= 3, "{}", reading.boxes);
+    assert!(reading.lines.is_empty(), "{:?}", reading.lines);
+    // The same for a detector that has been taking an hour a megapixel: nothing is detected.
+    let engine = engine_with(|_| {});
+    engine.pace().detected(1_000_000, Duration::from_secs(7200));
+    let reading = engine
+        .read(&image, Instant::now() + Duration::from_secs(600))
+        .unwrap();
+    assert_eq!((reading.cut, reading.boxes), (Some(Stage::Detection), 0));
 }
 
 /// Reading stops at the first group once the caller has enough: the other boxes are not read.
