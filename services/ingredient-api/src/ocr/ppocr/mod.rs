@@ -620,7 +620,9 @@ impl PpOcr {
         for batch in crops.chunks(BATCH) {
             let batch: Vec<&RgbImage> = batch.iter().collect();
             let input = tensor(&batch, CLASSIFIER_WIDTH, true)?;
-            let outputs = models.classifier.run(ort::inputs![input])?;
+            let outputs = models
+                .classifier
+                .run_with_options(ort::inputs![input], &models.line_run)?;
             let (shape, probs) = outputs[0].try_extract_tensor::<f32>()?;
             if shape.len() != 2 || shape[1] != 2 {
                 return Err(PpOcrError::Shape(shape.to_vec()));
@@ -677,7 +679,9 @@ impl PpOcr {
             }
             let started = Instant::now();
             let input = tensor(&images, width, false)?;
-            let outputs = models.recogniser.run(ort::inputs![input])?;
+            let outputs = models
+                .recogniser
+                .run_with_options(ort::inputs![input], &models.line_run)?;
             let (shape, probs) = outputs[0].try_extract_tensor::<f32>()?;
             if shape.len() != 3 || shape[0] as usize != batch.len() {
                 return Err(PpOcrError::Shape(shape.to_vec()));
