@@ -21,6 +21,22 @@ struct File {
     plural_in_lists: PluralFile,
     spelling: BTreeMap<String, String>,
     joiners: BTreeMap<String, BTreeMap<String, String>>,
+    household: HouseholdFile,
+    and_so_on: AndSoOnFile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AndSoOnFile {
+    words: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HouseholdFile {
+    prepositions: Vec<String>,
+    bands: BTreeMap<String, BTreeMap<String, String>>,
+    names: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 /// The modifiers and naming words of `names.toml` by language: printed form → English.
@@ -46,6 +62,14 @@ pub struct LabelEnglish {
     modifiers: HashMap<Language, Vec<(String, String)>>,
     words: HashMap<Language, Vec<(String, String)>>,
     joiners: HashMap<Language, HashMap<String, String>>,
+    /// The words of a household list's weight bands by language (folded, longest first).
+    bands: HashMap<Language, Vec<(Vec<String>, String)>>,
+    /// Household names by language (folded); `None` holds the names printed alike in all.
+    household: HashMap<Option<Language>, HashMap<String, String>>,
+    /// The words a band puts before its component, as printed.
+    band_prepositions: Vec<String>,
+    /// CJK words for "and so on", as printed.
+    and_so_on: Vec<String>,
 }
 
 impl LabelEnglish {
@@ -77,6 +101,33 @@ impl LabelEnglish {
             })?;
             joiners.insert(language, words.into_iter().collect());
         }
+        let language_of = |code: &str, table: &str| {
+            Language::from_code(code).ok_or_else(|| {
+                <toml::de::Error as serde::de::Error>::custom(format!(
+                    "{table}: `{code}` is not a label language"
+                ))
+            })
+        };
+        let mut bands = HashMap::new();
+        for (code, words) in file.household.bands {
+            let mut list: Vec<(Vec<String>, String)> = words
+                .into_iter()
+                .map(|(k, v)| (fold(&k).split(' ').map(str::to_owned).collect(), v))
+                .collect();
+            list.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
+            bands.insert(language_of(&code, "household.bands")?, list);
+        }
+        let mut household = HashMap::new();
+        for (code, names) in file.household.names {
+            let language = match code.as_str() {
+                "all" => None,
+                code => Some(language_of(code, "household.names")?),
+            };
+            household.insert(
+                language,
+                names.into_iter().map(|(k, v)| (fold(&k), v)).collect(),
+            );
+        }
         let mut spelling: Vec<(String, String)> = file.spelling.into_iter().collect();
         spelling.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
         Ok(Self {
@@ -87,6 +138,10 @@ impl LabelEnglish {
             modifiers: by_language(written.modifiers),
             words: by_language(written.naming),
             joiners,
+            bands,
+            household,
+            band_prepositions: file.household.prepositions,
+            and_so_on: file.and_so_on.words,
         })
     }
 
@@ -133,6 +188,65 @@ impl LabelEnglish {
     /// The English of a word joining items in `language` (`und` → and), if it is one.
     pub fn joiner(&self, language: Language, word: &str) -> Option<&str> {
         self.joiners.get(&language)?.get(word).map(String::as_str)
+    }
+
+    /// The English of a name on a household product (a detergent's component, `Seife` →
+    /// Soap; `Aqua` → Water), in `language` or printed alike in every language.
+    pub fn household_name(&self, language: Language, name: &str) -> Option<&str> {
+        let key = fold(name);
+        [Some(language), None]
+            .iter()
+            .find_map(|l| self.household.get(l)?.get(&key))
+            .map(String::as_str)
+    }
+
+    /// `name` without the preposition a weight band puts before its component
+    /// (`d'agents de surface` → agents de surface).
+    pub fn without_band_preposition<'n>(&self, name: &'n str) -> &'n str {
+        for word in &self.band_prepositions {
+            if let Some(rest) = name.strip_prefix(word.as_str()) {
+                let elided = word.ends_with(['\'', '’']);
+                if elided || rest.starts_with(' ') {
+                    return rest.trim_start();
+                }
+            }
+        }
+        name
+    }
+
+    /// `name` without a trailing CJK "and so on" (`アミノ酸等` → アミノ酸), if it has one.
+    pub fn without_and_so_on<'n>(&self, name: &'n str) -> Option<&'n str> {
+        self.and_so_on
+            .iter()
+            .find_map(|word| name.trim_end().strip_suffix(word.as_str()))
+    }
+
+    /// A household list's weight band in English (`5 % ou plus mais moins de 15 %` → 5 % or
+    /// more but less than 15 %): every word of it a band word of `language`, numbers and `%`
+    /// as printed. `None` when a word is not a band word.
+    pub fn band(&self, language: Language, band: &str) -> Option<String> {
+        let words = self.bands.get(&language)?;
+        let tokens: Vec<&str> = band.split_whitespace().collect();
+        let folded: Vec<String> = tokens.iter().map(|t| fold(t)).collect();
+        let mut out: Vec<&str> = Vec::new();
+        let mut at = 0;
+        while at < tokens.len() {
+            let token = tokens[at];
+            if token
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '%' | ',' | '.' | '-' | '–' | '<' | '>'))
+            {
+                out.push(token);
+                at += 1;
+                continue;
+            }
+            let (phrase, english) = words
+                .iter()
+                .find(|(phrase, _)| folded[at..].starts_with(phrase))?;
+            out.push(english);
+            at += phrase.len();
+        }
+        Some(out.join(" "))
     }
 
     /// Every canonical name the tables map (to an INCI name or a food name), for checking

@@ -28,8 +28,41 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
     if matches!(language, None | Some(Language::English)) {
         return items.to_vec();
     }
-    let translator = Translator::new(kb, language, product_kind(kb, items));
-    items.iter().map(|item| translator.item(item)).collect()
+    let kind = if is_household(items, language) {
+        ProductKind::Household
+    } else {
+        product_kind(kb, items)
+    };
+    let translator = Translator::new(kb, language, kind);
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            translator
+                .following
+                .set(following_additives(kb, &items[i + 1..]));
+            translator.item(item)
+        })
+        .collect()
+}
+
+/// How many of the items after a class word's item are more of its contents: a class word
+/// over its items without brackets is followed by them as items of the list
+/// (`Säuerungsmittel: Äpfelsäure, Milchsäure, Säureregulator: …`), so the additives that
+/// follow it, up to the next class word or the first name that is no additive, are counted
+/// for the number of a class word that does not mark it.
+fn following_additives(kb: &KnowledgeBase, items: &[String]) -> usize {
+    items
+        .iter()
+        .take_while(|item| {
+            !item.contains([':', '(', '（'])
+                && leading_class_word(item).is_none()
+                && LabelEnglish::get().class(item).is_none()
+                && kb
+                    .resolve(item.trim())
+                    .is_some_and(|r| r.kind == MatchKind::Exact && r.ingredient.e_number.is_some())
+        })
+        .count()
 }
 
 /// What a list is made for: a cosmetic list is written with INCI names in English.
@@ -39,6 +72,41 @@ pub enum ProductKind {
     Food,
     /// A cosmetic product: more items known only as cosmetic ingredients than as foods.
     Cosmetic,
+    /// A detergent or cleaning product, labelled in the words of the detergents regulation
+    /// (surfactants in weight bands): plain English names, not INCI.
+    Household,
+}
+
+/// Whether a list is a household product's: an item names a class of surfactants, with or
+/// without its weight band (`5-15 % anionische Tenside`).
+fn is_household(items: &[String], language: Option<Language>) -> bool {
+    let Some(language) = language else {
+        return false;
+    };
+    let tables = LabelEnglish::get();
+    items.iter().any(|item| {
+        let (_, rest) = band_and_rest(item);
+        [rest, tables.without_band_preposition(rest)]
+            .iter()
+            .any(|name| {
+                tables
+                    .class(name)
+                    .is_some_and(|(class, _)| class.one.ends_with("surfactants"))
+                    || tables.household_name(language, name) == Some("Surfactants")
+            })
+    })
+}
+
+/// An item of a household list cut after its weight band: (`5-15 %`, `anionische Tenside`);
+/// the band is empty when no `%` is printed.
+fn band_and_rest(item: &str) -> (&str, &str) {
+    match item.rfind(['%', '％']) {
+        Some(at) => {
+            let end = at + item[at..].chars().next().map_or(1, char::len_utf8);
+            (item[..end].trim(), item[end..].trim())
+        }
+        None => ("", item.trim()),
+    }
 }
 
 /// Decides the kind of product from the list: the items the knowledge base knows only as a
@@ -82,6 +150,9 @@ struct Translator<'kb> {
     language: Option<Language>,
     kind: ProductKind,
     tables: &'static LabelEnglish,
+    /// The additives printed as items after the item being translated
+    /// ([`following_additives`]).
+    following: std::cell::Cell<usize>,
 }
 
 /// A name resolved for translation: its entries, how it matched, and the qualifiers the
@@ -99,13 +170,36 @@ impl<'kb> Translator<'kb> {
             language,
             kind,
             tables: LabelEnglish::get(),
+            following: std::cell::Cell::new(0),
         }
     }
 
     /// One item, with any bracketed part translated item by item.
     fn item(&self, item: &str) -> String {
+        if self.kind == ProductKind::Household
+            && let Some(english) = self.household(item)
+        {
+            return english;
+        }
+        // "And so on" after a CJK name (`アミノ酸等`, `など`): the English says it too.
+        if self.language.is_some_and(Language::is_cjk)
+            && let Some(name) = self.tables.without_and_so_on(item)
+            && !name.trim().is_empty()
+        {
+            return format!("{}, etc.", self.item(name));
+        }
         if let Some(whole) = self.name(item, None) {
-            return whole;
+            // A name known with its brackets (`調味料（アミノ酸等）`) keeps the "and so on".
+            let etc = self.language.is_some_and(Language::is_cjk)
+                && item
+                    .trim_end()
+                    .strip_suffix([')', '）'])
+                    .and_then(|inner| self.tables.without_and_so_on(inner))
+                    .is_some();
+            return match whole.strip_suffix(')') {
+                Some(open) if etc && !whole.ends_with("etc.)") => format!("{open}, etc.)"),
+                _ => whole,
+            };
         }
         // CJK labels print full-width brackets (the list splitter folds them; other callers
         // may not have).
@@ -124,13 +218,48 @@ impl<'kb> Translator<'kb> {
             .name(head, Some(parts.len()))
             .or_else(|| self.in_place(head))
             .unwrap_or_else(|| head.to_owned());
-        let inner: Vec<String> = parts.iter().map(|part| self.item(part)).collect();
+        let mut inner: Vec<String> = parts.iter().map(|part| self.item(part)).collect();
+        // The list splitter drops a CJK "and so on" after the last name (`アミノ酸等`): the
+        // English says it.
+        if self.language.is_some_and(Language::is_cjk)
+            && self
+                .tables
+                .without_and_so_on(&item[open + 1..close])
+                .is_some()
+            && parts
+                .last()
+                .is_none_or(|p| self.tables.without_and_so_on(p).is_none())
+        {
+            inner.push("etc.".to_owned());
+        }
         let mut out = format!("{head} ({})", inner.join(", "));
         if !tail.is_empty() {
             out.push(' ');
             out.push_str(tail);
         }
         out
+    }
+
+    /// An item of a household list: a component with its weight band, each in English
+    /// (`moins de 5 % d'agents de surface non ioniques` → less than 5 % Non-ionic surfactants),
+    /// or a name written in plain English on detergents (`Aqua` → Water). `None` when the
+    /// band or the name is not one the tables know.
+    fn household(&self, item: &str) -> Option<String> {
+        let language = self.language?;
+        let (band, rest) = band_and_rest(item);
+        let component = |name: &str| {
+            self.tables
+                .household_name(language, name)
+                .map(str::to_owned)
+                .or_else(|| self.tables.class(name).map(|(class, _)| class.many.clone()))
+        };
+        let english = component(rest)
+            .or_else(|| component(self.tables.without_band_preposition(rest)))
+            .or_else(|| (!band.is_empty()).then(|| self.item(rest)))?;
+        if band.is_empty() {
+            return Some(english);
+        }
+        Some(format!("{} {english}", self.tables.band(language, band)?))
     }
 
     /// An item whose names are printed with what is not part of them (a share, `sucre 28%`;
@@ -146,7 +275,7 @@ impl<'kb> Translator<'kb> {
         };
         let mut names: Vec<(&str, Option<usize>)> = Vec::new();
         if !parsed.sub.is_empty() {
-            names.push((&parsed.name, Some(parsed.sub.len())));
+            names.push((&parsed.name, Some(parsed.sub.len() + self.following.get())));
             let items = parsed.sub.iter().filter(|s| s.sub.is_empty());
             names.extend(items.map(|s| (s.name.as_str(), None)));
         } else {
@@ -156,7 +285,8 @@ impl<'kb> Translator<'kb> {
                 match leading_class_word(part) {
                     Some(at) => {
                         let items = self.joined_items(&part[at..]);
-                        names.push((part[..at].trim_end(), Some(items.len())));
+                        let contents = items.len() + self.following.get();
+                        names.push((part[..at].trim_end(), Some(contents)));
                         names.extend(items.into_iter().map(|i| (i, None)));
                     }
                     None => names.push((part, None)),
@@ -246,6 +376,7 @@ impl<'kb> Translator<'kb> {
                 .inci(&entry.name)
                 .unwrap_or(&entry.name)
                 .to_owned(),
+            ProductKind::Household => self.tables.spelled(&entry.name),
             ProductKind::Food => match self.tables.food_name(&entry.name) {
                 Some(food) if entry.category == ProductCategory::Cosmetics => food.to_owned(),
                 _ => self.food_name(name, entry, &found),
@@ -333,7 +464,7 @@ impl<'kb> Translator<'kb> {
     fn choose_entry(&self, entries: &[&'kb Ingredient]) -> &'kb Ingredient {
         let unfit = match self.kind {
             ProductKind::Food => ProductCategory::Cosmetics,
-            ProductKind::Cosmetic => ProductCategory::Food,
+            ProductKind::Cosmetic | ProductKind::Household => ProductCategory::Food,
         };
         entries
             .iter()
@@ -438,6 +569,9 @@ impl<'kb> Translator<'kb> {
                 prefix.push(english);
             }
         }
+        // Entries whose English name is shared with a cosmetic one carry "Food" to tell them
+        // apart (`Red Wine Food`); a label does not print it.
+        let name = name.strip_suffix(" Food").unwrap_or(&name).to_owned();
         prefix.push(&name);
         self.tables.spelled(&prefix.join(" "))
     }
@@ -828,6 +962,44 @@ mod tests {
         );
         assert_eq!(with_number("Strawberry", true), "Strawberries");
         assert_eq!(with_number("Flavourings", false), "Flavouring");
+    }
+
+    #[test]
+    fn household_lists_take_the_detergents_regulation_english() {
+        let out = english(
+            &[
+                "Aqua",
+                "moins de 5 % d'agents de surface non ioniques",
+                "Savon",
+                "Parfum",
+            ],
+            Language::French,
+        );
+        assert_eq!(
+            out,
+            [
+                "Water",
+                "less than 5 % Non-ionic surfactants",
+                "Soap",
+                "Perfume"
+            ]
+        );
+        let out = english(
+            &["unter 5 % nichtionische Tenside", "Zeolithe"],
+            Language::German,
+        );
+        assert_eq!(out, ["less than 5 % Non-ionic surfactants", "Zeolites"]);
+    }
+
+    #[test]
+    fn a_class_word_unmarked_for_number_counts_the_additives_after_it() {
+        let out = english(
+            &["Säuerungsmittel: Äpfelsäure", "Milchsäure", "Zucker"],
+            Language::German,
+        );
+        assert!(out[0].starts_with("Acids"), "{out:?}");
+        let out = english(&["Säuerungsmittel: Äpfelsäure", "Zucker"], Language::German);
+        assert!(out[0].starts_with("Acid:"), "{out:?}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The synthetic labels of `fixtures/labels.toml` (rendered and read by the OCR tests), of
 //! `fixtures/labels-heldout.toml` (held out from tuning the translation, never rendered) and of
-//! `fixtures/labels-other-hands.toml` (written by other hands, never rendered), rendered and
+//! `fixtures/labels-other-hands.toml` (written by other hands, never rendered) and of
+//! `fixtures/labels-blind.toml` (written blind, report only, never rendered), rendered and
 //! scored by [`test_support::labels`].
 
 use std::path::Path;
@@ -25,6 +26,14 @@ pub fn held_out() -> Vec<Label> {
 pub fn other_hands() -> Vec<Label> {
     test_support::labels::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels-other-hands.toml"),
+    )
+}
+
+/// The labels written blind after the translation was last tuned: they only report, their
+/// misses are never printed nor read.
+pub fn blind() -> Vec<Label> {
+    test_support::labels::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels-blind.toml"),
     )
 }
 

@@ -12,7 +12,7 @@ use domain::ocr::label::{Language, split_items};
 use ingredient_api::ocr::tesseract::repair::correct_spelling;
 use test_support::labels::{Label, f1, score_english};
 
-use crate::labels::{corpus, held_out, is_tune_half, other_hands};
+use crate::labels::{blind, corpus, held_out, is_tune_half, other_hands};
 
 /// The English text `/ocr` answers for a label whose list was read exactly as printed (split
 /// by the list splitter, which normalises it as `/ocr`'s extraction does: NFKC brackets).
@@ -29,13 +29,14 @@ fn english_text(label: &Label) -> String {
     ingredient_api::ocr::translate(&items, language).join(", ")
 }
 
-/// F1 of the English text per language, printing the items missed.
-fn english_f1(labels: &[Label], set: &str) -> BTreeMap<String, f64> {
+/// F1 of the English text per language, printing the items missed (only when `show_misses`:
+/// a half kept for reporting prints its figures, never its labels).
+fn english_f1(labels: &[Label], set: &str, show_misses: bool) -> BTreeMap<String, f64> {
     let mut tallies: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     for label in labels {
         let text = english_text(label);
         let (m, e, r) = score_english(label, &text);
-        if m < e.max(r) {
+        if show_misses && m < e.max(r) {
             println!(
                 "{set} {}: {m}/{e} of {r}\n  got:      {text}\n  expected: {}",
                 label.name,
@@ -70,7 +71,7 @@ fn assert_floors(scores: &BTreeMap<String, f64>, floors: &[(&str, f64)], set: &s
 
 #[test]
 fn ocr_english_text_of_the_synthetic_labels_stays_above_its_floor() {
-    let scores = english_f1(&corpus(), "labels.toml");
+    let scores = english_f1(&corpus(), "labels.toml", true);
     let floors = [
         ("de", 1.0),
         ("en", 1.0),
@@ -96,7 +97,7 @@ fn ocr_english_text_of_the_held_out_labels_stays_above_its_floor() {
         "held-out labels are translations, each with an English reference item per item"
     );
     assert_eq!(labels.len(), 24, "three labels per non-English language");
-    let scores = english_f1(&labels, "labels-heldout.toml");
+    let scores = english_f1(&labels, "labels-heldout.toml", true);
     let floors = [
         ("de", 1.0),
         ("es", 0.96),
@@ -122,15 +123,16 @@ fn ocr_english_text_of_the_labels_by_other_hands_stays_above_its_floor() {
     );
     assert_eq!(labels.len(), 48, "six labels per non-English language");
     let (tune, report): (Vec<Label>, Vec<Label>) = labels.into_iter().partition(is_tune_half);
-    let tune_scores = english_f1(&tune, "other hands, tune half");
-    let report_scores = english_f1(&report, "other hands, report half");
-    // The levels reached: far below the 0.90 aimed at (what is left is in the report).
+    let tune_scores = english_f1(&tune, "other hands, tune half", true);
+    let report_scores = english_f1(&report, "other hands, report half", false);
+    // The levels reached, less a small margin: still below the 0.90 aimed at in most
+    // languages (what is left is in docs/ocr.md).
     let tune_floors = [
-        ("de", 0.45),
-        ("es", 0.77),
-        ("fr", 0.63),
-        ("it", 0.63),
-        ("ja", 0.77),
+        ("de", 0.76),
+        ("es", 0.93),
+        ("fr", 0.78),
+        ("it", 0.72),
+        ("ja", 0.79),
         ("ko", 0.73),
         ("pt", 1.0),
         ("zh", 0.63),
@@ -140,11 +142,38 @@ fn ocr_english_text_of_the_labels_by_other_hands_stays_above_its_floor() {
         ("es", 0.74),
         ("fr", 1.0),
         ("it", 0.89),
-        ("ja", 0.58),
+        ("ja", 0.64),
         ("ko", 0.61),
         ("pt", 0.83),
         ("zh", 0.57),
     ];
     assert_floors(&tune_scores, &tune_floors, "other hands, tune half");
     assert_floors(&report_scores, &report_floors, "other hands, report half");
+}
+
+#[test]
+fn ocr_english_text_of_the_labels_written_blind_stays_above_its_floor() {
+    let labels = blind();
+    assert!(
+        labels
+            .iter()
+            .all(|l| l.language != "en"
+                && l.english.as_ref().is_some_and(|e| e.len() == l.items.len())),
+        "blind labels are translations, each with an English reference item per item"
+    );
+    assert_eq!(labels.len(), 48, "six labels per non-English language");
+    // Report only: the table, never the misses (nobody tunes to this set). The floors are the
+    // levels reached, far below the 0.90 aimed at.
+    let scores = english_f1(&labels, "labels written blind", false);
+    let floors = [
+        ("de", 0.76),
+        ("es", 0.88),
+        ("fr", 0.86),
+        ("it", 0.75),
+        ("ja", 0.46),
+        ("ko", 0.45),
+        ("pt", 0.74),
+        ("zh", 0.67),
+    ];
+    assert_floors(&scores, &floors, "labels written blind");
 }
