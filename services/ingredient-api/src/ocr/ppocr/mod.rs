@@ -26,7 +26,7 @@
 //! The request's time budget (a deadline) is checked before every model run: a detector run
 //! (a pass, or a tile of one) or a recogniser batch starts only when the time it is expected
 //! to take ([`Pace`], learned from the engine's own runs) ends before the deadline, and the
-//! classifier only before it. Past it, what was read so far is returned ([`Reading::cut`]
+//! classifier and the first look at a page only before it. Past it, what was read so far is returned ([`Reading::cut`]
 //! names the stage that was not run): a stage is never started that would end past the
 //! budget, so the request ends within it but for a misjudged stage.
 
@@ -220,6 +220,15 @@ impl Pace {
     }
 }
 
+/// Which detection of a request a detection is: its first look at the page runs whenever the
+/// budget is not spent (else nothing would be read, and [`Pace`] would never learn that a
+/// loaded core is free again); every other run only when it is expected to end within it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Look {
+    First,
+    Again,
+}
+
 /// Whether a stage expected to take `expected` ends before `deadline` when started now.
 fn fits(expected: Duration, deadline: Instant) -> bool {
     Instant::now() + expected <= deadline
@@ -299,8 +308,8 @@ impl PpOcr {
     ) -> Result<Reading, PpOcrError> {
         self.read_at(
             image,
-            self.options.first_side,
-            self.options.detector_side,
+            (self.options.first_side, self.options.detector_side),
+            Look::First,
             deadline,
             order,
             enough,
@@ -335,7 +344,7 @@ impl PpOcr {
             image::imageops::resize(&part, zw, zh, image::imageops::FilterType::CatmullRom);
         drop(part);
         let side = zw.max(zh);
-        self.read_at(&zoomed, side, side, deadline, order, enough)
+        self.read_at(&zoomed, (side, side), Look::Again, deadline, order, enough)
     }
 
     /// The text regions of `image` detected once on a copy `side` pixels on its longest side
@@ -344,7 +353,7 @@ impl PpOcr {
     pub fn detect_at(&self, image: &RgbImage, side: u32) -> Result<Vec<RotatedRect>, PpOcrError> {
         let mut models = self.pool.take();
         let far = Instant::now() + std::time::Duration::from_secs(3600);
-        let detected = self.detect(&mut models, image, side, far)?;
+        let detected = self.detect(&mut models, image, side, Look::First, far)?;
         Ok(detected.map_or_else(Vec::new, |(rects, _)| {
             rects.into_iter().map(|d| d.0).collect()
         }))
@@ -356,8 +365,8 @@ impl PpOcr {
     fn read_at(
         &self,
         image: &RgbImage,
-        first_side: u32,
-        small_side: u32,
+        (first_side, small_side): (u32, u32),
+        look: Look,
         deadline: Instant,
         order: impl FnOnce(&[RotatedRect]) -> Vec<Vec<usize>>,
         mut enough: impl FnMut(&[TextLine]) -> bool,
@@ -368,7 +377,8 @@ impl PpOcr {
         let cpu = thread_cpu();
         let o = self.options;
         // Past the budget before a detection could end, nothing is read.
-        let Some((mut rects, height)) = self.detect(models, image, first_side, deadline)? else {
+        let Some((mut rects, height)) = self.detect(models, image, first_side, look, deadline)?
+        else {
             return Ok(Reading {
                 cut: Some(Stage::Detection),
                 ..Reading::default()
@@ -394,7 +404,7 @@ impl PpOcr {
             turned.then_some(first_side)
         };
         if let Some(side) = second_side {
-            match self.detect(models, &page, side, deadline)? {
+            match self.detect(models, &page, side, Look::Again, deadline)? {
                 Some((again, _)) => rects = again,
                 // Cut by the budget: the first pass's boxes, on the page as it was detected
                 // (a sideways line is read along its length all the same).
@@ -461,7 +471,7 @@ impl PpOcr {
         let mut read = 0;
         for group in groups.iter().filter(|g| !g.is_empty()) {
             let group: Vec<usize> = group.iter().copied().filter(|&i| i < rects.len()).collect();
-            let (mut texts, done) = self.recognise(models, &crops, &group, deadline)?;
+            let (mut texts, done) = self.recognise(models, &crops, &group, read == 0, deadline)?;
             read += texts.len();
             // Back in the group's order (they were read narrowest first).
             texts.sort_by_key(|(i, _)| group.iter().position(|g| g == i));
@@ -519,6 +529,7 @@ impl PpOcr {
         models: &mut Models,
         page: &RgbImage,
         side: u32,
+        look: Look,
         deadline: Instant,
     ) -> Result<Option<(Vec<Detected>, f32)>, PpOcrError> {
         let o = self.options;
@@ -527,7 +538,7 @@ impl PpOcr {
         let round32 = |v: u32| ((v as f32 * scale / 32.0).round() as u32).max(1) * 32;
         let (nw, nh) = (round32(w), round32(h));
         let small = image::imageops::resize(page, nw, nh, image::imageops::FilterType::Triangle);
-        let prob = self.probability_map(models, &small, deadline)?;
+        let prob = self.probability_map(models, &small, look, deadline)?;
         drop(small);
         let Some(prob) = prob else {
             return Ok(None);
@@ -566,21 +577,28 @@ impl PpOcr {
     /// so a tile's map away from its edges is the page's map there, and each tile gives only
     /// its core, [`TILE_MARGIN`] pixels from any edge it shares with another. The
     /// activations, the request's peak memory, are then bounded by the tile, not the page.
-    /// `None` when a tile (or the whole input) would not be done by `deadline` ([`Pace`]): a
-    /// detection is cut by the request's budget before it starts, or between tiles.
+    /// `None` when a tile (or the whole input) would not be done by `deadline` ([`Pace`];
+    /// the first tile of a request's first look when the deadline has passed): a detection
+    /// is cut by the request's budget before it starts, or between tiles.
     fn probability_map(
         &self,
         models: &mut Models,
         small: &RgbImage,
+        look: Look,
         deadline: Instant,
     ) -> Result<Option<Vec<f32>>, PpOcrError> {
         let (nw, nh) = small.dimensions();
         let tiles = tiles(nw, nh, self.options.tile_pixels);
         let mut map = vec![0f32; (nw * nh) as usize];
-        for tile in tiles {
+        for (n, tile) in tiles.into_iter().enumerate() {
             let (ox, oy, ow, oh) = tile.outer;
             let pixels = u64::from(ow) * u64::from(oh);
-            if !fits(self.pace.detection(pixels), deadline) {
+            let starts = if n == 0 && look == Look::First {
+                Instant::now() < deadline
+            } else {
+                fits(self.pace.detection(pixels), deadline)
+            };
+            if !starts {
                 return Ok(None);
             }
             let started = Instant::now();
@@ -637,13 +655,16 @@ impl PpOcr {
     }
 
     /// Reads the crops `which`, narrowest first in batches: each one's index, text and
-    /// confidence, and false when a batch would not have been read by the deadline ([`Pace`]).
+    /// confidence, and false when a batch would not have been read by the deadline ([`Pace`];
+    /// the reading's `first` batch only when the deadline has passed, so that the pace is
+    /// learned again after a slow spell).
     #[allow(clippy::type_complexity)]
     fn recognise(
         &self,
         models: &mut Models,
         crops: &[RgbImage],
         which: &[usize],
+        first: bool,
         deadline: Instant,
     ) -> Result<(Vec<(usize, Decoded)>, bool), PpOcrError> {
         let mut order = which.to_vec();
@@ -674,7 +695,12 @@ impl PpOcr {
                 .unwrap_or(LINE_HEIGHT)
                 .max(320);
             let columns = batch.len() as u64 * u64::from(width);
-            if !fits(self.pace.recognition(columns), deadline) {
+            let starts = if first && out.is_empty() {
+                Instant::now() < deadline
+            } else {
+                fits(self.pace.recognition(columns), deadline)
+            };
+            if !starts {
                 return Ok((out, false));
             }
             let started = Instant::now();
