@@ -23,6 +23,24 @@ struct File {
     joiners: BTreeMap<String, BTreeMap<String, String>>,
     household: HouseholdFile,
     and_so_on: AndSoOnFile,
+    compounds: CompoundsFile,
+    origins: OriginsFile,
+    bounds: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CompoundsFile {
+    heads: BTreeMap<String, BTreeMap<String, String>>,
+    abbreviations: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OriginsFile {
+    words: BTreeMap<String, BTreeMap<String, String>>,
+    countries: BTreeMap<String, BTreeMap<String, String>>,
+    suffixes: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -70,6 +88,17 @@ pub struct LabelEnglish {
     band_prepositions: Vec<String>,
     /// CJK words for "and so on", as printed.
     and_so_on: Vec<String>,
+    /// The last parts of a CJK compound name that say what is made of the part before them
+    /// (`분말` Powder, `エキス` Extract), by language, as printed, longest first.
+    compound_heads: HashMap<Language, Vec<(String, String)>>,
+    /// Abbreviations of a CJK label (`Na` for ナトリウム), by language, as printed.
+    abbreviations: HashMap<Language, Vec<(String, String)>>,
+    /// Words of origin of a CJK label (`국산`, `国産`), by language, as printed.
+    origin_words: HashMap<Language, HashMap<String, String>>,
+    /// Countries by language, as printed, and the suffixes making them an origin (`산`, `産`).
+    countries: HashMap<Language, (HashMap<String, String>, Vec<String>)>,
+    /// The words bounding a share printed after it in CJK lists (`미만` → less than {}).
+    bounds: HashMap<Language, Vec<(String, String)>>,
 }
 
 impl LabelEnglish {
@@ -128,6 +157,45 @@ impl LabelEnglish {
                 names.into_iter().map(|(k, v)| (fold(&k), v)).collect(),
             );
         }
+        let mut compound_heads = HashMap::new();
+        for (code, heads) in file.compounds.heads {
+            let mut list: Vec<(String, String)> = heads.into_iter().collect();
+            list.sort_by_key(|(k, _)| std::cmp::Reverse(k.chars().count()));
+            compound_heads.insert(language_of(&code, "compounds.heads")?, list);
+        }
+        let mut abbreviations = HashMap::new();
+        for (code, words) in file.compounds.abbreviations {
+            let mut list: Vec<(String, String)> = words.into_iter().collect();
+            list.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
+            abbreviations.insert(language_of(&code, "compounds.abbreviations")?, list);
+        }
+        let mut origin_words = HashMap::new();
+        for (code, words) in file.origins.words {
+            origin_words.insert(
+                language_of(&code, "origins.words")?,
+                words.into_iter().collect(),
+            );
+        }
+        let mut countries = HashMap::new();
+        for (code, names) in file.origins.countries {
+            let suffixes = file
+                .origins
+                .suffixes
+                .get(&code)
+                .cloned()
+                .unwrap_or_default();
+            countries.insert(
+                language_of(&code, "origins.countries")?,
+                (names.into_iter().collect(), suffixes),
+            );
+        }
+        let mut bounds = HashMap::new();
+        for (code, words) in file.bounds {
+            bounds.insert(
+                language_of(&code, "bounds")?,
+                words.into_iter().collect::<Vec<_>>(),
+            );
+        }
         let mut spelling: Vec<(String, String)> = file.spelling.into_iter().collect();
         spelling.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
         Ok(Self {
@@ -142,6 +210,11 @@ impl LabelEnglish {
             household,
             band_prepositions: file.household.prepositions,
             and_so_on: file.and_so_on.words,
+            compound_heads,
+            abbreviations,
+            origin_words,
+            countries,
+            bounds,
         })
     }
 
@@ -183,6 +256,69 @@ impl LabelEnglish {
     /// The words that choose among an entry's English names (folded), with their English.
     pub fn words(&self, language: Language) -> &[(String, String)] {
         self.words.get(&language).map_or(&[], Vec::as_slice)
+    }
+
+    /// The last parts of CJK compound names in `language` (`분말` → Powder), as printed,
+    /// longest first.
+    pub fn compound_heads(&self, language: Language) -> &[(String, String)] {
+        self.compound_heads
+            .get(&language)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// `name` with the abbreviations of `language` written out at the end of a name or before
+    /// a bracket (`ラウレス硫酸Na` → ラウレス硫酸ナトリウム); `None` when it has none.
+    pub fn expanded(&self, language: Language, name: &str) -> Option<String> {
+        let list = self.abbreviations.get(&language)?;
+        let trimmed = name.trim();
+        list.iter().find_map(|(short, long)| {
+            let stem = trimmed.strip_suffix(short.as_str())?;
+            // Only after a name written in the label's script (`塩化Na`, not `DNA`).
+            let last = stem.chars().last()?;
+            (!last.is_ascii()).then(|| format!("{stem}{long}"))
+        })
+    }
+
+    /// The English of a CJK word of origin (`국산` → Korea, `中国産` → China, `进口` →
+    /// Imported), printed in brackets after a name; `None` when `name` is none.
+    pub fn origin(&self, language: Language, name: &str) -> Option<String> {
+        let name = name.trim();
+        if let Some(english) = self.origin_words.get(&language)?.get(name) {
+            return Some(english.clone());
+        }
+        let (countries, suffixes) = self.countries.get(&language)?;
+        suffixes.iter().find_map(|suffix| {
+            let country = name.strip_suffix(suffix.as_str())?.trim();
+            countries.get(country).cloned()
+        })
+    }
+
+    /// A CJK item ending in a bounded share (`대두 5% 미만`): the name before the share and the
+    /// bound in English (`less than 5%`); `None` when the item ends otherwise.
+    pub fn bounded_share<'t>(
+        &self,
+        language: Language,
+        item: &'t str,
+    ) -> Option<(&'t str, String)> {
+        let item = item.trim();
+        self.bounds
+            .get(&language)?
+            .iter()
+            .find_map(|(word, english)| {
+                let before = item.strip_suffix(word.as_str())?.trim_end();
+                let percent = before.strip_suffix(['%', '％'])?;
+                let at = percent
+                    .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+                    .map_or(0, |i| {
+                        i + percent[i..].chars().next().map_or(1, char::len_utf8)
+                    });
+                let number = &percent[at..];
+                if number.is_empty() {
+                    return None;
+                }
+                let name = before[..at].trim_end();
+                Some((name, english.replace("{}", &format!("{number}%"))))
+            })
     }
 
     /// The English of a word joining items in `language` (`und` → and), if it is one.

@@ -14,6 +14,7 @@
 //! Misreads are mended before, by the service that read the label (names known only as a
 //! typo stay as printed here).
 
+use crate::grammar::words;
 use crate::knowledge::{Ingredient, KnowledgeBase, MatchKind, Resolved};
 use crate::language::Lexicon;
 use crate::language::english::{LabelEnglish, Number};
@@ -86,7 +87,10 @@ fn is_household(items: &[String], language: Option<Language>) -> bool {
     let tables = LabelEnglish::get();
     items.iter().any(|item| {
         let (_, rest) = band_and_rest(item);
-        [rest, tables.without_band_preposition(rest)]
+        // A class printed over its components with their shares in brackets
+        // (`界面活性剤（24%、…）`) is named before the bracket.
+        let head = item.split(['(', '（']).next().unwrap_or(item).trim();
+        [rest, tables.without_band_preposition(rest), head]
             .iter()
             .any(|name| {
                 tables
@@ -181,6 +185,29 @@ impl<'kb> Translator<'kb> {
         {
             return english;
         }
+        if self.language == Some(Language::Japanese) {
+            // The slash Japanese labels print between the last food and the first additive
+            // (食品表示基準: `バター／乳化剤`) parts two items, never an INCI slash form.
+            if let Some((food, additive)) = split_at_slash(item) {
+                return format!("{}, {}", self.item(food), self.item(additive));
+            }
+            if let Some(english) = self.allergen_declaration(item) {
+                return english;
+            }
+        }
+        // A share bounded by a word after it (`대두 5% 미만`): the name, then the bound in
+        // English (before it on a household list, as the detergents regulation writes bands).
+        if let Some(language) = self.language.filter(|l| l.is_cjk())
+            && let Some((name, bound)) = self.tables.bounded_share(language, item)
+            && !name.is_empty()
+        {
+            let name = self.item(name);
+            return if self.kind == ProductKind::Household {
+                format!("{bound} {name}")
+            } else {
+                format!("{name} {bound}")
+            };
+        }
         // "And so on" after a CJK name (`アミノ酸等`, `など`): the English says it too.
         if self.language.is_some_and(Language::is_cjk)
             && let Some(name) = self.tables.without_and_so_on(item)
@@ -214,8 +241,10 @@ impl<'kb> Translator<'kb> {
         let inner = &item[open + 1..close];
         let tail = item[close + 1..].trim();
         let parts = split_items(inner);
-        let head = self
-            .name(head, Some(parts.len()))
+        let head = (self.kind == ProductKind::Household)
+            .then(|| self.household(head))
+            .flatten()
+            .or_else(|| self.name(head, Some(parts.len())))
             .or_else(|| self.in_place(head))
             .unwrap_or_else(|| head.to_owned());
         let mut inner: Vec<String> = parts.iter().map(|part| self.item(part)).collect();
@@ -238,6 +267,26 @@ impl<'kb> Translator<'kb> {
             out.push_str(tail);
         }
         out
+    }
+
+    /// The Japanese allergen declaration closing a list (`（一部に小麦・乳成分を含む）`) in
+    /// English: "(Contains: Wheat, Milk)"; `None` for any other item.
+    fn allergen_declaration(&self, item: &str) -> Option<String> {
+        let (open, close) = &words().japanese_declaration;
+        let inner = item
+            .trim()
+            .strip_prefix(['(', '（'])?
+            .strip_suffix([')', '）'])?
+            .trim()
+            .strip_prefix(open.as_str())?
+            .strip_suffix(close.as_str())?;
+        let names: Vec<String> = inner
+            .split(['・', '、', ',', '，'])
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(|n| self.name(n, None).unwrap_or_else(|| n.to_owned()))
+            .collect();
+        (!names.is_empty()).then(|| format!("(Contains: {})", names.join(", ")))
     }
 
     /// An item of a household list: a component with its weight band, each in English
@@ -348,6 +397,12 @@ impl<'kb> Translator<'kb> {
     /// not mark it, of its `contents`.
     fn name(&self, name: &str, contents: Option<usize>) -> Option<String> {
         let name = name.trim();
+        if let Some(origin) = self
+            .language
+            .and_then(|language| self.tables.origin(language, name))
+        {
+            return Some(origin);
+        }
         if let Some((class, number)) = self.tables.class(name) {
             let many = match number {
                 Number::One => false,
@@ -356,7 +411,12 @@ impl<'kb> Translator<'kb> {
             };
             return Some(if many { &class.many } else { &class.one }.clone());
         }
-        let found = self.resolve(name)?;
+        let Some(found) = self.resolve(name) else {
+            return self
+                .language
+                .filter(|l| l.is_cjk())
+                .and_then(|language| self.compound(name, language));
+        };
         let entry = self.choose_entry(&found.entries);
         // Compared with their accents: `Tocophérol` is French for the synonym `tocopherol`.
         let printed = name.to_lowercase();
@@ -371,17 +431,78 @@ impl<'kb> Translator<'kb> {
             return None;
         }
         Some(match self.kind {
-            ProductKind::Cosmetic => self
-                .tables
-                .inci(&entry.name)
-                .unwrap_or(&entry.name)
-                .to_owned(),
+            // Entries whose INCI name is shared with a food entry carry "Cosmetic" to tell them
+            // apart (`Hydrolyzed Collagen Cosmetic`); a label does not print it.
+            ProductKind::Cosmetic => {
+                let inci = self.tables.inci(&entry.name).unwrap_or(&entry.name);
+                let inci = inci.strip_suffix(" Cosmetic").unwrap_or(inci);
+                self.inci_by_form(name, entry, inci)
+                    .unwrap_or(inci)
+                    .to_owned()
+            }
             ProductKind::Household => self.tables.spelled(&entry.name),
             ProductKind::Food => match self.tables.food_name(&entry.name) {
                 Some(food) if entry.category == ProductCategory::Cosmetics => food.to_owned(),
                 _ => self.food_name(name, entry, &found),
             },
         })
+    }
+
+    /// Of an entry's INCI names, the one saying the form a CJK name prints last (`추출물`,
+    /// `エキス`: Extract) when the first INCI name says another (`알로에베라잎추출물` is Aloe
+    /// Barbadensis Leaf Extract, whose entry is named Aloe Barbadensis Leaf Juice): the
+    /// synonym ending in the form that shares most words with the first; `None` when the
+    /// first says it already or no synonym does.
+    fn inci_by_form(&self, printed: &str, entry: &'kb Ingredient, inci: &str) -> Option<&'kb str> {
+        let language = self.language.filter(|l| l.is_cjk())?;
+        let (_, form) = self
+            .tables
+            .compound_heads(language)
+            .iter()
+            .find(|(part, _)| printed.trim().ends_with(part.as_str()))?;
+        let form = fold(form);
+        if fold(inci).ends_with(&form) {
+            return None;
+        }
+        let words = words_of(inci);
+        entry
+            .synonyms
+            .iter()
+            .filter(|s| fold(s).ends_with(&form) && !s.contains('('))
+            .max_by_key(|s| {
+                let shared = words_of(s).iter().filter(|w| words.contains(w)).count();
+                (shared, std::cmp::Reverse(s.len()))
+            })
+            .map(String::as_str)
+    }
+
+    /// A Korean, Japanese or Chinese name that is no entry but is written of known parts: an
+    /// abbreviation written out (`塩化Na` is 塩化ナトリウム), or a known name followed by a part
+    /// saying what is made of it (`りんごペースト` → Apple Paste, `사과농축액` → Apple
+    /// Concentrate). The first part must be a whole name the knowledge base knows, so that a
+    /// name sharing some characters with an entry is never read as that entry.
+    fn compound(&self, name: &str, language: Language) -> Option<String> {
+        if let Some(long) = self.tables.expanded(language, name) {
+            return self.name(&long, None);
+        }
+        let name = name.trim();
+        self.tables
+            .compound_heads(language)
+            .iter()
+            .find_map(|(part, head)| {
+                let first = name.strip_suffix(part.as_str())?.trim();
+                if first.is_empty() || self.tables.class(first).is_some() {
+                    return None;
+                }
+                let english = self.name(first, None)?;
+                // The first part's English may say the part already (`병풀` is read as
+                // Centella Asiatica Extract in a cosmetic).
+                Some(if fold(&english).ends_with(&fold(head)) {
+                    english
+                } else {
+                    format!("{english} {head}")
+                })
+            })
     }
 
     /// The name resolved as `/analyze` resolves it, but only by the steps that keep its whole
@@ -647,6 +768,26 @@ impl<'kb> Translator<'kb> {
             _ => (None, false),
         }
     }
+}
+
+/// The two sides of the first slash outside brackets between two names written in Japanese
+/// script (`バター／乳化剤`); `None` when there is none (`(ジメチコン/ビニルジメチコン)クロスポリマー`,
+/// `Aqua/Water`).
+fn split_at_slash(item: &str) -> Option<(&str, &str)> {
+    let mut depth = 0usize;
+    for (at, c) in item.char_indices() {
+        match c {
+            '(' | '（' => depth += 1,
+            ')' | '）' => depth = depth.saturating_sub(1),
+            '/' | '／' if depth == 0 => {
+                let (before, after) = (item[..at].trim(), item[at + c.len_utf8()..].trim());
+                let script = |s: &str| !s.is_ascii();
+                return (script(before) && script(after)).then_some((before, after));
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `key` (folded) without the qualifier `phrase`: a whole-word phrase in Latin-script
@@ -1000,6 +1141,94 @@ mod tests {
         assert!(out[0].starts_with("Acids"), "{out:?}");
         let out = english(&["Säuerungsmittel: Äpfelsäure", "Zucker"], Language::German);
         assert!(out[0].starts_with("Acid:"), "{out:?}");
+    }
+
+    #[test]
+    fn cjk_names_of_known_parts_are_read_by_their_parts() {
+        // A food and what is made of it: the whole name is no entry.
+        assert_eq!(
+            english(&["りんごペースト", "小麦粉"], Language::Japanese),
+            ["Apple Paste", "Wheat Flour"]
+        );
+        assert_eq!(
+            english(&["유자페이스트", "설탕"], Language::Korean),
+            ["Yuzu Paste", "Sugar"]
+        );
+        // The first part must be a whole name: an unknown one leaves the name as printed.
+        assert_eq!(
+            english(&["ほげほげペースト", "小麦粉"], Language::Japanese),
+            ["ほげほげペースト", "Wheat Flour"]
+        );
+        // A salt's metal abbreviated as Japanese cosmetic labels print it.
+        assert_eq!(
+            english(&["水", "ラウレス硫酸Na", "ソルビン酸K"], Language::Japanese),
+            ["Aqua", "Sodium Laureth Sulfate", "Potassium Sorbate"]
+        );
+    }
+
+    #[test]
+    fn cjk_origins_in_brackets_name_the_country() {
+        assert_eq!(
+            english(&["쌀(국산)", "돼지고기(미국산)"], Language::Korean),
+            ["Rice (Korea)", "Pork (USA)"]
+        );
+        assert_eq!(
+            english(&["豚肉(国産)", "大豆(中国産)"], Language::Japanese),
+            ["Pork (Japan)", "Soya Beans (China)"]
+        );
+    }
+
+    #[test]
+    fn cjk_household_lists_are_in_plain_english() {
+        let out = english(
+            &[
+                "界面活性剤(24%、アルキルエーテル硫酸エステルナトリウム)",
+                "安定化剤",
+                "水",
+            ],
+            Language::Japanese,
+        );
+        assert_eq!(
+            out,
+            [
+                "Surfactants (24%, Sodium alkyl ether sulphate)",
+                "Stabiliser",
+                "Water"
+            ]
+        );
+    }
+
+    #[test]
+    fn japanese_conventions_are_read() {
+        // The slash between the foods and the additives, and the allergen declaration.
+        assert_eq!(
+            english(
+                &["砂糖", "バター/乳化剤", "(一部に小麦・乳成分を含む)"],
+                Language::Japanese
+            ),
+            ["Sugar", "Butter, Emulsifier", "(Contains: Wheat, Milk)"]
+        );
+    }
+
+    #[test]
+    fn cjk_bounded_shares_are_written_in_english() {
+        assert_eq!(
+            english(&["정제수", "대두 5% 미만"], Language::Korean),
+            ["Water", "Soya Beans less than 5%"]
+        );
+        assert_eq!(
+            english(&["砂糖", "食塩1%未満"], Language::Japanese),
+            ["Sugar", "Salt less than 1%"]
+        );
+    }
+
+    #[test]
+    fn a_cjk_extract_is_named_by_the_inci_name_of_an_extract() {
+        let out = english(
+            &["정제수", "글리세린", "알로에베라잎추출물", "페녹시에탄올"],
+            Language::Korean,
+        );
+        assert_eq!(out[2], "Aloe Barbadensis Leaf Extract");
     }
 
     #[test]
