@@ -94,7 +94,9 @@ pub fn extract(text: &str) -> Extraction {
 /// inside an item (`Wasser *aus biologischer Landwirtschaft`, `Äpfel* *issu de l'agriculture
 /// biologique`) starts the note that explains the marks, printed right after the list; it
 /// ends the list. A mark at the end of a word (`Äpfel*`) or opening an item stays. In a list
-/// whose items carry marks, a `"` opening a word is that mark misread (`Coumarin** "Organic`).
+/// whose items carry marks, a `"` opening a word is that mark misread (`Coumarin** "Organic`),
+/// and a capital after a marked word, where no known name starts, is the note with its mark
+/// not read ([`unmarked_note`]).
 fn until_footnote(mut items: Vec<String>) -> Vec<String> {
     // A list whose items carry marks: a small raised `*` is often read as `"` too.
     let marked = items.iter().any(|item| item.contains('*'));
@@ -116,6 +118,14 @@ fn until_footnote(mut items: Vec<String>) -> Vec<String> {
             })
             .map(|at| (i, at))
     });
+    // The note's own mark not read (`Coumarin** Orgnic` for `Coumarin**` and `*Organic`): in
+    // a marked list, a capital after a word that ends with a mark, where no known name starts.
+    let unmarked = items
+        .iter()
+        .enumerate()
+        .filter(|_| marked)
+        .find_map(|(i, item)| unmarked_note(item).map(|at| (i, at)));
+    let note = note.into_iter().chain(unmarked).min();
     if let Some((i, at)) = note {
         items.truncate(i + 1);
         items[i].truncate(at);
@@ -124,6 +134,18 @@ fn until_footnote(mut items: Vec<String>) -> Vec<String> {
         }
     }
     items
+}
+
+/// Where a footnote whose mark was not read starts inside an item of a marked list: the
+/// space before a word in capitals or with a capital, after a word that ends with a footnote
+/// mark, when what follows is no name the knowledge base knows (`Coumarin** Orgnic`; not
+/// `Citronellol** Linalool`, two items where a comma was lost, nor `Erdnüsse* geröstet`).
+fn unmarked_note(item: &str) -> Option<usize> {
+    item.match_indices("* ").find_map(|(at, _)| {
+        let rest = &item[at + 2..];
+        let capital = rest.chars().next().is_some_and(char::is_uppercase);
+        (capital && !names_known(rest)).then_some(at + 1)
+    })
 }
 
 /// Trims a line and collapses runs of whitespace. OCR engines put a space between CJK
@@ -394,9 +416,20 @@ fn known_exactly(item: &str) -> bool {
             .is_some_and(|r| !matches!(r.kind, MatchKind::Typo | MatchKind::Head))
     };
     let head = item_name(item);
-    let first = head.split_whitespace().next().unwrap_or(&head);
-    !head.is_empty()
-        && (as_printed(&head) || (first.chars().count() >= 4 && first != head && as_printed(first)))
+    !head.is_empty() && (as_printed(&head) || qualified_name(&head).is_some_and(as_printed))
+}
+
+/// The first word of an item's name when qualifiers in lower case follow it (`Erdnüsse
+/// geröstet`, `Butter eingesotten aus …`: the food, then how it was made), of four letters or
+/// more. A capital after it is no qualifier but another name or a footnote read into the item
+/// where a comma or a mark was lost (`Coumarin** Orgnic`, the list's last item and its
+/// footnote's `*Organic`): the first word alone does not name such an item.
+fn qualified_name(head: &str) -> Option<&str> {
+    let mut words = head.split_whitespace();
+    let first = words.next()?;
+    let next = words.next()?;
+    (first.chars().count() >= 4 && next.chars().next().is_some_and(char::is_lowercase))
+        .then_some(first)
 }
 
 /// An item's name before any bracket, without marks and figures (`rote Paprika* 11%` →
@@ -412,24 +445,23 @@ fn item_name(item: &str) -> String {
 
 /// Whether an item names something the knowledge base knows or a function class: its name
 /// before any bracket, without marks and figures (`rote Paprika* 11%`), or that name's first
-/// word of four letters or more when qualifiers follow it (`Erdnüsse* geröstet`, `Butter
-/// eingesotten aus …`: the food, then how it was made).
+/// word of four letters or more when qualifiers in lower case follow it (`Erdnüsse*
+/// geröstet`, `Butter eingesotten aus …`: the food, then how it was made; not `Coumarin**
+/// Orgnic`, a name and its footnote read together: [`qualified_name`]).
 pub fn names_known(item: &str) -> bool {
     let kb = crate::knowledge::KnowledgeBase::embedded();
     let head = item_name(item);
     if head.is_empty() {
         return false;
     }
-    let first = head.split_whitespace().next().unwrap_or(&head);
     kb.resolve(&head).is_some()
         || crate::language::classes::FunctionClasses::get()
             .class(&head)
             .is_some()
-        || (first.chars().count() >= 4
-            && first != head
-            && kb
-                .resolve(first)
-                .is_some_and(|r| r.kind != crate::knowledge::MatchKind::Typo))
+        || qualified_name(&head).is_some_and(|first| {
+            kb.resolve(first)
+                .is_some_and(|r| r.kind != crate::knowledge::MatchKind::Typo)
+        })
 }
 
 /// Whether the text holds a word before a colon that is a list header, one letter off one of
@@ -669,7 +701,10 @@ fn take_section(lines: &[String], start_line: usize, start_col: usize, header: b
                 || (!open
                     && (starts_other_section(line)
                         || header_in_line(line).is_some()
-                        || starts_unknown_label(line)))
+                        || starts_unknown_label(line)
+                        || ends_trace_statement(line)
+                        || starts_statement(line)
+                        || names_next_header(line)))
             {
                 break;
             }
@@ -716,6 +751,56 @@ fn starts_unknown_label(line: &str) -> bool {
         && word.chars().all(|c| c.is_alphabetic() || c == ' ')
         && word.chars().filter(|c| c.is_alphabetic()).count() >= 4
         && !names_known(word)
+}
+
+/// Whether a line ends a sentence with the words that close a "may contain" statement
+/// (`dmianuss, Sesam und Lupine enthalten.`: the tail of `Kann Spuren von … enthalten.`, which
+/// a reading order put after a list's last line): after an item ended, it is that statement,
+/// not more of the list.
+fn ends_trace_statement(line: &str) -> bool {
+    let Some(sentence) = line.trim_end().strip_suffix('.') else {
+        return false;
+    };
+    let lower = sentence.to_lowercase();
+    words().trace_tails.iter().any(|tail| {
+        lower
+            .strip_suffix(tail.as_str())
+            .is_some_and(|before| before.ends_with(' '))
+    })
+}
+
+/// Whether a line starts with a statement's word in capitals (`Nicht zum Verzehr geeignet`,
+/// `Bitte kühl lagern`): after an item ended, a sentence starts there, not the list's next
+/// line (which goes on in lower case when an item broke across lines).
+fn starts_statement(line: &str) -> bool {
+    let Some(first) = line.split_whitespace().next() else {
+        return false;
+    };
+    first.chars().next().is_some_and(char::is_uppercase)
+        && words()
+            .statement_words
+            .contains(&first.trim_end_matches([',', '.', ':']).to_lowercase())
+}
+
+/// Least letters of a word's end that a header cut at a pack's edge keeps to end a list
+/// without its colon ([`names_next_header`]): `ngrédients`, not `Tomaten` (`Zutaten`'s last
+/// four).
+const CUT_HEADER_WORD_LEAST_TAIL: usize = 6;
+
+/// Whether a line holds, among its words, a Latin list header of seven letters or more, one
+/// letter off one, or one cut at the pack's edge keeping six letters or more of its end,
+/// without its colon (`Pois chiches ngrédients pois chiches eau`: the next language's product
+/// name and header): after an item ended, the next language's list starts there.
+fn names_next_header(line: &str) -> bool {
+    line.split(|c: char| !c.is_alphabetic()).any(|word| {
+        let letters: Vec<char> = word.chars().flat_map(char::to_lowercase).collect();
+        letters.len() >= MISREAD_LATIN_HEADER_MIN_LETTERS
+            && long_latin_headers().any(|header| {
+                bounded_distance(&header, &letters, 1).is_some()
+                    || (letters.len() <= header.len()
+                        && common_tail(&header, &letters) >= CUT_HEADER_WORD_LEAST_TAIL)
+            })
+    })
 }
 
 /// Whether a line holds nothing but a list header (`INGRÉDIENTS`, `Zutaten:`, `Zutaten /

@@ -337,21 +337,72 @@ fn clean_label(name: &str) -> RgbImage {
         .into_rgb8()
 }
 
-/// Past the budget (`OCR_TIMEOUT_SECS`) the lines read so far come back, marked incomplete;
-/// within it, every line.
+/// Past the budget (`OCR_TIMEOUT_SECS`) the lines read so far come back, marked incomplete
+/// with the stage that was cut; within it, every line. A stage that would end past the
+/// budget does not start: with no time left not even the detector runs.
 #[test]
 fn a_spent_budget_returns_the_lines_read_so_far() {
+    use ingredient_api::ocr::ppocr::Stage;
     use std::time::{Duration, Instant};
     let engine = engine();
     let image = clean_label("en-biscuits");
     let late = engine.read(&image, Instant::now()).unwrap();
     assert!(!late.complete);
+    assert_eq!(late.cut, Some(Stage::Detection));
+    assert_eq!(late.boxes, 0, "the detector ran past the budget");
     assert!(late.lines.is_empty(), "{:?}", late.lines);
     let read = engine
         .read(&image, Instant::now() + Duration::from_secs(600))
         .unwrap();
     assert!(read.complete);
+    assert_eq!(read.cut, None);
     assert!(read.lines.len() >= 3, "{:?}", read.lines);
+}
+
+/// A model run that would end past the budget is not started: on an engine whose recogniser
+/// has been taking an hour a line, a page is detected (its boxes come back) and its first
+/// batch is read (which teaches the engine its pace again), no other, and the reading says
+/// recognition was cut; likewise a second detection.
+#[test]
+fn a_stage_that_would_end_past_the_budget_is_not_started() {
+    use ingredient_api::ocr::ppocr::Stage;
+    use std::time::{Duration, Instant};
+    let engine = engine();
+    engine.pace().recognised(320, Duration::from_secs(7200));
+    let image = clean_label("en-biscuits");
+    let reading = engine
+        .read_until(
+            &image,
+            Instant::now() + Duration::from_secs(600),
+            |rects| (0..rects.len()).map(|i| vec![i]).collect(),
+            |_| false,
+        )
+        .unwrap();
+    assert!(!reading.complete);
+    assert_eq!(reading.cut, Some(Stage::Recognition));
+    assert!(reading.boxes >= 3, "{}", reading.boxes);
+    assert!(reading.lines.len() <= 1, "{:?}", reading.lines);
+    // A detector that has been taking an hour a megapixel: the first look at the page runs
+    // all the same (the budget is not spent), a second look at a part of it does not.
+    let engine = engine_with(|_| {});
+    engine.pace().detected(1_000_000, Duration::from_secs(7200));
+    let soon = Instant::now() + Duration::from_secs(60);
+    let page = engine.read(&image, soon).unwrap();
+    assert!(page.boxes >= 3, "{}", page.boxes);
+    // (That look taught the engine its real pace: an hour again.)
+    engine.pace().detected(1_000, Duration::from_secs(7200));
+    let (w, h) = image.dimensions();
+    let part = engine
+        .read_zoomed(
+            &image,
+            (0, 0, w, h / 2),
+            1.5,
+            soon,
+            |r| vec![(0..r.len()).collect()],
+            |_| false,
+        )
+        .unwrap();
+    assert_eq!((part.cut, part.boxes), (Some(Stage::Detection), 0));
 }
 
 /// Reading stops at the first group once the caller has enough: the other boxes are not read.

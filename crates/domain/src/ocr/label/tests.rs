@@ -766,3 +766,86 @@ fn a_full_stop_before_the_next_languages_header_ends_the_list() {
     let found = extract("Zutaten: Zucker. Kakaobutter, Vollmilchpulver, Salz");
     assert_eq!(found.items.len(), 4, "{:?}", found.items);
 }
+
+#[test]
+fn a_first_word_names_an_item_only_before_qualifiers_in_lower_case() {
+    // A known food and how it was made.
+    for item in [
+        "Erdnüsse* geröstet",
+        "Butter eingesotten aus pasteurisiertem Rahm (Schweiz)",
+        "Kakaopulver fettarm",
+    ] {
+        assert!(names_known(item), "{item}");
+    }
+    // A known name and the footnote read into it where its mark was lost (`*Organic`), or
+    // another name where a comma was: the item is not a known name.
+    for item in ["Coumarin** Orgnic", "Coumarin Organic Quandrel"] {
+        assert!(!names_known(item), "{item}");
+    }
+}
+
+#[test]
+fn a_footnote_whose_mark_was_not_read_ends_a_marked_list() {
+    // `*Organic, **Component of natural fragrance` under the list, its first mark lost.
+    assert_eq!(
+        list(
+            "INGREDIENTS: Cocos Nucifera Oil*, Linalool**, Coumarin**\n\
+             Orgnic,**Component of natural frgrom\nWe Love The Planet"
+        ),
+        "Cocos Nucifera Oil, Linalool, Coumarin**"
+    );
+    // A known name after a marked one (a comma lost), or a qualifier: the list goes on.
+    assert_eq!(
+        list("Ingredients: Cocos Nucifera Oil*, Citronellol** Linalool**, Tocopherol"),
+        "Cocos Nucifera Oil, Citronellol** Linalool, Tocopherol"
+    );
+    assert_eq!(list("Zutaten: Erdnüsse* geröstet"), "Erdnüsse* geröstet");
+    // Without marks in the list, a capital is another word.
+    assert_eq!(
+        list("Ingredients: Water, Salt Organic, Sugar"),
+        "Water, Salt Organic, Sugar"
+    );
+}
+
+#[test]
+fn the_tail_of_a_may_contain_statement_after_the_list_is_not_part_of_it() {
+    // The reading order put the statement's last line after the list's only line.
+    let peanut = "Spuren von Milch, Mandel, Haselnuss, Walnuss, Cashewnuss\n\
+                  Iunaten: Erdnüsse* geröstet\n\
+                  dmianuss, Sesam und Lupine enthalten.\n\
+                  apdierts: cacahuètes* grillées";
+    assert_eq!(extract(peanut).items, ["Erdnüsse* geröstet"]);
+    // A list whose line ends with a comma goes on, and a list line is no statement.
+    assert_eq!(
+        list("Zutaten: Zucker, Haselnüsse,\nKakaobutter, Salz enthalten."),
+        "Zucker, Haselnüsse, Kakaobutter, Salz enthalten"
+    );
+    assert_eq!(
+        list("Zutaten: Zucker, Haselnüsse\ngeröstet, Salz."),
+        "Zucker, Haselnüsse geröstet, Salz"
+    );
+}
+
+#[test]
+fn a_statement_or_the_next_languages_header_after_an_item_ended_ends_the_list() {
+    // The next language's product name and its header, cut and without its colon.
+    assert_eq!(
+        list("Zutaten: Kichererbsen, Wasser, Kochsalz\nPois chiches ngrédients pois chiches eau"),
+        "Kichererbsen, Wasser, Kochsalz"
+    );
+    // A statement in the next language's words.
+    assert_eq!(
+        list("Ingredients: Limonene, Linalool\nNicht zum Verzehr geeignet"),
+        "Limonene, Linalool"
+    );
+    // An item broken across lines goes on, in lower case or as a name; words that end as a
+    // header ends but keep less of it (`Tomaten`) are names.
+    assert_eq!(
+        list("Zutaten: Zucker, Paprika\nTomaten, Salz"),
+        "Zucker, Paprika Tomaten, Salz"
+    );
+    assert_eq!(
+        list("Ingrédients: sucre, huile de\nla palme, sel"),
+        "sucre, huile de la palme, sel"
+    );
+}

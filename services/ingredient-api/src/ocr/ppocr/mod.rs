@@ -23,8 +23,12 @@
 //!    greedy decoding, and stops once the caller has what it needs (the ingredient list,
 //!    whole): lines after it are not read.
 //!
-//! The request's time budget is checked between batches: past it, the lines read so far are
-//! returned ([`Reading::complete`] is false).
+//! The request's time budget (a deadline) is checked before every model run: a detector run
+//! (a pass, or a tile of one) or a recogniser batch starts only when the time it is expected
+//! to take ([`Pace`], learned from the engine's own runs) ends before the deadline, and the
+//! classifier and the first look at a page only before it. Past it, what was read so far is returned ([`Reading::cut`]
+//! names the stage that was not run): a stage is never started that would end past the
+//! budget, so the request ends within it but for a misjudged stage.
 
 pub mod geometry;
 pub mod models;
@@ -32,7 +36,8 @@ pub mod reader;
 pub mod repair;
 
 use std::path::Path;
-use std::time::Instant;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
 
 use image::RgbImage;
 use ort::value::Tensor;
@@ -122,8 +127,111 @@ pub struct Reading {
     pub quarter_turns: u8,
     /// False when the time budget ran out before the reading was done.
     pub complete: bool,
+    /// The stage the time budget stopped before it ran (or ran whole), `None` when nothing was
+    /// cut.
+    pub cut: Option<Stage>,
     /// Text boxes the detector found (some may not have been read: [`PpOcr::read_until`]).
     pub boxes: usize,
+}
+
+/// A stage of a reading, as [`Reading::cut`] names the one the time budget stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// The first detection pass (nothing was read).
+    Detection,
+    /// The second detection pass (small print, or a page turned a quarter): the first pass's
+    /// boxes were read, on the page as it was first detected.
+    SecondDetection,
+    /// The angle classifier (no line was read).
+    Classification,
+    /// Recognition: the lines read before it was stopped are returned.
+    Recognition,
+}
+
+impl Stage {
+    /// The stage's name in logs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Detection => "detection",
+            Self::SecondDetection => "second detection",
+            Self::Classification => "classification",
+            Self::Recognition => "recognition",
+        }
+    }
+}
+
+/// How long model runs take on this machine now, learned from the engine's runs (wall time,
+/// which is what the budget counts: on a loaded core a run takes longer): the detector's
+/// seconds per megapixel of input and the recogniser's per thousand columns of a batch, each
+/// the mean of the last run and the estimate before it. Shared by every slot.
+#[derive(Debug)]
+pub struct Pace {
+    detector: AtomicU32,
+    recogniser: AtomicU32,
+}
+
+impl Default for Pace {
+    /// Before the first run: about what a free core takes (a 736 × 1,280 detection 1.1 s,
+    /// 2,560 recogniser columns 0.25 s), on the high side.
+    fn default() -> Self {
+        Self {
+            detector: AtomicU32::new(1.5f32.to_bits()),
+            recogniser: AtomicU32::new(0.12f32.to_bits()),
+        }
+    }
+}
+
+impl Pace {
+    /// The expected wall time of a detector run on `pixels` pixels of input.
+    pub fn detection(&self, pixels: u64) -> Duration {
+        Self::expected(&self.detector, pixels as f32 / 1e6)
+    }
+
+    /// The expected wall time of a recogniser batch of `columns` columns (lines × width).
+    pub fn recognition(&self, columns: u64) -> Duration {
+        Self::expected(&self.recogniser, columns as f32 / 1e3)
+    }
+
+    /// Learns from a detector run on `pixels` pixels that took `took`.
+    pub fn detected(&self, pixels: u64, took: Duration) {
+        Self::learn(
+            &self.detector,
+            took.as_secs_f32() / (pixels as f32 / 1e6).max(1e-3),
+        );
+    }
+
+    /// Learns from a recogniser batch of `columns` columns that took `took`.
+    pub fn recognised(&self, columns: u64, took: Duration) {
+        Self::learn(
+            &self.recogniser,
+            took.as_secs_f32() / (columns as f32 / 1e3).max(1e-3),
+        );
+    }
+
+    fn expected(rate: &AtomicU32, units: f32) -> Duration {
+        Duration::from_secs_f32((f32::from_bits(rate.load(Ordering::Relaxed)) * units).max(0.0))
+    }
+
+    fn learn(rate: &AtomicU32, measured: f32) {
+        if measured.is_finite() && measured > 0.0 {
+            let old = f32::from_bits(rate.load(Ordering::Relaxed));
+            rate.store(((old + measured) / 2.0).to_bits(), Ordering::Relaxed);
+        }
+    }
+}
+
+/// Which detection of a request a detection is: its first look at the page runs whenever the
+/// budget is not spent (else nothing would be read, and [`Pace`] would never learn that a
+/// loaded core is free again); every other run only when it is expected to end within it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Look {
+    First,
+    Again,
+}
+
+/// Whether a stage expected to take `expected` ends before `deadline` when started now.
+fn fits(expected: Duration, deadline: Instant) -> bool {
+    Instant::now() + expected <= deadline
 }
 
 /// Why a reading failed.
@@ -142,6 +250,7 @@ pub enum PpOcrError {
 pub struct PpOcr {
     pool: ModelPool,
     options: PpOcrOptions,
+    pace: Pace,
 }
 
 /// Recogniser input height.
@@ -167,7 +276,13 @@ impl PpOcr {
         Ok(Self {
             pool: ModelPool::load(dir, library, slots)?,
             options,
+            pace: Pace::default(),
         })
+    }
+
+    /// How long model runs take now ([`Pace`]): what the budget's checks expect of a stage.
+    pub fn pace(&self) -> &Pace {
+        &self.pace
     }
 
     /// Reads every text line of an upright image, within `deadline` (see the module docs).
@@ -193,8 +308,8 @@ impl PpOcr {
     ) -> Result<Reading, PpOcrError> {
         self.read_at(
             image,
-            self.options.first_side,
-            self.options.detector_side,
+            (self.options.first_side, self.options.detector_side),
+            Look::First,
             deadline,
             order,
             enough,
@@ -229,7 +344,7 @@ impl PpOcr {
             image::imageops::resize(&part, zw, zh, image::imageops::FilterType::CatmullRom);
         drop(part);
         let side = zw.max(zh);
-        self.read_at(&zoomed, side, side, deadline, order, enough)
+        self.read_at(&zoomed, (side, side), Look::Again, deadline, order, enough)
     }
 
     /// The text regions of `image` detected once on a copy `side` pixels on its longest side
@@ -238,7 +353,7 @@ impl PpOcr {
     pub fn detect_at(&self, image: &RgbImage, side: u32) -> Result<Vec<RotatedRect>, PpOcrError> {
         let mut models = self.pool.take();
         let far = Instant::now() + std::time::Duration::from_secs(3600);
-        let detected = self.detect(&mut models, image, side, far)?;
+        let detected = self.detect(&mut models, image, side, Look::First, far)?;
         Ok(detected.map_or_else(Vec::new, |(rects, _)| {
             rects.into_iter().map(|d| d.0).collect()
         }))
@@ -250,8 +365,8 @@ impl PpOcr {
     fn read_at(
         &self,
         image: &RgbImage,
-        first_side: u32,
-        small_side: u32,
+        (first_side, small_side): (u32, u32),
+        look: Look,
         deadline: Instant,
         order: impl FnOnce(&[RotatedRect]) -> Vec<Vec<usize>>,
         mut enough: impl FnMut(&[TextLine]) -> bool,
@@ -261,11 +376,16 @@ impl PpOcr {
         let started = Instant::now();
         let cpu = thread_cpu();
         let o = self.options;
-        // Past the budget between the tiles of a detection, nothing is read.
-        let Some((mut rects, height)) = self.detect(models, image, first_side, deadline)? else {
-            return Ok(Reading::default());
+        // Past the budget before a detection could end, nothing is read.
+        let Some((mut rects, height)) = self.detect(models, image, first_side, look, deadline)?
+        else {
+            return Ok(Reading {
+                cut: Some(Stage::Detection),
+                ..Reading::default()
+            });
         };
         let cpu_first = thread_cpu();
+        let mut cut = None;
         // A page turned a quarter: its lines stand upright. The detector groups sideways
         // text into lines less well (measured on the turned photo: a line lost from the
         // list's block), so the page is turned and detected again.
@@ -278,18 +398,22 @@ impl PpOcr {
         }
         // Small print on a large photo is detected again on a larger copy.
         let small = height < o.small_text && image.width().max(image.height()) > first_side;
-        if small && small_side > first_side {
-            match self.detect(models, &page, small_side, deadline)? {
+        let second_side = if small && small_side > first_side {
+            Some(small_side)
+        } else {
+            turned.then_some(first_side)
+        };
+        if let Some(side) = second_side {
+            match self.detect(models, &page, side, Look::Again, deadline)? {
                 Some((again, _)) => rects = again,
-                // Cut by the budget: the first pass's boxes, when they are of this page.
-                None if !turned => {}
-                None => return Ok(Reading::default()),
+                // Cut by the budget: the first pass's boxes, on the page as it was detected
+                // (a sideways line is read along its length all the same).
+                None => {
+                    cut = Some(Stage::SecondDetection);
+                    page = std::borrow::Cow::Borrowed(image);
+                    quarter_turns = 0;
+                }
             }
-        } else if turned {
-            let Some((again, _)) = self.detect(models, &page, first_side, deadline)? else {
-                return Ok(Reading::default());
-            };
-            rects = again;
         }
         tracing::debug!(height, turned, small, "PP-OCR detection");
         let detected = started.elapsed();
@@ -302,6 +426,14 @@ impl PpOcr {
         // is upside down: then every line is turned but those the classifier surely reads
         // upright (a line it is unsure of follows the page, as it would once the page were
         // turned and classified again).
+        if Instant::now() >= deadline {
+            return Ok(Reading {
+                quarter_turns,
+                cut: cut.or(Some(Stage::Classification)),
+                boxes: rects.len(),
+                ..Reading::default()
+            });
+        }
         let upside_down = self.classify(models, &crops)?;
         let sure = self.options.flip_confidence;
         let page_flipped = upside_down.iter().filter(|p| **p >= sure).count() * 2 > crops.len();
@@ -336,10 +468,10 @@ impl PpOcr {
         }
         groups.push((0..rects.len()).filter(|&i| !grouped[i]).collect());
         let mut lines: Vec<TextLine> = Vec::new();
-        let (mut read, mut complete) = (0, true);
+        let mut read = 0;
         for group in groups.iter().filter(|g| !g.is_empty()) {
             let group: Vec<usize> = group.iter().copied().filter(|&i| i < rects.len()).collect();
-            let (mut texts, done) = self.recognise(models, &crops, &group, deadline)?;
+            let (mut texts, done) = self.recognise(models, &crops, &group, read == 0, deadline)?;
             read += texts.len();
             // Back in the group's order (they were read narrowest first).
             texts.sort_by_key(|(i, _)| group.iter().position(|g| g == i));
@@ -355,7 +487,7 @@ impl PpOcr {
                     }),
             );
             if !done {
-                complete = false;
+                cut = cut.or(Some(Stage::Recognition));
                 break;
             }
             if enough(&lines) {
@@ -376,12 +508,14 @@ impl PpOcr {
             cpu_crops_s = cpu_cropped - cpu_detected,
             cpu_classify_s = cpu_classified - cpu_cropped,
             cpu_recognise_s = thread_cpu() - cpu_classified,
+            cut = cut.map(Stage::name),
             "PP-OCR stages"
         );
         Ok(Reading {
             lines,
             quarter_turns,
-            complete,
+            complete: cut.is_none(),
+            cut,
             boxes: rects.len(),
         })
     }
@@ -395,6 +529,7 @@ impl PpOcr {
         models: &mut Models,
         page: &RgbImage,
         side: u32,
+        look: Look,
         deadline: Instant,
     ) -> Result<Option<(Vec<Detected>, f32)>, PpOcrError> {
         let o = self.options;
@@ -403,7 +538,7 @@ impl PpOcr {
         let round32 = |v: u32| ((v as f32 * scale / 32.0).round() as u32).max(1) * 32;
         let (nw, nh) = (round32(w), round32(h));
         let small = image::imageops::resize(page, nw, nh, image::imageops::FilterType::Triangle);
-        let prob = self.probability_map(models, &small, deadline)?;
+        let prob = self.probability_map(models, &small, look, deadline)?;
         drop(small);
         let Some(prob) = prob else {
             return Ok(None);
@@ -442,22 +577,31 @@ impl PpOcr {
     /// so a tile's map away from its edges is the page's map there, and each tile gives only
     /// its core, [`TILE_MARGIN`] pixels from any edge it shares with another. The
     /// activations, the request's peak memory, are then bounded by the tile, not the page.
-    /// `None` when `deadline` passed before a tile after the first: a tiled detection can be
-    /// cut by the request's budget.
+    /// `None` when a tile (or the whole input) would not be done by `deadline` ([`Pace`];
+    /// the first tile of a request's first look when the deadline has passed): a detection
+    /// is cut by the request's budget before it starts, or between tiles.
     fn probability_map(
         &self,
         models: &mut Models,
         small: &RgbImage,
+        look: Look,
         deadline: Instant,
     ) -> Result<Option<Vec<f32>>, PpOcrError> {
         let (nw, nh) = small.dimensions();
         let tiles = tiles(nw, nh, self.options.tile_pixels);
         let mut map = vec![0f32; (nw * nh) as usize];
         for (n, tile) in tiles.into_iter().enumerate() {
-            if n > 0 && Instant::now() >= deadline {
+            let (ox, oy, ow, oh) = tile.outer;
+            let pixels = u64::from(ow) * u64::from(oh);
+            let starts = if n == 0 && look == Look::First {
+                Instant::now() < deadline
+            } else {
+                fits(self.pace.detection(pixels), deadline)
+            };
+            if !starts {
                 return Ok(None);
             }
-            let (ox, oy, ow, oh) = tile.outer;
+            let started = Instant::now();
             let plane = (ow * oh) as usize;
             let mut data = vec![0f32; 3 * plane];
             for y in 0..oh {
@@ -477,6 +621,7 @@ impl PpOcr {
             if shape.len() != 4 || shape[2] as u32 != oh || shape[3] as u32 != ow {
                 return Err(PpOcrError::Shape(shape.to_vec()));
             }
+            self.pace.detected(pixels, started.elapsed());
             let (cx, cy, cw, ch) = tile.core;
             for y in cy..cy + ch {
                 let from = ((y - oy) * ow + (cx - ox)) as usize;
@@ -493,7 +638,9 @@ impl PpOcr {
         for batch in crops.chunks(BATCH) {
             let batch: Vec<&RgbImage> = batch.iter().collect();
             let input = tensor(&batch, CLASSIFIER_WIDTH, true)?;
-            let outputs = models.classifier.run(ort::inputs![input])?;
+            let outputs = models
+                .classifier
+                .run_with_options(ort::inputs![input], &models.line_run)?;
             let (shape, probs) = outputs[0].try_extract_tensor::<f32>()?;
             if shape.len() != 2 || shape[1] != 2 {
                 return Err(PpOcrError::Shape(shape.to_vec()));
@@ -508,13 +655,16 @@ impl PpOcr {
     }
 
     /// Reads the crops `which`, narrowest first in batches: each one's index, text and
-    /// confidence, and false when the deadline passed before every one was read.
+    /// confidence, and false when a batch would not have been read by the deadline ([`Pace`];
+    /// the reading's `first` batch only when the deadline has passed, so that the pace is
+    /// learned again after a slow spell).
     #[allow(clippy::type_complexity)]
     fn recognise(
         &self,
         models: &mut Models,
         crops: &[RgbImage],
         which: &[usize],
+        first: bool,
         deadline: Instant,
     ) -> Result<(Vec<(usize, Decoded)>, bool), PpOcrError> {
         let mut order = which.to_vec();
@@ -537,9 +687,6 @@ impl PpOcr {
             }
         }
         for batch in &batches {
-            if Instant::now() >= deadline {
-                return Ok((out, false));
-            }
             let images: Vec<&RgbImage> = batch.iter().map(|&i| &crops[i]).collect();
             let width = images
                 .iter()
@@ -547,8 +694,20 @@ impl PpOcr {
                 .max()
                 .unwrap_or(LINE_HEIGHT)
                 .max(320);
+            let columns = batch.len() as u64 * u64::from(width);
+            let starts = if first && out.is_empty() {
+                Instant::now() < deadline
+            } else {
+                fits(self.pace.recognition(columns), deadline)
+            };
+            if !starts {
+                return Ok((out, false));
+            }
+            let started = Instant::now();
             let input = tensor(&images, width, false)?;
-            let outputs = models.recogniser.run(ort::inputs![input])?;
+            let outputs = models
+                .recogniser
+                .run_with_options(ort::inputs![input], &models.line_run)?;
             let (shape, probs) = outputs[0].try_extract_tensor::<f32>()?;
             if shape.len() != 3 || shape[0] as usize != batch.len() {
                 return Err(PpOcrError::Shape(shape.to_vec()));
@@ -558,6 +717,7 @@ impl PpOcr {
                 let rows = &probs[k * steps * classes..(k + 1) * steps * classes];
                 out.push((i, ctc_greedy(rows, classes, &self.pool.alphabet)));
             }
+            self.pace.recognised(columns, started.elapsed());
         }
         Ok((out, true))
     }
@@ -866,6 +1026,34 @@ mod tests {
         let empty = ctc_greedy(&one_hot(0, 0.9), 4, &alphabet);
         assert_eq!((empty.text.as_str(), empty.confidence), ("", 0.0));
         assert!(empty.choices.is_empty());
+    }
+
+    #[test]
+    fn the_pace_expects_what_the_last_runs_took() {
+        let pace = Pace::default();
+        let before = pace.detection(1_000_000);
+        assert!(before > Duration::ZERO);
+        // Twice as large an input is expected to take twice as long.
+        let twice = pace.detection(2_000_000).as_secs_f32();
+        assert!((twice - 2.0 * before.as_secs_f32()).abs() < 1e-3, "{twice}");
+        // A run of 0.5 MP that took 3 s (a loaded core): the estimate moves half way to it.
+        pace.detected(500_000, Duration::from_secs(3));
+        let after = pace.detection(1_000_000).as_secs_f32();
+        assert!(
+            (after - (before.as_secs_f32() + 6.0) / 2.0).abs() < 1e-3,
+            "{after}"
+        );
+        // The recogniser's estimate is its own.
+        let columns = pace.recognition(2560);
+        pace.recognised(2560, columns * 3);
+        assert!(pace.recognition(2560) > columns);
+        // Nonsense is not learned.
+        pace.recognised(0, Duration::ZERO);
+        assert!(pace.recognition(2560) > columns);
+        // A stage fits when it ends before the deadline.
+        let soon = Instant::now() + Duration::from_secs(60);
+        assert!(fits(Duration::from_secs(1), soon));
+        assert!(!fits(Duration::from_secs(120), soon));
     }
 
     #[test]

@@ -128,7 +128,8 @@ impl PpOcrEngine {
         let mut passes = 0;
         while let (Some(z), Some(page)) = (zoom.take(), page.as_ref())
             && passes < ZOOM_PASSES
-            && deadline.saturating_duration_since(Instant::now()) > ZOOM_LEAST_TIME
+            && deadline.saturating_duration_since(Instant::now())
+                > ZOOM_LEAST_TIME.max(self.engine.pace().detection(z.pixels()) + ZOOM_LEAST_READ)
         {
             passes += 1;
             let zoomed = self.engine.read_zoomed(
@@ -156,6 +157,7 @@ impl PpOcrEngine {
                 header = zoomed_found.header_found,
                 items = zoomed_found.items.len(),
                 known = zoomed_quality.0,
+                cut = zoomed.cut.map(super::Stage::name),
                 seconds = started.elapsed().as_secs_f32(),
                 "PP-OCR read the small print enlarged"
             );
@@ -202,6 +204,7 @@ impl PpOcrEngine {
             blocks = blocks.len(),
             quarter_turns = reading.quarter_turns,
             complete = reading.complete,
+            cut = reading.cut.map(super::Stage::name),
             header = found.header_found,
             items = found.items.len(),
             seconds = started.elapsed().as_secs_f32(),
@@ -230,6 +233,13 @@ struct Zoom {
 }
 
 impl Zoom {
+    /// The pixels of the enlarged part (its detector input).
+    fn pixels(self) -> u64 {
+        let (_, _, w, h) = self.bounds;
+        let side = |v: u32| (v as f32 * self.scale).round() as u64;
+        side(w) * side(h)
+    }
+
     /// The part `inner` of this zoom's enlarged part (in its pixels and scale) as a zoom of
     /// the page, enlarged at most [`ZOOM_MOST_SCALE`] times in all; `None` when it would not
     /// enlarge the print [`ZOOM_CLOSER`] times more than this one.
@@ -254,6 +264,11 @@ const ZOOM_CLOSER: f32 = 1.3;
 /// Least time left in the budget to read small print again enlarged (a detection of about a
 /// megapixel and the recognition of its lines).
 const ZOOM_LEAST_TIME: std::time::Duration = std::time::Duration::from_millis(1500);
+
+/// Least time left for recognition after the detection of an enlarged part (a few batches of
+/// the list's lines): an enlarged part is read only when its detection, as long as the
+/// engine's runs take now ([`super::Pace`]), leaves that much of the budget.
+const ZOOM_LEAST_READ: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Height the lines' boxes are enlarged to (the detector finds and separates lines of print
 /// well at 30–60 px boxes; the small print of a whole pack in a 720×1280 frame has 8–16 px

@@ -64,7 +64,9 @@ pub fn mend(
 ) -> Vec<String> {
     items
         .iter()
-        .flat_map(|item| match split_run_together(kb, item) {
+        .flat_map(|item| match split_at_line_end(kb, item, lines)
+            .or_else(|| split_run_together(kb, item))
+        {
             Some(parts) => {
                 tracing::debug!(read = %item, ?parts, "PP-OCR repair: items read together split");
                 parts
@@ -129,6 +131,39 @@ pub fn split_run_together(kb: &KnowledgeBase, item: &str) -> Option<Vec<String>>
     (ways.len() == 1).then(|| ways.remove(0))
 }
 
+/// Two names read as one item where a line ended without its comma (`Trethanolamine` at the end
+/// of a line, `Toopherol` opening the next: a tube's edge or small print took the comma): the
+/// item, which the knowledge base does not resolve whole, is cut where one recognised line
+/// ends and another starts, when both parts are names it resolves (as printed or as a typo,
+/// not by a head noun alone) and exactly one such cut exists. An item broken across lines
+/// inside one name (`Helianthus Annuus (Sunflower)` / `Seed Oil`) resolves whole and stays.
+pub fn split_at_line_end(
+    kb: &KnowledgeBase,
+    item: &str,
+    lines: &[TextLine],
+) -> Option<Vec<String>> {
+    let named = |name: &str| {
+        name.chars().filter(|c| c.is_alphabetic()).count() >= 3
+            && kb.resolve(name).is_some_and(|r| r.kind != MatchKind::Head)
+    };
+    let words: Vec<&str> = item.split_whitespace().collect();
+    if words.len() < 2 || item.contains(['(', ')', '[', ']', ':']) || named(item) {
+        return None;
+    }
+    let ends_line = |word: &str| lines.iter().any(|l| l.text.trim_end().ends_with(word));
+    let starts_line = |word: &str| lines.iter().any(|l| l.text.trim_start().starts_with(word));
+    let mut cuts = (1..words.len()).filter(|&k| {
+        ends_line(words[k - 1])
+            && starts_line(words[k])
+            && named(&words[..k].join(" "))
+            && named(&words[k..].join(" "))
+    });
+    let k = cuts.next()?;
+    cuts.next()
+        .is_none()
+        .then(|| vec![words[..k].join(" "), words[k..].join(" ")])
+}
+
 /// Most words of an item looked at for names read together ([`split_run_together`]).
 const RUN_TOGETHER_MOST_WORDS: usize = 8;
 
@@ -146,16 +181,48 @@ const MOST_TRIED: usize = 6;
 /// leave the item as printed, and so does an item no runner-up makes a known name (nothing
 /// the recogniser did not see is invented). Works in every script: the runner-up of a
 /// Japanese character is a character too.
+///
+/// An item the knowledge base does not know whole, of several words, whose first word of
+/// [`FIRST_WORD_LEAST_LETTERS`] letters or more is no name it knows, has that first word
+/// mended the same way (`Sutter eingesotten aus …` whose `S` was nearly a `B`: the food's
+/// name, then how it was made, as `domain::ocr::label::names_known` reads an item).
 pub fn mend_by_runner_up(kb: &KnowledgeBase, item: &str, lines: &[TextLine]) -> Option<String> {
     if item.chars().any(|c| c.is_ascii_digit()) || kb.lookup(item).is_some() {
         return None;
     }
     let chars: Vec<char> = item.chars().collect();
-    let mut tried: Vec<(usize, char, f32)> = item_choices(item, lines)
-        .into_iter()
+    let choices = item_choices(item, lines);
+    if let Some(whole) = runner_up_name(kb, &chars, &choices) {
+        return Some(whole);
+    }
+    let first = item.split(' ').next().unwrap_or(item);
+    let n = first.chars().count();
+    if n == chars.len()
+        || n < FIRST_WORD_LEAST_LETTERS
+        || !first.chars().all(char::is_alphabetic)
+        || kb.lookup(first).is_some()
+    {
+        return None;
+    }
+    let mended = runner_up_name(kb, &chars[..n], &choices[..n])?;
+    Some(format!("{mended}{}", &item[first.len()..]))
+}
+
+/// Least letters of an item's first word mended alone ([`mend_by_runner_up`]).
+const FIRST_WORD_LEAST_LETTERS: usize = 4;
+
+/// `chars` with one or two of them taken as their runner-up ([`mend_by_runner_up`]), when that
+/// makes a name of exactly one entry.
+fn runner_up_name(
+    kb: &KnowledgeBase,
+    chars: &[char],
+    choices: &[Option<super::CharChoice>],
+) -> Option<String> {
+    let mut tried: Vec<(usize, char, f32)> = choices
+        .iter()
         .enumerate()
         .filter_map(|(i, choice)| {
-            let choice = choice?;
+            let choice = (*choice)?;
             (choice.second_p >= RUNNER_UP
                 && choice.second.is_alphabetic()
                 && choice.second != chars[i])
@@ -165,7 +232,7 @@ pub fn mend_by_runner_up(kb: &KnowledgeBase, item: &str, lines: &[TextLine]) -> 
     tried.sort_by(|a, b| b.2.total_cmp(&a.2));
     tried.truncate(MOST_TRIED);
     let variant = |changes: &[&(usize, char, f32)]| {
-        let mut v = chars.clone();
+        let mut v = chars.to_vec();
         for &&(i, c, _) in changes {
             v[i] = if chars[i].is_uppercase() {
                 c.to_uppercase().next().unwrap_or(c)
@@ -333,6 +400,36 @@ mod tests {
     }
 
     #[test]
+    fn two_names_where_a_line_ended_without_its_comma_are_cut_there() {
+        let kb = KnowledgeBase::embedded();
+        let lines = [
+            read_as("Dicapry Carbonate, Cetyl Phosphate, Trethanolamine", &[]),
+            read_as("Toopherol, Dimthicone, Cetyl Acohol", &[]),
+        ];
+        assert_eq!(
+            split_at_line_end(kb, "Trethanolamine Toopherol", &lines).as_deref(),
+            Some(&["Trethanolamine".to_owned(), "Toopherol".to_owned()][..])
+        );
+        // Not where no line ends: one line, as read.
+        let one = [read_as(
+            "Phosphate, Trethanolamine Toopherol, Dimthicone",
+            &[],
+        )];
+        assert_eq!(
+            split_at_line_end(kb, "Trethanolamine Toopherol", &one),
+            None
+        );
+        // A name broken across two lines resolves whole, and an unknown part is no name.
+        let lines = [
+            read_as("Cetyl Phosphate, Sodium", &[]),
+            read_as("Chloride, Aqua", &[]),
+        ];
+        assert_eq!(split_at_line_end(kb, "Sodium Chloride", &lines), None);
+        let lines = [read_as("Lecithin, Caton", &[]), read_as("BHT, Aloe", &[])];
+        assert_eq!(split_at_line_end(kb, "Caton BHT", &lines), None);
+    }
+
+    #[test]
     fn a_sure_reading_or_a_known_name_stays_as_printed() {
         let kb = KnowledgeBase::embedded();
         // The recogniser was sure: printed that way.
@@ -445,6 +542,32 @@ mod tests {
             mend_by_runner_up(kb, "Sodium Chlorlde", &lines).as_deref(),
             Some("Sodium Chloride")
         );
+    }
+
+    #[test]
+    fn the_first_word_of_an_item_with_qualifiers_is_mended_to_one_known_name() {
+        let kb = KnowledgeBase::embedded();
+        // A single item after its header: the food's name, then how it was made.
+        let lines = [read_as(
+            "Zutaten: Sutter eingesotten aus pasteurisiertem Rahm",
+            &[(9, 'B', 0.3)],
+        )];
+        assert_eq!(
+            mend_by_runner_up(kb, "Sutter eingesotten aus pasteurisiertem Rahm", &lines).as_deref(),
+            Some("Butter eingesotten aus pasteurisiertem Rahm")
+        );
+        // A known first word, a short one, or one no runner-up makes a name: as printed.
+        let lines = [read_as(
+            "Salz jodiert, Reis gekocht",
+            &[(0, 'M', 0.4), (14, 'M', 0.4)],
+        )];
+        assert_eq!(mend_by_runner_up(kb, "Salz jodiert", &lines), None);
+        assert_eq!(mend_by_runner_up(kb, "Reis gekocht", &lines), None);
+        let lines = [read_as("Zorblax geröstet", &[(0, 'B', 0.4)])];
+        assert_eq!(mend_by_runner_up(kb, "Zorblax geröstet", &lines), None);
+        // The runner-up too unlikely: nothing the recogniser did not see.
+        let lines = [read_as("Sutter eingesotten", &[(0, 'B', 0.05)])];
+        assert_eq!(mend_by_runner_up(kb, "Sutter eingesotten", &lines), None);
     }
 
     #[test]
