@@ -1048,16 +1048,20 @@ fn cjk_on_both_sides(chars: &[char], i: usize) -> bool {
 
 fn push_item(items: &mut Vec<String>, raw: &str) {
     let item = clean_line(raw);
+    let speck = |c: char| {
+        c.is_whitespace() || matches!(c, '.' | '。' | '•' | '·' | '・' | ':' | '_' | '|' | '-')
+    };
+    // A `*` opening an item is a bullet; closing it, the footnote mark printed on the name
+    // (`Zucker**`: organic, fair trade), kept as printed like a mark inside an item.
     let item = item
-        .trim_matches(|c: char| {
-            c.is_whitespace()
-                || matches!(
-                    c,
-                    '.' | '。' | '*' | '•' | '·' | '・' | ':' | '_' | '|' | '-'
-                )
-        })
+        .trim_start_matches(|c: char| speck(c) || c == '*')
+        .trim_end_matches(speck)
         .trim_start_matches(['+', ','])
         .trim();
+    let item = match item.trim_end_matches('*') {
+        name if name.ends_with(|c: char| c.is_alphanumeric() || c == ')') => item,
+        name => name.trim_end_matches(speck),
+    };
     // Keep a trailing full stop of an abbreviation ("Alcohol Denat.").
     let with_stop = raw.trim_end().ends_with('.')
         && item

@@ -652,11 +652,11 @@ fn a_footnote_read_into_the_list_ends_it() {
         extract("Zutaten: Äpfel* *aus biologischer Landwirtschaft, Zucker").items,
         ["Äpfel*"]
     );
-    // Marks at the end of a word or opening an item are the list's own (the splitter sets
-    // them aside at an item's edges); the list goes on after them.
+    // Marks at the end of a word or opening an item are the list's own (the splitter keeps
+    // a name's mark as printed and sets a bullet aside); the list goes on after them.
     assert_eq!(
         extract("Ingrédients : sucre*, *vanille, sel. *issu de l'agriculture biologique").items,
-        ["sucre", "vanille", "sel"]
+        ["sucre*", "vanille", "sel"]
     );
 }
 
@@ -693,7 +693,7 @@ fn a_header_band_ends_the_list_above_it() {
 fn a_code_between_the_header_and_its_colon_is_part_of_the_header() {
     assert_eq!(
         list("INGREDIENTS 10-1.05: Cocos Nucifera Oil*, Sodium Bicarbonate, Tocopherol"),
-        "Cocos Nucifera Oil, Sodium Bicarbonate, Tocopherol"
+        "Cocos Nucifera Oil*, Sodium Bicarbonate, Tocopherol"
     );
     // Words before the colon are not a code: the header without a colon starts the list.
     assert_eq!(
@@ -708,7 +708,7 @@ fn a_footnote_mark_read_as_a_quote_ends_a_marked_list() {
         list(
             "Ingredients: Cocos Nucifera Oil*, Linalool**, Coumarin**\n\"Organic, **Component of natural fragrance"
         ),
-        "Cocos Nucifera Oil, Linalool, Coumarin**"
+        "Cocos Nucifera Oil*, Linalool**, Coumarin**"
     );
     // In a list without marks a quote is text.
     assert_eq!(
@@ -726,7 +726,7 @@ fn a_header_cut_at_the_packs_edge_opens_the_list_when_known_names_follow() {
                    Senap nti: aceto di mele*, acqua, semi di senape";
     let found = extract(mustard);
     assert!(found.header_found);
-    assert_eq!(found.items[..2], ["Apfelessig", "Wasser"]);
+    assert_eq!(found.items[..2], ["Apfelessig*", "Wasser"]);
     assert_eq!(found.language, Some(Language::German));
     // One known food and how it was made, after what is left of the header.
     let peanut = "haltbar bis: siehe Deckel\nnaten: Erdnüsse* geröstet\n\
@@ -792,12 +792,12 @@ fn a_footnote_whose_mark_was_not_read_ends_a_marked_list() {
             "INGREDIENTS: Cocos Nucifera Oil*, Linalool**, Coumarin**\n\
              Orgnic,**Component of natural frgrom\nWe Love The Planet"
         ),
-        "Cocos Nucifera Oil, Linalool, Coumarin**"
+        "Cocos Nucifera Oil*, Linalool**, Coumarin**"
     );
     // A known name after a marked one (a comma lost), or a qualifier: the list goes on.
     assert_eq!(
         list("Ingredients: Cocos Nucifera Oil*, Citronellol** Linalool**, Tocopherol"),
-        "Cocos Nucifera Oil, Citronellol** Linalool, Tocopherol"
+        "Cocos Nucifera Oil*, Citronellol** Linalool**, Tocopherol"
     );
     assert_eq!(list("Zutaten: Erdnüsse* geröstet"), "Erdnüsse* geröstet");
     // Without marks in the list, a capital is another word.
