@@ -18,6 +18,7 @@ use crate::text::fold::fold;
 struct File {
     inci: BTreeMap<String, String>,
     food_names: BTreeMap<String, String>,
+    label_names: BTreeMap<String, BTreeMap<String, String>>,
     plural_in_lists: PluralFile,
     spelling: BTreeMap<String, String>,
     joiners: BTreeMap<String, BTreeMap<String, String>>,
@@ -87,6 +88,10 @@ struct PluralFile {
 pub struct LabelEnglish {
     inci: HashMap<String, String>,
     food_names: HashMap<String, String>,
+    /// The English a label translator writes for a food name of a label language whose
+    /// knowledge-base entry is named otherwise (`현미` Brown Rice, not the entry Rice), by
+    /// language, folded.
+    label_names: HashMap<Language, HashMap<String, String>>,
     plural_in_lists: HashSet<String>,
     /// Last words label English never puts in the plural (`Peel`, `Zest`), folded.
     mass_nouns: HashSet<String>,
@@ -244,11 +249,19 @@ impl LabelEnglish {
                 words.into_iter().map(|(k, v)| (fold(&k), v)).collect(),
             );
         }
+        let mut label_names = HashMap::new();
+        for (code, names) in file.label_names {
+            label_names.insert(
+                language_of(&code, "label_names")?,
+                names.into_iter().map(|(k, v)| (fold(&k), v)).collect(),
+            );
+        }
         let mut spelling: Vec<(String, String)> = file.spelling.into_iter().collect();
         spelling.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
         Ok(Self {
             inci: file.inci.into_iter().collect(),
             food_names: file.food_names.into_iter().collect(),
+            label_names,
             plural_in_lists: file.plural_in_lists.names.iter().map(|n| fold(n)).collect(),
             mass_nouns: file
                 .plural_in_lists
@@ -318,6 +331,16 @@ impl LabelEnglish {
     /// The food label name of a cosmetic entry (Parfum → Flavouring), if it has one.
     pub fn food_name(&self, canonical: &str) -> Option<&str> {
         self.food_names.get(canonical).map(String::as_str)
+    }
+
+    /// The English a label translator writes for a food name printed in `language` when it
+    /// says more or other than the name of the entry it resolves to (`현미` Brown Rice,
+    /// `ぶどう糖` Glucose), or names what the knowledge base lacks.
+    pub fn label_name(&self, language: Language, name: &str) -> Option<&str> {
+        self.label_names
+            .get(&language)?
+            .get(&fold(name))
+            .map(String::as_str)
     }
 
     /// Whether the name's last word is one label English keeps singular (`Peel`).

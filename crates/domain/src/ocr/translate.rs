@@ -417,6 +417,13 @@ impl<'kb> Translator<'kb> {
             };
             return Some(if many { &class.many } else { &class.one }.clone());
         }
+        if self.kind == ProductKind::Food
+            && let Some(english) = self
+                .language
+                .and_then(|language| self.tables.label_name(language, name))
+        {
+            return Some(english.to_owned());
+        }
         let Some(found) = self.resolve(name) else {
             return self
                 .language
@@ -1065,6 +1072,54 @@ mod tests {
     fn english(items: &[&str], language: Language) -> Vec<String> {
         let items: Vec<String> = items.iter().map(|s| s.to_string()).collect();
         to_english(KnowledgeBase::embedded(), &items, Some(language))
+    }
+
+    #[test]
+    fn cjk_food_names_take_the_english_they_say_not_their_entrys() {
+        // 현미 resolves to Rice and 포도당 to the glucose syrup sharing the name; 들기름 is
+        // no entry: the label names say Brown Rice, Glucose, Perilla Oil.
+        assert_eq!(
+            english(&["현미", "포도당", "들기름", "설탕"], Language::Korean),
+            ["Brown Rice", "Glucose", "Perilla Oil", "Sugar"]
+        );
+        assert_eq!(
+            english(&["玄米", "ぶどう糖", "植物油脂"], Language::Japanese),
+            ["Brown Rice", "Glucose", "Vegetable Oil and Fat"]
+        );
+        assert_eq!(
+            english(&["葡萄糖", "生抽", "葡萄干"], Language::Chinese),
+            ["Glucose", "Light Soy Sauce", "Raisins"]
+        );
+        // A cosmetic list keeps INCI names: 토코페롤 is Tocopherol there too, 글리세릴스테아레이트
+        // Glyceryl Stearate (not the food additive's name).
+        assert_eq!(
+            english(
+                &[
+                    "정제수",
+                    "글리세릴스테아레이트",
+                    "다이메티콘",
+                    "페녹시에탄올"
+                ],
+                Language::Korean
+            ),
+            ["Aqua", "Glyceryl Stearate", "Dimethicone", "Phenoxyethanol"]
+        );
+    }
+
+    #[test]
+    fn cjk_additive_classes_alone_take_their_english_class_name() {
+        assert_eq!(
+            english(&["설탕", "소포제", "광택제"], Language::Korean),
+            ["Sugar", "Antifoaming agent", "Glazing agent"]
+        );
+        assert_eq!(
+            english(&["砂糖", "糊料", "苦味料", "防かび剤"], Language::Japanese),
+            ["Sugar", "Thickener", "Bittering agent", "Antifungal agent"]
+        );
+        assert_eq!(
+            english(&["白砂糖", "稳定剂和凝固剂", "加工助剂"], Language::Chinese),
+            ["White Sugar", "Stabiliser and coagulant", "Processing aid"]
+        );
     }
 
     #[test]
