@@ -35,6 +35,7 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
         product_kind(kb, items)
     };
     let translator = Translator::new(kb, language, kind);
+    let items = &rejoined(kb, items);
     items
         .iter()
         .enumerate()
@@ -45,6 +46,26 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
             translator.item(item)
         })
         .collect()
+}
+
+/// The items with a name the list splitter cut at its own comma joined again: GB 2760 writes
+/// mono- and diglycerides `单,双甘油脂肪酸酯`, which the splitter reads as two items (`单`,
+/// `双甘油脂肪酸酯`); two neighbours are one when the knowledge base knows them joined by the
+/// comma and does not know the first alone.
+fn rejoined(kb: &KnowledgeBase, items: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(items.len());
+    for item in items {
+        if let Some(last) = out.last_mut() {
+            let joined = format!("{},{}", last.trim(), item.trim());
+            let known = |name: &str| kb.resolve(name).is_some_and(|r| r.kind == MatchKind::Exact);
+            if !known(last.trim()) && known(&joined) {
+                *last = joined;
+                continue;
+            }
+        }
+        out.push(item.clone());
+    }
+    out
 }
 
 /// How many of the items after a class word's item are more of its contents: a class word
@@ -240,7 +261,7 @@ impl<'kb> Translator<'kb> {
         let head = item[..open].trim();
         let inner = &item[open + 1..close];
         let tail = item[close + 1..].trim();
-        let parts = split_items(inner);
+        let parts = rejoined(self.kb, &split_items(inner));
         let head = (self.kind == ProductKind::Household)
             .then(|| self.household(head))
             .flatten()
@@ -1103,6 +1124,40 @@ mod tests {
                 Language::Korean
             ),
             ["Aqua", "Glyceryl Stearate", "Dimethicone", "Phenoxyethanol"]
+        );
+    }
+
+    #[test]
+    fn a_name_cut_at_its_own_comma_is_joined_again() {
+        // GB 2760's 单,双甘油脂肪酸酯 (mono- and diglycerides), cut by the splitter.
+        assert_eq!(
+            english(&["食品添加剂(单,双甘油脂肪酸酯,卡拉胶)"], Language::Chinese),
+            ["Food additives (Mono- and Diglycerides of Fatty Acids, Carrageenan)"]
+        );
+        assert_eq!(
+            english(&["白砂糖", "单", "双甘油脂肪酸酯"], Language::Chinese),
+            ["White Sugar", "Mono- and Diglycerides of Fatty Acids"]
+        );
+        // Two known names stay two.
+        assert_eq!(
+            english(&["白砂糖", "食用盐"], Language::Chinese),
+            ["White Sugar", "Salt"]
+        );
+    }
+
+    #[test]
+    fn cjk_seasonings_and_textured_proteins_are_named_by_their_parts() {
+        assert_eq!(
+            english(&["鸡精调味料", "牛肉"], Language::Chinese),
+            ["Chicken Essence Seasoning", "Beef"]
+        );
+        assert_eq!(
+            english(&["粒状植物性たん白", "着色料(紅麹)"], Language::Japanese),
+            ["Textured Vegetable Protein", "Colour (Monascus)"]
+        );
+        assert_eq!(
+            english(&["혼합제제(탄산나트륨, 탄산칼륨)"], Language::Korean),
+            ["Mixed Preparation (Sodium Carbonate, Potassium Carbonate)"]
         );
     }
 
