@@ -812,6 +812,11 @@ impl<'kb> Translator<'kb> {
                 None => {}
             }
         }
+        // A synonym written in lower case (`soy lecithins`) is written as the other names are,
+        // so that the label spelling applies to it (Soya Lecithins).
+        if !name.chars().any(char::is_uppercase) {
+            name = capitalised(&name);
+        }
         let have = stemmed_words(&name);
         let mut prefix: Vec<&str> = Vec::new();
         for english in &found.added {
@@ -1049,6 +1054,19 @@ fn stem(word: &str) -> String {
     }
 }
 
+/// Each word of a lower-case name with a capital initial (`soy lecithins` → Soy Lecithins).
+fn capitalised(name: &str) -> String {
+    name.split(' ')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_uppercase().chain(chars).collect::<String>()
+            })
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Whether an English name is plural: its last word ends in a plural `s`.
 fn is_plural(name: &str) -> bool {
     let last = name.rsplit(' ').next().unwrap_or(name).to_ascii_lowercase();
@@ -1178,6 +1196,36 @@ mod tests {
     }
 
     #[test]
+    fn european_plant_names_in_oil_brackets_and_mass_nouns_are_english() {
+        assert_eq!(
+            english(
+                &["pflanzliche Öle (Palm, Raps)", "Sojalecithine"],
+                Language::German
+            ),
+            ["Vegetable oils (Palm, Rapeseed)", "Soya Lecithins"]
+        );
+        // Romance plurals of names English does not count stay singular.
+        assert_eq!(
+            english(
+                &["natas", "coentros", "cogumelos", "peito de peru"],
+                Language::Portuguese
+            ),
+            ["Cream", "Coriander", "Mushrooms", "Turkey Breast"]
+        );
+        assert_eq!(
+            english(&["spinaci", "pomodori pelati", "ceci"], Language::Italian),
+            ["Spinach", "Peeled Tomatoes", "Chickpeas"]
+        );
+        assert_eq!(
+            english(
+                &["fermentos levedantes: carbonato ácido de sódio"],
+                Language::Portuguese
+            ),
+            ["Raising agents: Sodium Bicarbonate"]
+        );
+    }
+
+    #[test]
     fn known_names_become_english_and_unknown_ones_stay() {
         let out = english(
             &["Sheabutter", "Niacinamid", "Zauberpulver"],
@@ -1295,7 +1343,7 @@ mod tests {
         );
         assert_eq!(
             out,
-            ["Raising agents (Sodium Bicarbonate)", "Thickener (pectin)"]
+            ["Raising agents (Sodium Bicarbonate)", "Thickener (Pectin)"]
         );
         let out = english(
             &["膨松剂（碳酸氢钠、碳酸氢铵）", "乳化剂"],
