@@ -12,7 +12,7 @@ use domain::ocr::label::{Language, split_items};
 use ingredient_api::ocr::tesseract::repair::correct_spelling;
 use test_support::labels::{Label, f1, score_english};
 
-use crate::labels::{blind, corpus, held_out, is_tune_half, other_hands};
+use crate::labels::{blind, corpus, held_out, is_tune_half, other_hands, tune2};
 
 /// The English text `/ocr` answers for a label whose list was read exactly as printed (split
 /// by the list splitter, which normalises it as `/ocr`'s extraction does: NFKC brackets).
@@ -176,4 +176,34 @@ fn ocr_english_text_of_the_labels_written_blind_stays_above_its_floor() {
         ("zh", 0.72),
     ];
     assert_floors(&scores, &floors, "labels written blind");
+}
+
+#[test]
+fn ocr_english_text_of_the_second_tune_set_stays_above_its_floor() {
+    let labels = tune2();
+    assert!(
+        labels
+            .iter()
+            .all(|l| l.language != "en"
+                && l.english.as_ref().is_some_and(|e| e.len() == l.items.len())),
+        "tune2 labels are translations, each with an English reference item per item"
+    );
+    assert_eq!(
+        labels.len(),
+        66,
+        "twelve CJK labels per language, six per European one"
+    );
+    // A tune set: its misses are printed. The floors are the levels reached.
+    let scores = english_f1(&labels, "second tune set", true);
+    let floors = [
+        ("de", 0.81),
+        ("es", 0.81),
+        ("fr", 0.77),
+        ("it", 0.84),
+        ("ja", 0.54),
+        ("ko", 0.54),
+        ("pt", 0.91),
+        ("zh", 0.59),
+    ];
+    assert_floors(&scores, &floors, "second tune set");
 }
