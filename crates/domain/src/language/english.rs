@@ -19,6 +19,8 @@ struct File {
     inci: BTreeMap<String, String>,
     food_names: BTreeMap<String, String>,
     label_names: BTreeMap<String, BTreeMap<String, String>>,
+    contains: BTreeMap<String, Vec<String>>,
+    derived: DerivedFile,
     plural_in_lists: PluralFile,
     spelling: BTreeMap<String, String>,
     joiners: BTreeMap<String, BTreeMap<String, String>>,
@@ -28,6 +30,13 @@ struct File {
     origins: OriginsFile,
     bounds: BTreeMap<String, BTreeMap<String, String>>,
     protected: ProtectedFile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DerivedFile {
+    words: BTreeMap<String, Vec<String>>,
+    names: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 #[derive(Deserialize)]
@@ -92,6 +101,13 @@ pub struct LabelEnglish {
     /// knowledge-base entry is named otherwise (`현미` Brown Rice, not the entry Rice), by
     /// language, folded.
     label_names: HashMap<Language, HashMap<String, String>>,
+    /// The words opening a bracket that names an allergen the product contains (`contient`,
+    /// `contiene`), by language, folded.
+    contains: HashMap<Language, Vec<String>>,
+    /// The CJK words saying what an additive is derived from (`由来`), by language, and the
+    /// short English of the sources they follow (`大豆` soy).
+    derived_words: HashMap<Language, Vec<String>>,
+    derived_names: HashMap<Language, HashMap<String, String>>,
     plural_in_lists: HashSet<String>,
     /// Last words label English never puts in the plural (`Peel`, `Zest`), folded.
     mass_nouns: HashSet<String>,
@@ -256,12 +272,33 @@ impl LabelEnglish {
                 names.into_iter().map(|(k, v)| (fold(&k), v)).collect(),
             );
         }
+        let mut contains = HashMap::new();
+        for (code, words) in file.contains {
+            contains.insert(
+                language_of(&code, "contains")?,
+                words.iter().map(|w| fold(w)).collect(),
+            );
+        }
+        let mut derived_words = HashMap::new();
+        for (code, words) in file.derived.words {
+            derived_words.insert(language_of(&code, "derived.words")?, words);
+        }
+        let mut derived_names = HashMap::new();
+        for (code, names) in file.derived.names {
+            derived_names.insert(
+                language_of(&code, "derived.names")?,
+                names.into_iter().collect(),
+            );
+        }
         let mut spelling: Vec<(String, String)> = file.spelling.into_iter().collect();
         spelling.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
         Ok(Self {
             inci: file.inci.into_iter().collect(),
             food_names: file.food_names.into_iter().collect(),
             label_names,
+            contains,
+            derived_words,
+            derived_names,
             plural_in_lists: file.plural_in_lists.names.iter().map(|n| fold(n)).collect(),
             mass_nouns: file
                 .plural_in_lists
@@ -340,6 +377,44 @@ impl LabelEnglish {
         self.label_names
             .get(&language)?
             .get(&fold(name))
+            .map(String::as_str)
+    }
+
+    /// Whether the tables know `word` as a whole name of the label language (a label name or
+    /// an origin), so that a reader's mending leaves it as printed.
+    pub fn knows(&self, language: Language, word: &str) -> bool {
+        self.label_name(language, word).is_some() || self.origin(language, word).is_some()
+    }
+
+    /// The rest of a bracketed part that says the product contains it (`contiene SULFITOS` →
+    /// `SULFITOS`); `None` when the part opens with no such word.
+    pub fn contained<'t>(&self, language: Language, part: &'t str) -> Option<&'t str> {
+        let part = part.trim();
+        let (first, rest) = part.split_once(char::is_whitespace)?;
+        self.contains
+            .get(&language)?
+            .contains(&fold(first))
+            .then_some(rest.trim())
+            .filter(|rest| !rest.is_empty())
+    }
+
+    /// A CJK name followed by a word saying it is derived from it (`大豆由来`): the name
+    /// before the word; `None` otherwise.
+    pub fn derived_from<'t>(&self, language: Language, name: &'t str) -> Option<&'t str> {
+        let name = name.trim();
+        self.derived_words
+            .get(&language)?
+            .iter()
+            .find_map(|word| name.strip_suffix(word.as_str()))
+            .map(str::trim)
+            .filter(|source| !source.is_empty())
+    }
+
+    /// The short English of a source an additive is derived from (`大豆` soy), if listed.
+    pub fn derived_name(&self, language: Language, source: &str) -> Option<&str> {
+        self.derived_names
+            .get(&language)?
+            .get(source)
             .map(String::as_str)
     }
 

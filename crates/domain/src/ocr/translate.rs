@@ -35,7 +35,12 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
         product_kind(kb, items)
     };
     let translator = Translator::new(kb, language, kind);
-    let items = &rejoined(kb, items);
+    let mut items = rejoined(kb, items);
+    let european = !language.is_some_and(Language::is_cjk);
+    if kind == ProductKind::Food && european {
+        items = items.iter().map(|item| uncapitalised(item)).collect();
+    }
+    let items = &items;
     items
         .iter()
         .enumerate()
@@ -43,7 +48,67 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
             translator
                 .following
                 .set(following_additives(kb, &items[i + 1..]));
-            translator.item(item)
+            let english = translator.item(item);
+            if european {
+                decimal_points(&english)
+            } else {
+                english
+            }
+        })
+        .collect()
+}
+
+/// A food list's words printed in capitals to emphasise an allergen (Regulation (EU) No
+/// 1169/2011 Article 21: `farine de BLÉ`, `ROGGENvollkornschrot`) in lower case, so that the
+/// name is found; a protected designation's mark (`DOP`) and words with digits stay.
+fn uncapitalised(item: &str) -> String {
+    let designations = [
+        "DOP", "AOP", "AOC", "IGP", "PDO", "PGI", "STG", "TSG", "UHT",
+    ];
+    let mut out = String::with_capacity(item.len());
+    for (i, word) in item.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let letters: Vec<char> = word.chars().filter(|c| c.is_alphabetic()).collect();
+        let run = word.chars().take_while(|c| c.is_uppercase()).count();
+        let whole = letters.len() >= 3 && letters.iter().all(|c| c.is_uppercase());
+        let keep = word.chars().any(|c| c.is_ascii_digit())
+            || designations.contains(&word.trim_matches(|c: char| !c.is_alphanumeric()));
+        if keep || !(whole || run >= 3) {
+            out.push_str(word);
+        } else if whole {
+            out.extend(word.chars().flat_map(char::to_lowercase));
+        } else {
+            // `ROGGENvollkornschrot`: the capitals before the rest of the word.
+            let at = word
+                .char_indices()
+                .nth(run)
+                .map_or(word.len(), |(at, _)| at);
+            out.extend(word[..at].chars().flat_map(char::to_lowercase));
+            out.push_str(&word[at..]);
+        }
+    }
+    out
+}
+
+/// English decimal points in the shares a European label prints with a decimal comma
+/// (`2,5 %` → 2.5 %).
+fn decimal_points(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let digit = |j: Option<usize>| {
+                j.and_then(|j| chars.get(j))
+                    .is_some_and(char::is_ascii_digit)
+            };
+            if c == ',' && digit(i.checked_sub(1)) && digit(Some(i + 1)) {
+                '.'
+            } else {
+                c
+            }
         })
         .collect()
 }
@@ -252,7 +317,13 @@ impl<'kb> Translator<'kb> {
         // CJK labels print full-width brackets (the list splitter folds them; other callers
         // may not have).
         let item = &item.replace('（', "(").replace('）', ")");
-        let (Some(open), Some(close)) = (item.find('('), item.rfind(')')) else {
+        // Square brackets (`두부[대두, 응고제]`) are brackets too, kept as printed.
+        let (opener, closer) = match (item.find('('), item.find('[')) {
+            (Some(round), Some(square)) if square < round => ('[', ']'),
+            (None, Some(_)) => ('[', ']'),
+            _ => ('(', ')'),
+        };
+        let (Some(open), Some(close)) = (item.find(opener), item.rfind(closer)) else {
             return self.in_place(item).unwrap_or_else(|| item.to_owned());
         };
         if close < open {
@@ -261,6 +332,9 @@ impl<'kb> Translator<'kb> {
         let head = item[..open].trim();
         let inner = &item[open + 1..close];
         let tail = item[close + 1..].trim();
+        if let Some(english) = self.bracket_of_origins(head, inner, tail) {
+            return english;
+        }
         let parts = rejoined(self.kb, &split_items(inner));
         let head = (self.kind == ProductKind::Household)
             .then(|| self.household(head))
@@ -268,7 +342,15 @@ impl<'kb> Translator<'kb> {
             .or_else(|| self.name(head, Some(parts.len())))
             .or_else(|| self.in_place(head))
             .unwrap_or_else(|| head.to_owned());
-        let mut inner: Vec<String> = parts.iter().map(|part| self.item(part)).collect();
+        let mut inner: Vec<String> = parts
+            .iter()
+            .map(
+                |part| match self.language.and_then(|l| self.tables.contained(l, part)) {
+                    Some(rest) => format!("contains {}", self.item(rest)),
+                    None => self.item(part),
+                },
+            )
+            .collect();
         // The list splitter drops a CJK "and so on" after the last name (`アミノ酸等`): the
         // English says it.
         if self.language.is_some_and(Language::is_cjk)
@@ -282,12 +364,34 @@ impl<'kb> Translator<'kb> {
         {
             inner.push("etc.".to_owned());
         }
-        let mut out = format!("{head} ({})", inner.join(", "));
+        let mut out = format!("{head} {opener}{}{closer}", inner.join(", "));
         if !tail.is_empty() {
             out.push(' ');
             out.push_str(tail);
         }
         out
+    }
+
+    /// A CJK bracket naming where a part of the item comes from (`소맥분(밀:호주산,미국산)`,
+    /// `바나나농축과즙(바나나:필리핀산)`): the part, a colon and the origins in English
+    /// (Wheat Flour (Wheat: Australia, USA)); `None` when the bracket is no such thing.
+    fn bracket_of_origins(&self, head: &str, inner: &str, tail: &str) -> Option<String> {
+        let language = self.language.filter(|l| l.is_cjk())?;
+        let (part, origins) = inner.split_once([':', '：'])?;
+        let origins: Vec<String> = origins
+            .split([',', '、', '，'])
+            .map(|o| self.tables.origin(language, o.trim()))
+            .collect::<Option<_>>()?;
+        let head = self.name(head, None).unwrap_or_else(|| head.to_owned());
+        let part = self
+            .name(part.trim(), None)
+            .unwrap_or_else(|| part.trim().to_owned());
+        let mut out = format!("{head} ({part}: {})", origins.join(", "));
+        if !tail.is_empty() {
+            out.push(' ');
+            out.push_str(tail);
+        }
+        Some(out)
     }
 
     /// The Japanese allergen declaration closing a list (`（一部に小麦・乳成分を含む）`) in
@@ -418,6 +522,18 @@ impl<'kb> Translator<'kb> {
     /// not mark it, of its `contents`.
     fn name(&self, name: &str, contents: Option<usize>) -> Option<String> {
         let name = name.trim();
+        if let Some(code) = e_number_written(name) {
+            return Some(code);
+        }
+        if let Some(language) = self.language.filter(|l| l.is_cjk())
+            && let Some(source) = self.tables.derived_from(language, name)
+        {
+            let english = match self.tables.derived_name(language, source) {
+                Some(short) => short.to_owned(),
+                None => self.name(source, None)?.to_lowercase(),
+            };
+            return Some(format!("{english}-derived"));
+        }
         if let Some(origin) = self
             .language
             .and_then(|language| self.tables.origin(language, name))
@@ -439,11 +555,9 @@ impl<'kb> Translator<'kb> {
             return Some(if many { &class.many } else { &class.one }.clone());
         }
         if self.kind == ProductKind::Food
-            && let Some(english) = self
-                .language
-                .and_then(|language| self.tables.label_name(language, name))
+            && let Some(english) = self.label_name(name)
         {
-            return Some(english.to_owned());
+            return Some(english);
         }
         let Some(found) = self.resolve(name) else {
             return self
@@ -479,6 +593,27 @@ impl<'kb> Translator<'kb> {
                 _ => self.food_name(name, entry, &found),
             },
         })
+    }
+
+    /// A food name of the label tables (`현미` Brown Rice), or a CJK one after a written
+    /// modifier (`건표고버섯` Dried Shiitake Mushroom).
+    fn label_name(&self, name: &str) -> Option<String> {
+        let language = self.language?;
+        if let Some(english) = self.tables.label_name(language, name) {
+            return Some(english.to_owned());
+        }
+        if !language.is_cjk() {
+            return None;
+        }
+        let key = fold(name);
+        self.tables
+            .modifiers(language)
+            .iter()
+            .find_map(|(phrase, modifier)| {
+                let rest = key.strip_prefix(phrase.as_str())?.trim();
+                let english = self.tables.label_name(language, rest)?;
+                Some(format!("{modifier} {english}"))
+            })
     }
 
     /// Of an entry's INCI names, the one saying the form a CJK name prints last (`추출물`,
@@ -1027,6 +1162,21 @@ fn english_names(entry: &Ingredient) -> impl Iterator<Item = &String> {
     }))
 }
 
+/// An E-number as a European label prints it (`E-450`, `E 330`, `e471`) written as English
+/// labels do (E450); `None` for any other name.
+fn e_number_written(name: &str) -> Option<String> {
+    let rest = name.strip_prefix(['E', 'e'])?;
+    let rest = rest.strip_prefix(['-', ' ']).unwrap_or(rest);
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    let suffix = &rest[digits..];
+    let valid = (3..=4).contains(&digits)
+        && suffix.len() <= 4
+        && suffix
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c == '(' || c == ')' || c.is_ascii_digit());
+    valid.then(|| format!("E{rest}"))
+}
+
 fn e_number_like(name: &str) -> Option<()> {
     let rest = name.strip_prefix(['E', 'e'])?;
     rest.chars().next().filter(char::is_ascii_digit).map(|_| ())
@@ -1159,7 +1309,7 @@ mod tests {
         // Two known names stay two.
         assert_eq!(
             english(&["白砂糖", "食用盐"], Language::Chinese),
-            ["White Sugar", "Salt"]
+            ["White Sugar", "Edible Salt"]
         );
     }
 
@@ -1226,6 +1376,48 @@ mod tests {
     }
 
     #[test]
+    fn european_shares_allergen_capitals_e_numbers_and_contains_are_english() {
+        // A decimal comma is an English point; capitals emphasising an allergen are read.
+        assert_eq!(
+            english(&["pimentón 2,5 %", "proteína de SOJA"], Language::Spanish),
+            ["Paprika 2.5 %", "Soya Protein"]
+        );
+        assert_eq!(
+            english(&["ROGGENmehl", "Käse"], Language::German),
+            ["Rye Flour", "Cheese"]
+        );
+        // E-numbers written as English labels write them, the words between them English.
+        assert_eq!(
+            english(&["estabilizadores: E-450 y E-451"], Language::Spanish),
+            ["Stabilisers: E450 and E451"]
+        );
+        assert_eq!(
+            english(&["vino rosso (contiene SOLFITI)"], Language::Italian),
+            ["Red Wine (contains Sulphites)"]
+        );
+    }
+
+    #[test]
+    fn cjk_brackets_of_origins_square_brackets_and_sources_are_english() {
+        assert_eq!(
+            english(&["소맥분(밀:호주산,미국산)"], Language::Korean),
+            ["Wheat Flour (Wheat: Australia, USA)"]
+        );
+        assert_eq!(
+            english(&["두부[대두, 응고제]"], Language::Korean),
+            ["Tofu [Soybeans, Firming agent]"]
+        );
+        assert_eq!(
+            english(&["乳化剤(大豆由来)", "건표고버섯"], Language::Japanese)[0],
+            "Emulsifier (soy-derived)"
+        );
+        assert_eq!(
+            english(&["건표고버섯", "설탕"], Language::Korean),
+            ["Dried Shiitake Mushroom", "Sugar"]
+        );
+    }
+
+    #[test]
     fn known_names_become_english_and_unknown_ones_stay() {
         let out = english(
             &["Sheabutter", "Niacinamid", "Zauberpulver"],
@@ -1259,7 +1451,7 @@ mod tests {
             ]
         );
         let out = english(&["Harina de trigo 59%", "azúcar 17,8%"], Language::Spanish);
-        assert_eq!(out, ["Wheat Flour 59%", "Sugar 17,8%"]);
+        assert_eq!(out, ["Wheat Flour 59%", "Sugar 17.8%"]);
     }
 
     #[test]
@@ -1299,7 +1491,7 @@ mod tests {
         // A plural of a known name is that name, in the plural as printed; a typo-only match
         // is not translated here.
         let out = english(&["Noisettes", "Noisettes (12,5 %)"], Language::French);
-        assert_eq!(out, ["Hazelnuts", "Hazelnuts (12,5 %)"]);
+        assert_eq!(out, ["Hazelnuts", "Hazelnuts (12.5 %)"]);
         let kb = KnowledgeBase::embedded();
         let typo = "Glycerim";
         assert!(kb.lookup(typo).is_none());
@@ -1329,7 +1521,7 @@ mod tests {
     #[test]
     fn brackets_are_translated_part_by_part() {
         let out = english(&["Emulgator (Sojalecithin, 12,5 %)"], Language::German);
-        assert_eq!(out, ["Emulsifier (Soya Lecithin, 12,5 %)"]);
+        assert_eq!(out, ["Emulsifier (Soya Lecithin, 12.5 %)"]);
     }
 
     #[test]
@@ -1485,7 +1677,7 @@ mod tests {
         );
         assert_eq!(
             english(&["정제소금", "정제수"], Language::Korean),
-            ["Refined Salt", "Water"]
+            ["Refined Salt", "Purified Water"]
         );
         assert_eq!(with_number("Strawberry", true), "Strawberries");
         assert_eq!(with_number("Flavourings", false), "Flavouring");
@@ -1600,7 +1792,7 @@ mod tests {
     fn cjk_bounded_shares_are_written_in_english() {
         assert_eq!(
             english(&["정제수", "대두 5% 미만"], Language::Korean),
-            ["Water", "Soya Beans less than 5%"]
+            ["Purified Water", "Soybeans less than 5%"]
         );
         assert_eq!(
             english(&["砂糖", "食塩1%未満"], Language::Japanese),
