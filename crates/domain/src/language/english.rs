@@ -383,7 +383,9 @@ impl LabelEnglish {
     /// Whether the tables know `word` as a whole name of the label language (a label name or
     /// an origin), so that a reader's mending leaves it as printed.
     pub fn knows(&self, language: Language, word: &str) -> bool {
-        self.label_name(language, word).is_some() || self.origin(language, word).is_some()
+        self.label_name(language, word).is_some()
+            || self.origin(language, word).is_some()
+            || self.household_name(language, word).is_some()
     }
 
     /// The rest of a bracketed part that says the product contains it (`contiene SULFITOS` →

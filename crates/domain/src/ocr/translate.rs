@@ -382,7 +382,7 @@ impl<'kb> Translator<'kb> {
             .split([',', '、', '，'])
             .map(|o| self.tables.origin(language, o.trim()))
             .collect::<Option<_>>()?;
-        let head = self.name(head, None).unwrap_or_else(|| head.to_owned());
+        let head = self.item(head);
         let part = self
             .name(part.trim(), None)
             .unwrap_or_else(|| part.trim().to_owned());
@@ -545,6 +545,14 @@ impl<'kb> Translator<'kb> {
             .and_then(|language| self.tables.protected(language, name))
         {
             return Some(protected);
+        }
+        // A CJK label name says more than its class where both know it (`酸味料` is an
+        // acidulant, `면류첨가알칼리제` a noodle alkaline agent).
+        if self.kind == ProductKind::Food
+            && self.language.is_some_and(Language::is_cjk)
+            && let Some(english) = self.label_name(name)
+        {
+            return Some(english);
         }
         if let Some((class, number)) = self.tables.class(name) {
             let many = match number {
@@ -1769,7 +1777,7 @@ mod tests {
         assert_eq!(
             out,
             [
-                "Surfactants (24%, Sodium alkyl ether sulphate)",
+                "Surfactants (24%, Sodium alkyl ether sulfate)",
                 "Stabiliser",
                 "Water"
             ]
