@@ -21,6 +21,7 @@ struct File {
     label_names: BTreeMap<String, BTreeMap<String, String>>,
     contains: BTreeMap<String, Vec<String>>,
     derived: DerivedFile,
+    capitals: CapitalsFile,
     plural_in_lists: PluralFile,
     spelling: BTreeMap<String, String>,
     joiners: BTreeMap<String, BTreeMap<String, String>>,
@@ -30,6 +31,12 @@ struct File {
     origins: OriginsFile,
     bounds: BTreeMap<String, BTreeMap<String, String>>,
     protected: ProtectedFile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CapitalsFile {
+    keep: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -108,6 +115,9 @@ pub struct LabelEnglish {
     /// short English of the sources they follow (`大豆` soy).
     derived_words: HashMap<Language, Vec<String>>,
     derived_names: HashMap<Language, HashMap<String, String>>,
+    /// Words a food label prints in capitals that are no emphasised allergen (`DOP`, `UHT`),
+    /// as printed.
+    kept_in_capitals: HashSet<String>,
     plural_in_lists: HashSet<String>,
     /// Last words label English never puts in the plural (`Peel`, `Zest`), folded.
     mass_nouns: HashSet<String>,
@@ -299,6 +309,12 @@ impl LabelEnglish {
             contains,
             derived_words,
             derived_names,
+            kept_in_capitals: file
+                .capitals
+                .keep
+                .into_iter()
+                .chain(file.protected.designations.keys().cloned())
+                .collect(),
             plural_in_lists: file.plural_in_lists.names.iter().map(|n| fold(n)).collect(),
             mass_nouns: file
                 .plural_in_lists
@@ -378,6 +394,12 @@ impl LabelEnglish {
             .get(&language)?
             .get(&fold(name))
             .map(String::as_str)
+    }
+
+    /// Whether a word printed in capitals on a food label is a mark or abbreviation, not an
+    /// allergen emphasised (`DOP`, `UHT`).
+    pub fn kept_in_capitals(&self, word: &str) -> bool {
+        self.kept_in_capitals.contains(word)
     }
 
     /// Whether the tables know `word` as a whole name of the label language (a label name or

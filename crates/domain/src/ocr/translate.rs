@@ -29,7 +29,7 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
     if matches!(language, None | Some(Language::English)) {
         return items.to_vec();
     }
-    let kind = if is_household(items, language) {
+    let kind = if is_household(kb, items, language) {
         ProductKind::Household
     } else {
         product_kind(kb, items)
@@ -60,11 +60,10 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
 
 /// A food list's words printed in capitals to emphasise an allergen (Regulation (EU) No
 /// 1169/2011 Article 21: `farine de BLÉ`, `ROGGENvollkornschrot`) in lower case, so that the
-/// name is found; a protected designation's mark (`DOP`) and words with digits stay.
+/// name is found; the marks and abbreviations labels print in capitals (`DOP`, `UHT`) and
+/// words with digits stay.
 fn uncapitalised(item: &str) -> String {
-    let designations = [
-        "DOP", "AOP", "AOC", "IGP", "PDO", "PGI", "STG", "TSG", "UHT",
-    ];
+    let tables = LabelEnglish::get();
     let mut out = String::with_capacity(item.len());
     for (i, word) in item.split(' ').enumerate() {
         if i > 0 {
@@ -74,7 +73,7 @@ fn uncapitalised(item: &str) -> String {
         let run = word.chars().take_while(|c| c.is_uppercase()).count();
         let whole = letters.len() >= 3 && letters.iter().all(|c| c.is_uppercase());
         let keep = word.chars().any(|c| c.is_ascii_digit())
-            || designations.contains(&word.trim_matches(|c: char| !c.is_alphanumeric()));
+            || tables.kept_in_capitals(word.trim_matches(|c: char| !c.is_alphanumeric()));
         if keep || !(whole || run >= 3) {
             out.push_str(word);
         } else if whole {
@@ -166,11 +165,25 @@ pub enum ProductKind {
 
 /// Whether a list is a household product's: an item names a class of surfactants, with or
 /// without its weight band (`5-15 % anionische Tenside`).
-fn is_household(items: &[String], language: Option<Language>) -> bool {
+fn is_household(kb: &KnowledgeBase, items: &[String], language: Option<Language>) -> bool {
     let Some(language) = language else {
         return false;
     };
     let tables = LabelEnglish::get();
+    // A CJK list naming its surfactants one by one (`脂肪醇聚氧乙烯醚硫酸钠`, `荧光增白剂`):
+    // two names only the household tables know.
+    let household_only = items
+        .iter()
+        .filter(|item| {
+            let head = item.split(['(', '（']).next().unwrap_or(item).trim();
+            language.is_cjk()
+                && tables.household_name(language, head).is_some()
+                && kb.resolve(head).is_none()
+        })
+        .count();
+    if household_only >= 2 {
+        return true;
+    }
     items.iter().any(|item| {
         let (_, rest) = band_and_rest(item);
         // A class printed over its components with their shares in brackets
@@ -1761,6 +1774,22 @@ mod tests {
         assert_eq!(
             english(&["豚肉(国産)", "大豆(中国産)"], Language::Japanese),
             ["Pork (Japan)", "Soya Beans (China)"]
+        );
+    }
+
+    #[test]
+    fn cjk_household_lists_naming_surfactants_one_by_one_are_household_lists() {
+        assert_eq!(
+            english(
+                &["水", "脂肪醇聚氧乙烯醚硫酸钠", "荧光增白剂", "蛋白酶"],
+                Language::Chinese
+            ),
+            [
+                "Water",
+                "Sodium alcohol ethoxysulfate",
+                "Optical brightener",
+                "Protease"
+            ]
         );
     }
 
