@@ -684,11 +684,18 @@ impl<'kb> Translator<'kb> {
         if let Some(english) = self.of_a_place(name) {
             return Some(english);
         }
+        // German heads are listed in lower case; a hyphenated compound capitalises its last
+        // part (`Schwarztee-Extrakt`).
+        let key = if language == Language::German {
+            name.to_lowercase()
+        } else {
+            name.to_owned()
+        };
         self.tables
             .compound_heads(language)
             .iter()
             .find_map(|(part, head)| {
-                let first = name.strip_suffix(part.as_str())?.trim();
+                let first = key.strip_suffix(part.as_str())?.trim();
                 if first.is_empty() || self.tables.class(first).is_some() {
                     return None;
                 }
@@ -720,6 +727,11 @@ impl<'kb> Translator<'kb> {
 
     /// The English of a name the knowledge base knows whole (never by its parts again).
     fn whole_name(&self, name: &str) -> Option<String> {
+        if self.kind == ProductKind::Food
+            && let Some(english) = self.label_name(name)
+        {
+            return Some(english);
+        }
         self.resolve(name)?;
         self.name(name, None)
     }
@@ -759,7 +771,9 @@ impl<'kb> Translator<'kb> {
             }
             let (food, place) = (name[..start].trim(), name[at..].trim());
             let capitalised = place.chars().next().is_some_and(char::is_uppercase);
-            if food.is_empty() || !capitalised || place.split(' ').count() > 3 {
+            // A share after the place (`Saucisse de Toulouse 15 %`) is no part of it.
+            let share = place.chars().any(|c| c.is_ascii_digit());
+            if food.is_empty() || !capitalised || share || place.split(' ').count() > 3 {
                 return None;
             }
             if self.resolve(place).is_some() {
@@ -1435,6 +1449,28 @@ mod tests {
         assert_eq!(
             english(&["건표고버섯", "설탕"], Language::Korean),
             ["Dried Shiitake Mushroom", "Sugar"]
+        );
+    }
+
+    #[test]
+    fn heads_first_and_places_read_label_names_and_keep_the_share_after() {
+        assert_eq!(
+            english(
+                &["préparation de fraise 15 % (fraises, concentré de carotte noire)"],
+                Language::French
+            ),
+            ["Strawberry Preparation 15 % (Strawberries, Black Carrot Concentrate)"]
+        );
+        assert_eq!(
+            english(
+                &["saucisse de Toulouse 15 % (viande de porc, sel)"],
+                Language::French
+            ),
+            ["Toulouse Sausage 15 % (Pork, Salt)"]
+        );
+        assert_eq!(
+            english(&["Schwarztee-Extrakt (0,12 %)"], Language::German),
+            ["Black Tea Extract (0.12 %)"]
         );
     }
 
