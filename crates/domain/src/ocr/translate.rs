@@ -1260,6 +1260,10 @@ fn is_plural(name: &str) -> bool {
 
 /// `name` with its last word made plural or singular.
 fn with_number(name: &str, plural: bool) -> String {
+    // A name ending in a bracket (`Vegetable Fats (Palm, Coconut)`) says its number before it.
+    if name.ends_with(')') {
+        return name.to_owned();
+    }
     let (head, last) = match name.rsplit_once(' ') {
         Some((head, last)) => (format!("{head} "), last),
         None => (String::new(), name),
@@ -1471,6 +1475,19 @@ mod tests {
         assert_eq!(
             english(&["Schwarztee-Extrakt (0,12 %)"], Language::German),
             ["Black Tea Extract (0.12 %)"]
+        );
+    }
+
+    #[test]
+    fn a_name_ending_in_a_bracket_is_never_given_a_plural_after_it() {
+        let out = english(&["grassi vegetali (palma, cocco)"], Language::Italian);
+        assert!(!out[0].ends_with(")s"), "{out:?}");
+        assert_eq!(
+            english(
+                &["farina di grano tenero", "olive", "melanzane"],
+                Language::Italian
+            ),
+            ["Soft Wheat Flour", "Olives", "Aubergines"]
         );
     }
 
