@@ -40,14 +40,14 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
     if kind == ProductKind::Food && european {
         items = items.iter().map(|item| uncapitalised(item)).collect();
     }
-    let items = &items;
-    items
+    let following: Vec<usize> = (0..items.len())
+        .map(|i| following_additives(kb, &items[i + 1..]))
+        .collect();
+    let english: Vec<String> = items
         .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            translator
-                .following
-                .set(following_additives(kb, &items[i + 1..]));
+        .zip(&following)
+        .map(|(item, &following)| {
+            translator.following.set(following);
             let english = translator.item(item);
             if european {
                 decimal_points(&english)
@@ -55,7 +55,35 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
                 english
             }
         })
-        .collect()
+        .collect();
+    under_their_class(&items, &english, &following)
+}
+
+/// A class word's item printed with a colon (`Säuerungsmittel: Äpfelsäure`) and the additives
+/// after it that are more of its contents ([`following_additives`]) as one English item with
+/// the contents in brackets (`Acids (Malic Acid, Lactic Acid)`): in a comma-separated text
+/// the printed form would read as several items, and `/analyze` reads the brackets as the
+/// class's ingredients. A single content keeps the colon (`Emulsifier: Soya Lecithin`).
+fn under_their_class(items: &[String], english: &[String], following: &[usize]) -> Vec<String> {
+    let mut out = Vec::with_capacity(english.len());
+    let mut i = 0;
+    while i < english.len() {
+        let n = following[i];
+        match english[i].split_once(": ") {
+            Some((class, content)) if n > 0 && items[i].contains(':') => {
+                let contents: Vec<&str> = std::iter::once(content)
+                    .chain(english[i + 1..=i + n].iter().map(String::as_str))
+                    .collect();
+                out.push(format!("{class} ({})", contents.join(", ")));
+                i += n + 1;
+            }
+            _ => {
+                out.push(english[i].clone());
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// A food list's words printed in capitals to emphasise an allergen (Regulation (EU) No
@@ -1300,6 +1328,40 @@ mod tests {
     fn english(items: &[&str], language: Language) -> Vec<String> {
         let items: Vec<String> = items.iter().map(|s| s.to_string()).collect();
         to_english(KnowledgeBase::embedded(), &items, Some(language))
+    }
+
+    #[test]
+    fn a_class_word_over_several_additives_holds_them_in_brackets() {
+        // Printed without brackets, the class's contents are items of the list; in the
+        // comma-separated English they stay under their class, in brackets.
+        assert_eq!(
+            english(
+                &[
+                    "Zucker",
+                    "Säuerungsmittel: Äpfelsäure",
+                    "Milchsäure",
+                    "Salz"
+                ],
+                Language::German
+            ),
+            ["Sugar", "Acids (Malic Acid, Lactic Acid)", "Salt"]
+        );
+        assert_eq!(
+            english(
+                &[
+                    "Conservanti: nitrito di sodio",
+                    "nitrato di potassio",
+                    "Emulsionante: lecitina di soia",
+                    "sale"
+                ],
+                Language::Italian
+            ),
+            [
+                "Preservatives (Sodium Nitrite, Potassium Nitrate)",
+                "Emulsifier: Soya Lecithin",
+                "Salt"
+            ]
+        );
     }
 
     #[test]

@@ -128,10 +128,10 @@ fn ocr_english_text_of_the_labels_by_other_hands_stays_above_its_floor() {
     // The levels reached, less a small margin: still below the 0.90 aimed at in most
     // languages (what is left is in docs/ocr.md).
     let tune_floors = [
-        ("de", 0.85),
+        ("de", 0.88),
         ("es", 0.96),
         ("fr", 0.93),
-        ("it", 0.89),
+        ("it", 0.91),
         ("ja", 0.97),
         ("ko", 0.95),
         ("pt", 1.0),
@@ -141,7 +141,7 @@ fn ocr_english_text_of_the_labels_by_other_hands_stays_above_its_floor() {
         ("de", 0.88),
         ("es", 0.74),
         ("fr", 1.0),
-        ("it", 0.93),
+        ("it", 0.95),
         ("ja", 0.8),
         ("ko", 0.76),
         ("pt", 0.83),
@@ -169,7 +169,7 @@ fn ocr_english_text_of_the_labels_written_blind_stays_above_its_floor() {
         ("de", 0.83),
         ("es", 0.93),
         ("fr", 0.93),
-        ("it", 0.78),
+        ("it", 0.80),
         ("ja", 0.68),
         ("ko", 0.64),
         ("pt", 0.76),
@@ -196,7 +196,7 @@ fn ocr_english_text_of_the_second_tune_set_stays_above_its_floor() {
     // A tune set: its misses are printed. The floors are the levels reached.
     let scores = english_f1(&labels, "second tune set", true);
     let floors = [
-        ("de", 0.89),
+        ("de", 0.90),
         ("es", 0.97),
         ("fr", 0.9),
         ("it", 0.96),
