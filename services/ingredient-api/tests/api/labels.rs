@@ -2,8 +2,8 @@
 //! `fixtures/labels-heldout.toml` (held out from tuning the translation, never rendered) and of
 //! `fixtures/labels-other-hands.toml` (written by other hands, never rendered) and of
 //! `fixtures/labels-blind.toml` (written blind, report only, never rendered) and of
-//! `fixtures/labels-tune2.toml` (written blind as tune material, never rendered), rendered and
-//! scored by [`test_support::labels`].
+//! `fixtures/labels-tune2.toml` and `fixtures/labels-tune3.toml` (written blind as tune
+//! material, never rendered), rendered and scored by [`test_support::labels`].
 
 use std::path::Path;
 
@@ -44,6 +44,15 @@ pub fn blind() -> Vec<Label> {
 pub fn tune2() -> Vec<Label> {
     test_support::labels::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels-tune2.toml"),
+    )
+}
+
+/// The third tune set: labels written blind by another hand as tune material (twenty each in
+/// Korean, Japanese and Chinese, some of it in traditional characters, three in each European
+/// language); its misses are printed and may guide the knowledge.
+pub fn tune3() -> Vec<Label> {
+    test_support::labels::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels-tune3.toml"),
     )
 }
 

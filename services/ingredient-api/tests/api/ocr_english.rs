@@ -12,7 +12,7 @@ use domain::ocr::label::{Language, split_items};
 use ingredient_api::ocr::tesseract::repair::correct_spelling;
 use test_support::labels::{Label, f1, score_english};
 
-use crate::labels::{blind, corpus, held_out, is_tune_half, other_hands, tune2};
+use crate::labels::{blind, corpus, held_out, is_tune_half, other_hands, tune2, tune3};
 
 /// The English text `/ocr` answers for a label whose list was read exactly as printed (split
 /// by the list splitter, which normalises it as `/ocr`'s extraction does: NFKC brackets).
@@ -206,4 +206,34 @@ fn ocr_english_text_of_the_second_tune_set_stays_above_its_floor() {
         ("zh", 0.86),
     ];
     assert_floors(&scores, &floors, "second tune set");
+}
+
+#[test]
+fn ocr_english_text_of_the_third_tune_set_stays_above_its_floor() {
+    let labels = tune3();
+    assert!(
+        labels
+            .iter()
+            .all(|l| l.language != "en"
+                && l.english.as_ref().is_some_and(|e| e.len() == l.items.len())),
+        "tune3 labels are translations, each with an English reference item per item"
+    );
+    assert_eq!(
+        labels.len(),
+        75,
+        "twenty CJK labels per language, three per European one"
+    );
+    // A tune set: its misses are printed. The floors are the levels reached.
+    let scores = english_f1(&labels, "third tune set", true);
+    let floors = [
+        ("de", 0.85),
+        ("es", 0.85),
+        ("fr", 0.9),
+        ("it", 0.81),
+        ("ja", 0.58),
+        ("ko", 0.70),
+        ("pt", 0.95),
+        ("zh", 0.57),
+    ];
+    assert_floors(&scores, &floors, "third tune set");
 }
