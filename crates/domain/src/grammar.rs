@@ -31,7 +31,7 @@ pub(crate) fn starts_with_class_word(name: &str) -> bool {
 }
 
 /// The English name of the function class `name` names ("émulsifiant" → Emulsifier, "膨脹剤"
-/// → Raising agent, "Anionische Tenside" → Anionic surfactants).
+/// → Raising agent, "Anionische Tenside" → Anionic surfactant).
 pub(crate) fn class_of(name: &str) -> Option<&'static str> {
     FunctionClasses::get()
         .class(name)

@@ -970,7 +970,7 @@ fn a_class_word_alone_is_recognised_as_its_function_class() {
         item(&de, "15-30%: Anionische Tenside")
             .canonical_name
             .as_deref(),
-        Some("Anionic surfactants")
+        Some("Anionic surfactant")
     );
 }
 

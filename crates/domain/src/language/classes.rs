@@ -170,8 +170,12 @@ mod tests {
         assert_eq!(one("émulsifiant"), Some(("Emulsifier", Number::One)));
         assert_eq!(one("乳化剤"), Some(("Emulsifier", Number::Unmarked)));
         assert_eq!(
-            one("Anionische Tenside").map(|(c, _)| c),
-            Some("Anionic surfactants")
+            one("Anionische Tenside"),
+            Some(("Anionic surfactant", Number::Many))
+        );
+        assert_eq!(
+            one("음이온계면활성제"),
+            Some(("Anionic surfactant", Number::Unmarked))
         );
         assert_eq!(one("Süßungsmittel").map(|(c, _)| c), Some("Sweetener"));
         assert_eq!(one("Sucre"), None);

@@ -17,6 +17,7 @@ use crate::text::fold::fold;
 #[serde(deny_unknown_fields)]
 struct File {
     inci: BTreeMap<String, String>,
+    traditional: TraditionalFile,
     food_names: BTreeMap<String, String>,
     label_names: BTreeMap<String, BTreeMap<String, String>>,
     contains: BTreeMap<String, Vec<String>>,
@@ -31,6 +32,11 @@ struct File {
     origins: OriginsFile,
     bounds: BTreeMap<String, BTreeMap<String, String>>,
     protected: ProtectedFile,
+}
+
+#[derive(Deserialize)]
+struct TraditionalFile {
+    characters: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -103,6 +109,8 @@ struct PluralFile {
 #[derive(Debug)]
 pub struct LabelEnglish {
     inci: HashMap<String, String>,
+    /// Traditional Chinese characters and their simplified forms.
+    simplified: HashMap<char, char>,
     food_names: HashMap<String, String>,
     /// The English a label translator writes for a food name of a label language whose
     /// knowledge-base entry is named otherwise (`현미` Brown Rice, not the entry Rice), by
@@ -302,8 +310,20 @@ impl LabelEnglish {
         }
         let mut spelling: Vec<(String, String)> = file.spelling.into_iter().collect();
         spelling.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
+        let mut simplified = HashMap::new();
+        for pair in &file.traditional.characters {
+            let mut chars = pair.chars();
+            let (Some(traditional), Some(simple), None) = (chars.next(), chars.next(), chars.next())
+            else {
+                return Err(<toml::de::Error as serde::de::Error>::custom(format!(
+                    "traditional: `{pair}` is not a traditional character and its simplified form"
+                )));
+            };
+            simplified.insert(traditional, simple);
+        }
         Ok(Self {
             inci: file.inci.into_iter().collect(),
+            simplified,
             food_names: file.food_names.into_iter().collect(),
             label_names,
             contains,
@@ -379,6 +399,18 @@ impl LabelEnglish {
     /// The INCI name of an entry whose canonical name is not its INCI name.
     pub fn inci(&self, canonical: &str) -> Option<&str> {
         self.inci.get(canonical).map(String::as_str)
+    }
+
+    /// Chinese text with its traditional characters in their simplified forms, or `None`
+    /// when it holds none (`鹽` → `盐`, `麵粉` → `面粉`).
+    pub fn simplified(&self, text: &str) -> Option<String> {
+        text.chars()
+            .any(|c| self.simplified.contains_key(&c))
+            .then(|| {
+                text.chars()
+                    .map(|c| self.simplified.get(&c).copied().unwrap_or(c))
+                    .collect()
+            })
     }
 
     /// The food label name of a cosmetic entry (Parfum → Flavouring), if it has one.

@@ -29,6 +29,40 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
     if matches!(language, None | Some(Language::English)) {
         return items.to_vec();
     }
+    if language == Some(Language::Chinese) {
+        // A traditional Chinese list (Taiwan, Hong Kong) is read in its simplified forms; a
+        // name none of them makes known stays as printed.
+        let tables = LabelEnglish::get();
+        let simplified: Vec<Option<String>> =
+            items.iter().map(|item| tables.simplified(item)).collect();
+        if simplified.iter().any(Option::is_some) {
+            let folded: Vec<String> = items
+                .iter()
+                .zip(&simplified)
+                .map(|(item, simple)| simple.clone().unwrap_or_else(|| item.clone()))
+                .collect();
+            let english = translated(kb, &folded, language);
+            if english.len() == items.len() {
+                return english
+                    .into_iter()
+                    .zip(folded.iter().zip(items))
+                    .map(|(english, (folded, item))| {
+                        if english == *folded {
+                            item.clone()
+                        } else {
+                            english
+                        }
+                    })
+                    .collect();
+            }
+            return english;
+        }
+    }
+    translated(kb, items, language)
+}
+
+/// [`to_english`] of a list in a label language.
+fn translated(kb: &KnowledgeBase, items: &[String], language: Option<Language>) -> Vec<String> {
     let kind = if is_household(kb, items, language) {
         ProductKind::Household
     } else {
@@ -222,7 +256,7 @@ fn is_household(kb: &KnowledgeBase, items: &[String], language: Option<Language>
             .any(|name| {
                 tables
                     .class(name)
-                    .is_some_and(|(class, _)| class.one.ends_with("surfactants"))
+                    .is_some_and(|(class, _)| class.many.ends_with("surfactants"))
                     || tables.household_name(language, name) == Some("Surfactants")
             })
     })
@@ -466,7 +500,17 @@ impl<'kb> Translator<'kb> {
             self.tables
                 .household_name(language, name)
                 .map(str::to_owned)
-                .or_else(|| self.tables.class(name).map(|(class, _)| class.many.clone()))
+                .or_else(|| {
+                    // The detergents regulation writes the classes in the plural; Korean,
+                    // Japanese and Chinese mark no plural and their translators write one.
+                    self.tables.class(name).map(|(class, _)| {
+                        if language.is_cjk() {
+                            class.one.clone()
+                        } else {
+                            class.many.clone()
+                        }
+                    })
+                })
         };
         let english = component(rest)
             .or_else(|| component(self.tables.without_band_preposition(rest)))
@@ -1925,6 +1969,44 @@ mod tests {
                 "Stabiliser",
                 "Water"
             ]
+        );
+    }
+
+    #[test]
+    fn cjk_household_classes_are_singular_and_their_scent_a_fragrance() {
+        // The detergents regulation's plural is English; a Korean, Japanese or Chinese
+        // translator writes the class as the label does, without a plural.
+        assert_eq!(
+            english(
+                &["정제수", "음이온계면활성제", "효소(프로테아제)", "향료", "보존제"],
+                Language::Korean
+            ),
+            [
+                "Water",
+                "Anionic surfactant",
+                "Enzyme (Protease)",
+                "Fragrance",
+                "Preservative"
+            ]
+        );
+        // European lists keep the regulation's plural.
+        assert_eq!(
+            english(&["Wasser", "anionische Tenside", "Duftstoffe"], Language::German),
+            ["Water", "Anionic surfactants", "Perfumes"]
+        );
+    }
+
+    #[test]
+    fn traditional_chinese_is_read_in_its_simplified_forms() {
+        // Taiwan and Hong Kong labels: each name read in its simplified form; a name no form
+        // makes known stays as printed, in its own characters.
+        assert_eq!(
+            english(&["麵粉", "雞蛋", "乳化劑（大豆磷脂）", "鳳梨鳳梨"], Language::Chinese),
+            ["Wheat Flour", "Egg", "Emulsifier (Soya Lecithin)", "鳳梨鳳梨"]
+        );
+        assert_eq!(
+            english(&["水", "陰離子界面活性劑", "檸檬酸鈉"], Language::Chinese),
+            ["Water", "Anionic surfactant", "Sodium citrate"]
         );
     }
 
