@@ -410,6 +410,9 @@ impl<'kb> Translator<'kb> {
         if let Some(english) = self.bracket_of_origins(head, inner, tail) {
             return english;
         }
+        if let Some(english) = self.latin_name_and_part(head, inner, tail) {
+            return english;
+        }
         let parts = rejoined(self.kb, &split_items(inner));
         let head = (self.kind == ProductKind::Household)
             .then(|| self.household(head))
@@ -445,6 +448,40 @@ impl<'kb> Translator<'kb> {
             out.push_str(tail);
         }
         out
+    }
+
+    /// A Chinese inventory name of a plant ingredient (IECIC: `牛油果树（BUTYROSPERMUM
+    /// PARKII）果脂`): the Chinese plant name, its Latin name in brackets and the part after
+    /// them; the English is the Latin name and the part's English (Butyrospermum Parkii
+    /// Butter). `None` when the bracket holds no Latin name or the part is unknown.
+    fn latin_name_and_part(&self, head: &str, inner: &str, tail: &str) -> Option<String> {
+        let language = self.language.filter(|&l| l == Language::Chinese)?;
+        let latin = inner.trim();
+        let is_latin = latin.contains(' ')
+            && latin
+                .chars()
+                .all(|c| c.is_ascii_alphabetic() || matches!(c, ' ' | '-' | '.'));
+        if !is_latin || head.is_empty() || head.is_ascii() {
+            return None;
+        }
+        let part = self
+            .tables
+            .compound_heads(language)
+            .iter()
+            .find(|(printed, _)| printed == tail)
+            .map(|(_, english)| english)?;
+        let latin = latin
+            .split_whitespace()
+            .map(|word| {
+                let lower = word.to_lowercase();
+                let mut chars = lower.chars();
+                chars.next().map_or_else(String::new, |first| {
+                    first.to_uppercase().chain(chars).collect()
+                })
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        Some(format!("{latin} {part}"))
     }
 
     /// A CJK bracket naming where a part of the item comes from (`소맥분(밀:호주산,미국산)`,
@@ -1993,6 +2030,31 @@ mod tests {
         assert_eq!(
             english(&["Wasser", "anionische Tenside", "Duftstoffe"], Language::German),
             ["Water", "Anionic surfactants", "Perfumes"]
+        );
+    }
+
+    #[test]
+    fn chinese_inventory_names_with_a_latin_name_take_it_and_their_part() {
+        assert_eq!(
+            english(
+                &[
+                    "水",
+                    "甘油",
+                    "丁二醇",
+                    "牛油果树(BUTYROSPERMUM PARKII)果脂",
+                    "积雪草（CENTELLA ASIATICA）提取物",
+                    "苯氧乙醇"
+                ],
+                Language::Chinese
+            ),
+            [
+                "Aqua",
+                "Glycerin",
+                "Butylene Glycol",
+                "Butyrospermum Parkii Butter",
+                "Centella Asiatica Extract",
+                "Phenoxyethanol"
+            ]
         );
     }
 
