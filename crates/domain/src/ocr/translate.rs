@@ -2059,6 +2059,31 @@ mod tests {
     }
 
     #[test]
+    fn everyday_cjk_names_and_inventory_names_are_known() {
+        assert_eq!(
+            english(&["물엿", "소맥", "돼지지방", "타피오카"], Language::Korean),
+            ["Corn Syrup", "Wheat", "Pork Fat", "Tapioca"]
+        );
+        assert_eq!(
+            english(&["小麦粉", "奶油", "白酒", "猪肠衣"], Language::Chinese),
+            ["Wheat Flour", "Butter", "Baijiu", "Hog Casing"]
+        );
+        // Taiwan's 萃取物 is the mainland's 提取物 (extract); 玻尿酸鈉 sodium hyaluronate.
+        let out = english(
+            &["水", "丁二醇", "甘油", "玻尿酸鈉", "金縷梅萃取物", "尿素", "苯氧乙醇"],
+            Language::Chinese,
+        );
+        assert_eq!(out[3], "Sodium Hyaluronate");
+        assert_eq!(out[5], "Urea");
+        // Japanese quasi-drug labelling names.
+        let out = english(
+            &["精製水", "濃グリセリン", "1,3-ブチレングリコール", "パラオキシ安息香酸メチル"],
+            Language::Japanese,
+        );
+        assert_eq!(out[1..], ["Glycerin", "Butylene Glycol", "Methylparaben"]);
+    }
+
+    #[test]
     fn traditional_chinese_is_read_in_its_simplified_forms() {
         // Taiwan and Hong Kong labels: each name read in its simplified form; a name no form
         // makes known stays as printed, in its own characters.
