@@ -2081,6 +2081,26 @@ mod tests {
             Language::Japanese,
         );
         assert_eq!(out[1..], ["Glycerin", "Butylene Glycol", "Methylparaben"]);
+        // Japanese cosmetic colour names (`青1`) take the Colour Index number; a food keeps
+        // the colour's name.
+        assert_eq!(
+            english(
+                &["精製水", "グリセリン", "BG", "フェノキシエタノール", "青1", "黄4"],
+                Language::Japanese
+            ),
+            [
+                "Aqua",
+                "Glycerin",
+                "Butylene Glycol",
+                "Phenoxyethanol",
+                "CI 42090",
+                "CI 19140"
+            ]
+        );
+        assert_eq!(
+            english(&["砂糖", "食用青色1号", "精製水"], Language::Japanese),
+            ["Sugar", "Brilliant Blue FCF", "Purified Water"]
+        );
     }
 
     #[test]
