@@ -313,7 +313,8 @@ impl LabelEnglish {
         let mut simplified = HashMap::new();
         for pair in &file.traditional.characters {
             let mut chars = pair.chars();
-            let (Some(traditional), Some(simple), None) = (chars.next(), chars.next(), chars.next())
+            let (Some(traditional), Some(simple), None) =
+                (chars.next(), chars.next(), chars.next())
             else {
                 return Err(<toml::de::Error as serde::de::Error>::custom(format!(
                     "traditional: `{pair}` is not a traditional character and its simplified form"

@@ -2015,7 +2015,13 @@ mod tests {
         // translator writes the class as the label does, without a plural.
         assert_eq!(
             english(
-                &["정제수", "음이온계면활성제", "효소(프로테아제)", "향료", "보존제"],
+                &[
+                    "정제수",
+                    "음이온계면활성제",
+                    "효소(프로테아제)",
+                    "향료",
+                    "보존제"
+                ],
                 Language::Korean
             ),
             [
@@ -2028,7 +2034,10 @@ mod tests {
         );
         // European lists keep the regulation's plural.
         assert_eq!(
-            english(&["Wasser", "anionische Tenside", "Duftstoffe"], Language::German),
+            english(
+                &["Wasser", "anionische Tenside", "Duftstoffe"],
+                Language::German
+            ),
             ["Water", "Anionic surfactants", "Perfumes"]
         );
     }
@@ -2070,14 +2079,27 @@ mod tests {
         );
         // Taiwan's 萃取物 is the mainland's 提取物 (extract); 玻尿酸鈉 sodium hyaluronate.
         let out = english(
-            &["水", "丁二醇", "甘油", "玻尿酸鈉", "金縷梅萃取物", "尿素", "苯氧乙醇"],
+            &[
+                "水",
+                "丁二醇",
+                "甘油",
+                "玻尿酸鈉",
+                "金縷梅萃取物",
+                "尿素",
+                "苯氧乙醇",
+            ],
             Language::Chinese,
         );
         assert_eq!(out[3], "Sodium Hyaluronate");
         assert_eq!(out[5], "Urea");
         // Japanese quasi-drug labelling names.
         let out = english(
-            &["精製水", "濃グリセリン", "1,3-ブチレングリコール", "パラオキシ安息香酸メチル"],
+            &[
+                "精製水",
+                "濃グリセリン",
+                "1,3-ブチレングリコール",
+                "パラオキシ安息香酸メチル",
+            ],
             Language::Japanese,
         );
         assert_eq!(out[1..], ["Glycerin", "Butylene Glycol", "Methylparaben"]);
@@ -2085,7 +2107,14 @@ mod tests {
         // the colour's name.
         assert_eq!(
             english(
-                &["精製水", "グリセリン", "BG", "フェノキシエタノール", "青1", "黄4"],
+                &[
+                    "精製水",
+                    "グリセリン",
+                    "BG",
+                    "フェノキシエタノール",
+                    "青1",
+                    "黄4"
+                ],
                 Language::Japanese
             ),
             [
@@ -2108,8 +2137,16 @@ mod tests {
         // Taiwan and Hong Kong labels: each name read in its simplified form; a name no form
         // makes known stays as printed, in its own characters.
         assert_eq!(
-            english(&["麵粉", "雞蛋", "乳化劑（大豆磷脂）", "鳳梨鳳梨"], Language::Chinese),
-            ["Wheat Flour", "Egg", "Emulsifier (Soya Lecithin)", "鳳梨鳳梨"]
+            english(
+                &["麵粉", "雞蛋", "乳化劑（大豆磷脂）", "鳳梨鳳梨"],
+                Language::Chinese
+            ),
+            [
+                "Wheat Flour",
+                "Egg",
+                "Emulsifier (Soya Lecithin)",
+                "鳳梨鳳梨"
+            ]
         );
         assert_eq!(
             english(&["水", "陰離子界面活性劑", "檸檬酸鈉"], Language::Chinese),
