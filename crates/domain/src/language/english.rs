@@ -447,6 +447,15 @@ impl LabelEnglish {
     /// `SULFITOS`); `None` when the part opens with no such word.
     pub fn contained<'t>(&self, language: Language, part: &'t str) -> Option<&'t str> {
         let part = part.trim();
+        let words = self.contains.get(&language)?;
+        if language.is_cjk() {
+            // Written without a space before the name (`含维生素E`).
+            return words
+                .iter()
+                .find_map(|word| part.strip_prefix(word.as_str()))
+                .map(str::trim)
+                .filter(|rest| !rest.is_empty());
+        }
         let (first, rest) = part.split_once(char::is_whitespace)?;
         self.contains
             .get(&language)?

@@ -422,12 +422,17 @@ impl<'kb> Translator<'kb> {
             .unwrap_or_else(|| head.to_owned());
         let mut inner: Vec<String> = parts
             .iter()
-            .map(
-                |part| match self.language.and_then(|l| self.tables.contained(l, part)) {
+            .map(|part| {
+                match self
+                    .language
+                    .and_then(|l| self.tables.contained(l, part))
+                    // A name opening with the word is that name (`含水硅石`, hydrated silica).
+                    .filter(|_| self.name(part, None).is_none())
+                {
                     Some(rest) => format!("contains {}", self.item(rest)),
                     None => self.item(part),
-                },
-            )
+                }
+            })
             .collect();
         // The list splitter drops a CJK "and so on" after the last name (`アミノ酸等`): the
         // English says it.
@@ -2129,6 +2134,26 @@ mod tests {
         assert_eq!(
             english(&["砂糖", "食用青色1号", "精製水"], Language::Japanese),
             ["Sugar", "Brilliant Blue FCF", "Purified Water"]
+        );
+    }
+
+    #[test]
+    fn cjk_colour_pigments_sweeteners_and_contains_brackets_are_english() {
+        let out = english(
+            &[
+                "정제수",
+                "글리세린",
+                "부틸렌글라이콜",
+                "황색산화철",
+                "적색산화철",
+                "사카린나트륨",
+            ],
+            Language::Korean,
+        );
+        assert_eq!(out[3..], ["CI 77492", "CI 77491", "Sodium Saccharin"]);
+        assert_eq!(
+            english(&["精炼棕榈油(含维生素E)", "食用盐"], Language::Chinese),
+            ["Refined Palm Oil (contains Vitamin E)", "Edible Salt"]
         );
     }
 
