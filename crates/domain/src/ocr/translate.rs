@@ -2152,6 +2152,32 @@ mod tests {
         );
         assert_eq!(out[3..], ["CI 77492", "CI 77491", "Sodium Saccharin"]);
         assert_eq!(
+            english(
+                &[
+                    "정제수",
+                    "글리세린",
+                    "폴리솔베이트80",
+                    "솔비탄올리베이트",
+                    "페녹시에탄올"
+                ],
+                Language::Korean
+            )[2..4],
+            ["Polysorbate 80", "Sorbitan Olivate"]
+        );
+        assert_eq!(
+            english(
+                &[
+                    "水",
+                    "グリセリン",
+                    "エデト酸4Na",
+                    "スクワレン",
+                    "フェノキシエタノール"
+                ],
+                Language::Japanese
+            )[2..4],
+            ["Tetrasodium EDTA", "Squalene"]
+        );
+        assert_eq!(
             english(&["精炼棕榈油(含维生素E)", "食用盐"], Language::Chinese),
             ["Refined Palm Oil (contains Vitamin E)", "Edible Salt"]
         );
