@@ -72,7 +72,7 @@ pub fn extract(text: &str) -> Extraction {
         },
     };
     let section = take_section(&lines, start_line, start_col, header_found);
-    let items = until_footnote(split_items(&section));
+    let items = until_translation(until_footnote(split_items(&section)));
     // The language of the list returned, not of the whole text (a pack printing it in two
     // languages): its header and its items tell it.
     let language = if header_found {
@@ -134,6 +134,57 @@ fn until_footnote(mut items: Vec<String>) -> Vec<String> {
         }
     }
     items
+}
+
+/// The items up to the list's translation read into it: a pack printing its list in two or
+/// three languages (`Kichererbsen, Wasser, Kochsalz,` then `Pois chiches`, the French product
+/// name, or the French list whose header was not read) names again, in another spelling, what
+/// the list named already. From the first item that names an entry of the knowledge base an
+/// earlier item named in another spelling, when at least half of the items from there on do
+/// so, the text is the translation, not more of the list. A name printed twice as such
+/// (`Wasser` in a sub-list and again) is no translation.
+fn until_translation(mut items: Vec<String>) -> Vec<String> {
+    let entries: Vec<Option<(usize, String)>> = items
+        .iter()
+        .map(|item| {
+            let head = item_name(item);
+            named_entry(&head).map(|entry| (entry, head.to_lowercase()))
+        })
+        .collect();
+    let named_before = |k: usize, at: usize| {
+        entries[at].as_ref().is_some_and(|(entry, spelling)| {
+            entries[..k]
+                .iter()
+                .flatten()
+                .any(|(e, s)| e == entry && s != spelling)
+        })
+    };
+    let cut = (1..items.len()).find(|&k| {
+        let again = (k..items.len()).filter(|&at| named_before(k, at)).count();
+        named_before(k, k) && 2 * again >= items.len() - k
+    });
+    if let Some(k) = cut {
+        items.truncate(k);
+    }
+    items
+}
+
+/// The entry of the knowledge base `name` is a name of as printed (in any language, singular or
+/// plural): not a typo, a head noun or a name with a qualifier dropped.
+fn named_entry(name: &str) -> Option<usize> {
+    use crate::knowledge::MatchKind;
+    if name.is_empty() {
+        return None;
+    }
+    crate::knowledge::KnowledgeBase::embedded()
+        .resolve(name)
+        .filter(|r| {
+            matches!(
+                r.kind,
+                MatchKind::Exact | MatchKind::Plural | MatchKind::SlashPart
+            )
+        })
+        .map(|r| r.index)
 }
 
 /// Where a footnote whose mark was not read starts inside an item of a marked list: the

@@ -849,3 +849,35 @@ fn a_statement_or_the_next_languages_header_after_an_item_ended_ends_the_list() 
         "sucre, huile de la palme, sel"
     );
 }
+
+#[test]
+fn a_list_run_on_into_its_translation_ends_where_the_translation_starts() {
+    // The list's full stop read as a comma, then the French product name before the French
+    // header (cut, without its colon).
+    assert_eq!(
+        list("Zutaten: Kichererbsen, Wasser, Kochsalz,\nPois chiches\nngrédients pois chiches eau"),
+        "Kichererbsen, Wasser, Kochsalz"
+    );
+    // The French list whose header was not read, after the German one.
+    assert_eq!(
+        list(
+            "Zutaten: Zucker, Kakaobutter, Vollmilchpulver, Salz,\n\
+             sucre, beurre de cacao, lait entier en poudre, sel"
+        ),
+        "Zucker, Kakaobutter, Vollmilchpulver, Salz"
+    );
+    // A name printed again as printed, or another food of the same kind, is more of the list.
+    assert_eq!(
+        list("Zutaten: Sojasauce (Wasser, Salz), Zucker, Wasser, Salz"),
+        "Sojasauce (Wasser, Salz), Zucker, Wasser, Salz"
+    );
+    assert_eq!(
+        list("Zutaten: Zucker, Salz, Rohrzucker, Meersalz"),
+        "Zucker, Salz, Rohrzucker, Meersalz"
+    );
+    // One name again in another spelling among new names is not a translation.
+    assert_eq!(
+        list("Zutaten: Zucker, Salz, sucre, Pfeffer, Zimt, Vanille"),
+        "Zucker, Salz, sucre, Pfeffer, Zimt, Vanille"
+    );
+}
