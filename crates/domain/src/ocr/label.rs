@@ -73,6 +73,12 @@ pub fn extract(text: &str) -> Extraction {
     };
     let section = take_section(&lines, start_line, start_col, header_found);
     let items = until_translation(until_footnote(split_items(&section)));
+    // After a header, print that names no food is dropped; without one it stays, for the
+    // reading to be judged as a whole (an address read as an item says the block is no list).
+    let items: Vec<String> = items
+        .into_iter()
+        .filter(|item| !header_found || !print_not_food(item))
+        .collect();
     // The language of the list returned, not of the whole text (a pack printing it in two
     // languages): its header and its items tell it.
     let language = if header_found {
@@ -167,6 +173,42 @@ fn until_translation(mut items: Vec<String>) -> Vec<String> {
         items.truncate(k);
     }
     items
+}
+
+/// Units of a nutrition table's energy line (`2489 kJ`, `598 kcal`), after a figure.
+const ENERGY_UNITS: [&str; 2] = ["kj", "kcal"];
+
+/// Whether an item is print around a list that names no ingredient, read into it where no
+/// section start ends it or a reading order put it there: a postal address (`F-74160 Archamps`,
+/// `CH-8031 Zürich`: a country's letters, a hyphen, four or five figures), a web or e-mail
+/// address (`www.migros.ch`), or a nutrition table's energy (`2489 kJ (598 kcal)`).
+fn print_not_food(item: &str) -> bool {
+    let lower = item.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let postcode = |w: &str| {
+        w.split_once('-').is_some_and(|(country, code)| {
+            (1..=2).contains(&country.len())
+                && country.chars().all(|c| c.is_ascii_alphabetic())
+                && (4..=5).contains(&code.len())
+                && code.chars().all(|c| c.is_ascii_digit())
+        })
+    };
+    let energy = words.windows(2).any(|pair| {
+        pair[0].chars().last().is_some_and(|c| c.is_ascii_digit())
+            && ENERGY_UNITS.contains(&pair[1].trim_matches(|c: char| !c.is_alphanumeric()))
+    }) || words.iter().any(|w| {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        ENERGY_UNITS.iter().any(|unit| {
+            w.strip_suffix(unit).is_some_and(|figure| {
+                !figure.is_empty() && figure.chars().all(|c| c.is_ascii_digit())
+            })
+        })
+    });
+    lower.contains("www.")
+        || lower.contains("http")
+        || lower.contains('@')
+        || energy
+        || words.iter().any(|w| postcode(w))
 }
 
 /// The entry of the knowledge base `name` is a name of as printed (in any language, singular or

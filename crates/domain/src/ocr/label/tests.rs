@@ -881,3 +881,26 @@ fn a_list_run_on_into_its_translation_ends_where_the_translation_starts() {
         "Zucker, Salz, sucre, Pfeffer, Zimt, Vanille"
     );
 }
+
+#[test]
+fn addresses_web_addresses_and_energy_values_are_no_items() {
+    // The distributor's address and the nutrition table read into a list after its header.
+    assert_eq!(
+        extract(
+            "Zutaten: Zucker, Salz, Migros France SAS, F-74160 Archamps,\n\
+             www.migros.ch, Energie 2489 kJ (598 kcal), 1200kJ"
+        )
+        .items,
+        ["Zucker", "Salz", "Migros France SAS"]
+    );
+    // Without a header they stay, for the reading to be judged whole (no list).
+    assert_eq!(
+        extract("liquide, Migros France SAS, F-74160 Archamps").items,
+        ["liquide", "Migros France SAS", "F-74160 Archamps"]
+    );
+    // Additives, colour index numbers, shares and hyphenated names stay.
+    assert_eq!(
+        list("Zutaten: Säureregulator: E 524, CI 77491, Sesam (1,6%), Viskose-Vlies, C12-15"),
+        "Säureregulator: E 524, CI 77491, Sesam (1,6%), Viskose-Vlies, C12-15"
+    );
+}
