@@ -147,8 +147,9 @@ fn until_footnote(mut items: Vec<String>) -> Vec<String> {
 /// name, or the French list whose header was not read) names again, in another spelling, what
 /// the list named already. From the first item that names an entry of the knowledge base an
 /// earlier item named in another spelling, when at least half of the items from there on do
-/// so, the text is the translation, not more of the list. A name printed twice as such
-/// (`Wasser` in a sub-list and again) is no translation.
+/// so and none of them names an entry no earlier item named, the text is the translation, not
+/// more of the list. A name printed twice as such (`Wasser` in a sub-list and again) is no
+/// translation.
 fn until_translation(mut items: Vec<String>) -> Vec<String> {
     let entries: Vec<Option<(usize, String)>> = items
         .iter()
@@ -167,7 +168,14 @@ fn until_translation(mut items: Vec<String>) -> Vec<String> {
     };
     let cut = (1..items.len()).find(|&k| {
         let again = (k..items.len()).filter(|&at| named_before(k, at)).count();
-        named_before(k, k) && 2 * again >= items.len() - k
+        // A translation names nothing new: a known name after it not named before is more
+        // of the list (its next column, put after the translation by the reading order).
+        let new = (k..items.len()).any(|at| {
+            entries[at]
+                .as_ref()
+                .is_some_and(|(entry, _)| !entries[..k].iter().flatten().any(|(e, _)| e == entry))
+        });
+        named_before(k, k) && 2 * again >= items.len() - k && !new
     });
     if let Some(k) = cut {
         items.truncate(k);

@@ -875,6 +875,11 @@ fn a_list_run_on_into_its_translation_ends_where_the_translation_starts() {
         list("Zutaten: Zucker, Salz, Rohrzucker, Meersalz"),
         "Zucker, Salz, Rohrzucker, Meersalz"
     );
+    // The list's next column after its translation: a known name not named before.
+    assert_eq!(
+        list("Zutaten: Zucker, Kakaobutter, sucre, beurre de cacao, Haselnüsse"),
+        "Zucker, Kakaobutter, sucre, beurre de cacao, Haselnüsse"
+    );
     // One name again in another spelling among new names is not a translation.
     assert_eq!(
         list("Zutaten: Zucker, Salz, sucre, Pfeffer, Zimt, Vanille"),
