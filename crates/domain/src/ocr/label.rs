@@ -183,9 +183,6 @@ fn until_translation(mut items: Vec<String>) -> Vec<String> {
     items
 }
 
-/// Units of a nutrition table's energy line (`2489 kJ`, `598 kcal`), after a figure.
-const ENERGY_UNITS: [&str; 2] = ["kj", "kcal"];
-
 /// Whether an item is print around a list that names no ingredient, read into it where no
 /// section start ends it or a reading order put it there: a postal address (`F-74160 Archamps`,
 /// `CH-8031 Zürich`: a country's letters, a hyphen, four or five figures), a web or e-mail
@@ -193,6 +190,7 @@ const ENERGY_UNITS: [&str; 2] = ["kj", "kcal"];
 fn print_not_food(item: &str) -> bool {
     let lower = item.to_lowercase();
     let words: Vec<&str> = lower.split_whitespace().collect();
+    let units = &self::words().energy_units;
     let postcode = |w: &str| {
         w.split_once('-').is_some_and(|(country, code)| {
             (1..=2).contains(&country.len())
@@ -203,10 +201,12 @@ fn print_not_food(item: &str) -> bool {
     };
     let energy = words.windows(2).any(|pair| {
         pair[0].chars().last().is_some_and(|c| c.is_ascii_digit())
-            && ENERGY_UNITS.contains(&pair[1].trim_matches(|c: char| !c.is_alphanumeric()))
+            && units
+                .iter()
+                .any(|u| u == pair[1].trim_matches(|c: char| !c.is_alphanumeric()))
     }) || words.iter().any(|w| {
         let w = w.trim_matches(|c: char| !c.is_alphanumeric());
-        ENERGY_UNITS.iter().any(|unit| {
+        units.iter().any(|unit| {
             w.strip_suffix(unit).is_some_and(|figure| {
                 !figure.is_empty() && figure.chars().all(|c| c.is_ascii_digit())
             })
