@@ -20,6 +20,7 @@ pub(super) struct ListFile {
     pub declarations: Vec<String>,
     pub amounts: Vec<String>,
     pub trace_tails: Vec<String>,
+    pub energy_units: Vec<String>,
     pub japanese_declaration: Bracketing,
     pub conjunctions: ConjunctionsEntry,
     pub bands: Vec<String>,

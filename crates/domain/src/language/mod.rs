@@ -304,6 +304,8 @@ pub struct ListWords {
     pub amounts: Vec<String>,
     /// Words that close a trace list.
     pub trace_tails: Vec<String>,
+    /// Units of a nutrition table's energy line, after a figure (`2489 kJ`).
+    pub energy_units: Vec<String>,
     /// The Japanese declaration's opening and closing phrases.
     pub japanese_declaration: (String, String),
     /// Conjunctions between items, with their spaces (" and ", "和"), in the order tried.
@@ -627,6 +629,7 @@ fn check_list(check: &mut Checker, list: &ListFile) -> Result<(), LexiconError> 
         ("abbreviations", &list.abbreviations, Form::Lower),
         ("amounts", &list.amounts, Form::Lower),
         ("trace_tails", &list.trace_tails, Form::Lower),
+        ("energy_units", &list.energy_units, Form::Lower),
         ("conjunctions.split", &list.conjunctions.split, Form::Lower),
         (
             "conjunctions.leading",
@@ -864,6 +867,7 @@ fn list_words(list: ListFile) -> Result<ListWords, LexiconError> {
         declarations: list.declarations,
         amounts: list.amounts,
         trace_tails: list.trace_tails,
+        energy_units: list.energy_units,
         japanese_declaration: (
             list.japanese_declaration.open,
             list.japanese_declaration.close,

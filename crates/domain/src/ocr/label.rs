@@ -72,7 +72,13 @@ pub fn extract(text: &str) -> Extraction {
         },
     };
     let section = take_section(&lines, start_line, start_col, header_found);
-    let items = until_footnote(split_items(&section));
+    let items = until_translation(until_footnote(split_items(&section)));
+    // After a header, print that names no food is dropped; without one it stays, for the
+    // reading to be judged as a whole (an address read as an item says the block is no list).
+    let items: Vec<String> = items
+        .into_iter()
+        .filter(|item| !header_found || !print_not_food(item))
+        .collect();
     // The language of the list returned, not of the whole text (a pack printing it in two
     // languages): its header and its items tell it.
     let language = if header_found {
@@ -134,6 +140,101 @@ fn until_footnote(mut items: Vec<String>) -> Vec<String> {
         }
     }
     items
+}
+
+/// The items up to the list's translation read into it: a pack printing its list in two or
+/// three languages (`Kichererbsen, Wasser, Kochsalz,` then `Pois chiches`, the French product
+/// name, or the French list whose header was not read) names again, in another spelling, what
+/// the list named already. From the first item that names an entry of the knowledge base an
+/// earlier item named in another spelling, when at least half of the items from there on do
+/// so and none of them names an entry no earlier item named, the text is the translation, not
+/// more of the list. A name printed twice as such (`Wasser` in a sub-list and again) is no
+/// translation.
+fn until_translation(mut items: Vec<String>) -> Vec<String> {
+    let entries: Vec<Option<(usize, String)>> = items
+        .iter()
+        .map(|item| {
+            let head = item_name(item);
+            named_entry(&head).map(|entry| (entry, head.to_lowercase()))
+        })
+        .collect();
+    let named_before = |k: usize, at: usize| {
+        entries[at].as_ref().is_some_and(|(entry, spelling)| {
+            entries[..k]
+                .iter()
+                .flatten()
+                .any(|(e, s)| e == entry && s != spelling)
+        })
+    };
+    let cut = (1..items.len()).find(|&k| {
+        let again = (k..items.len()).filter(|&at| named_before(k, at)).count();
+        // A translation names nothing new: a known name after it not named before is more
+        // of the list (its next column, put after the translation by the reading order).
+        let new = (k..items.len()).any(|at| {
+            entries[at]
+                .as_ref()
+                .is_some_and(|(entry, _)| !entries[..k].iter().flatten().any(|(e, _)| e == entry))
+        });
+        named_before(k, k) && 2 * again >= items.len() - k && !new
+    });
+    if let Some(k) = cut {
+        items.truncate(k);
+    }
+    items
+}
+
+/// Whether an item is print around a list that names no ingredient, read into it where no
+/// section start ends it or a reading order put it there: a postal address (`F-74160 Archamps`,
+/// `CH-8031 Zürich`: a country's letters, a hyphen, four or five figures), a web or e-mail
+/// address (`www.migros.ch`), or a nutrition table's energy (`2489 kJ (598 kcal)`).
+fn print_not_food(item: &str) -> bool {
+    let lower = item.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let units = &self::words().energy_units;
+    let postcode = |w: &str| {
+        w.split_once('-').is_some_and(|(country, code)| {
+            (1..=2).contains(&country.len())
+                && country.chars().all(|c| c.is_ascii_alphabetic())
+                && (4..=5).contains(&code.len())
+                && code.chars().all(|c| c.is_ascii_digit())
+        })
+    };
+    let energy = words.windows(2).any(|pair| {
+        pair[0].chars().last().is_some_and(|c| c.is_ascii_digit())
+            && units
+                .iter()
+                .any(|u| u == pair[1].trim_matches(|c: char| !c.is_alphanumeric()))
+    }) || words.iter().any(|w| {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        units.iter().any(|unit| {
+            w.strip_suffix(unit).is_some_and(|figure| {
+                !figure.is_empty() && figure.chars().all(|c| c.is_ascii_digit())
+            })
+        })
+    });
+    lower.contains("www.")
+        || lower.contains("http")
+        || lower.contains('@')
+        || energy
+        || words.iter().any(|w| postcode(w))
+}
+
+/// The entry of the knowledge base `name` is a name of as printed (in any language, singular or
+/// plural): not a typo, a head noun or a name with a qualifier dropped.
+fn named_entry(name: &str) -> Option<usize> {
+    use crate::knowledge::MatchKind;
+    if name.is_empty() {
+        return None;
+    }
+    crate::knowledge::KnowledgeBase::embedded()
+        .resolve(name)
+        .filter(|r| {
+            matches!(
+                r.kind,
+                MatchKind::Exact | MatchKind::Plural | MatchKind::SlashPart
+            )
+        })
+        .map(|r| r.index)
 }
 
 /// Where a footnote whose mark was not read starts inside an item of a marked list: the

@@ -849,3 +849,63 @@ fn a_statement_or_the_next_languages_header_after_an_item_ended_ends_the_list() 
         "sucre, huile de la palme, sel"
     );
 }
+
+#[test]
+fn a_list_run_on_into_its_translation_ends_where_the_translation_starts() {
+    // The list's full stop read as a comma, then the French product name before the French
+    // header (cut, without its colon).
+    assert_eq!(
+        list("Zutaten: Kichererbsen, Wasser, Kochsalz,\nPois chiches\nngrédients pois chiches eau"),
+        "Kichererbsen, Wasser, Kochsalz"
+    );
+    // The French list whose header was not read, after the German one.
+    assert_eq!(
+        list(
+            "Zutaten: Zucker, Kakaobutter, Vollmilchpulver, Salz,\n\
+             sucre, beurre de cacao, lait entier en poudre, sel"
+        ),
+        "Zucker, Kakaobutter, Vollmilchpulver, Salz"
+    );
+    // A name printed again as printed, or another food of the same kind, is more of the list.
+    assert_eq!(
+        list("Zutaten: Sojasauce (Wasser, Salz), Zucker, Wasser, Salz"),
+        "Sojasauce (Wasser, Salz), Zucker, Wasser, Salz"
+    );
+    assert_eq!(
+        list("Zutaten: Zucker, Salz, Rohrzucker, Meersalz"),
+        "Zucker, Salz, Rohrzucker, Meersalz"
+    );
+    // The list's next column after its translation: a known name not named before.
+    assert_eq!(
+        list("Zutaten: Zucker, Kakaobutter, sucre, beurre de cacao, Haselnüsse"),
+        "Zucker, Kakaobutter, sucre, beurre de cacao, Haselnüsse"
+    );
+    // One name again in another spelling among new names is not a translation.
+    assert_eq!(
+        list("Zutaten: Zucker, Salz, sucre, Pfeffer, Zimt, Vanille"),
+        "Zucker, Salz, sucre, Pfeffer, Zimt, Vanille"
+    );
+}
+
+#[test]
+fn addresses_web_addresses_and_energy_values_are_no_items() {
+    // The distributor's address and the nutrition table read into a list after its header.
+    assert_eq!(
+        extract(
+            "Zutaten: Zucker, Salz, Migros France SAS, F-74160 Archamps,\n\
+             www.migros.ch, Energie 2489 kJ (598 kcal), 1200kJ"
+        )
+        .items,
+        ["Zucker", "Salz", "Migros France SAS"]
+    );
+    // Without a header they stay, for the reading to be judged whole (no list).
+    assert_eq!(
+        extract("liquide, Migros France SAS, F-74160 Archamps").items,
+        ["liquide", "Migros France SAS", "F-74160 Archamps"]
+    );
+    // Additives, colour index numbers, shares and hyphenated names stay.
+    assert_eq!(
+        list("Zutaten: Säureregulator: E 524, CI 77491, Sesam (1,6%), Viskose-Vlies, C12-15"),
+        "Säureregulator: E 524, CI 77491, Sesam (1,6%), Viskose-Vlies, C12-15"
+    );
+}

@@ -93,8 +93,10 @@ pub fn mend(
 /// small print): an item of three to [`RUN_TOGETHER_MOST_WORDS`] words, without brackets,
 /// that the knowledge base does not resolve (or only by its last noun), cut at word
 /// boundaries into parts that are each a name it resolves, as printed or as a typo (a head
-/// noun alone is not enough), when exactly one such cut exists. No cut, or two that work,
-/// leave it whole: nothing is split on a guess.
+/// noun alone is not enough), when exactly one such cut exists. When none exists, one part
+/// may be a name misread further than a typo ([`far_misread`]: `Ethyher Methoxycinnamate`)
+/// beside parts it resolves, again when exactly one such cut exists. No cut, or two that
+/// work, leave it whole: nothing is split on a guess, and a part is left as read.
 pub fn split_run_together(kb: &KnowledgeBase, item: &str) -> Option<Vec<String>> {
     let named = |name: &str| {
         name.chars().filter(|c| c.is_alphabetic()).count() >= 3
@@ -108,28 +110,99 @@ pub fn split_run_together(kb: &KnowledgeBase, item: &str) -> Option<Vec<String>>
     {
         return None;
     }
-    // cuts[i]: the ways words[i..] splits into known names (at most two kept), each a list of
-    // parts; the whole item is not one of them.
     let part = |i: usize, j: usize| words[i..j].join(" ");
-    let mut cuts: Vec<Vec<Vec<String>>> = vec![Vec::new(); n + 1];
-    cuts[n].push(Vec::new());
-    for i in (0..n).rev() {
-        for j in i + 1..=n {
-            if (i, j) == (0, n) || cuts[j].is_empty() || !named(&part(i, j)) {
-                continue;
-            }
-            for rest in cuts[j].clone() {
-                if cuts[i].len() < 2 {
-                    let mut parts = vec![part(i, j)];
-                    parts.extend(rest);
-                    cuts[i].push(parts);
+    // The ways words[from..to] splits into known names (at most two kept), each a list of
+    // parts; the whole item is not one of them.
+    let ways = |from: usize, to: usize| -> Vec<Vec<String>> {
+        let mut cuts: Vec<Vec<Vec<String>>> = vec![Vec::new(); to + 1];
+        cuts[to].push(Vec::new());
+        for i in (from..to).rev() {
+            for j in i + 1..=to {
+                if (i, j) == (0, n) || cuts[j].is_empty() || !named(&part(i, j)) {
+                    continue;
+                }
+                for rest in cuts[j].clone() {
+                    if cuts[i].len() < 2 {
+                        let mut parts = vec![part(i, j)];
+                        parts.extend(rest);
+                        cuts[i].push(parts);
+                    }
                 }
             }
         }
+        std::mem::take(&mut cuts[from])
+    };
+    let mut strict = ways(0, n);
+    if !strict.is_empty() {
+        return (strict.len() == 1).then(|| strict.remove(0));
     }
-    let mut ways = std::mem::take(&mut cuts[0]);
-    (ways.len() == 1).then(|| ways.remove(0))
+    // One part misread further than a typo, between parts that are known names.
+    let mut found: Vec<Vec<String>> = Vec::new();
+    for i in 0..n {
+        for j in i + FAR_MISREAD_LEAST_WORDS..=n {
+            if (i, j) == (0, n) || !far_misread(kb, &part(i, j)) {
+                continue;
+            }
+            for before in ways(0, i) {
+                for after in ways(j, n) {
+                    let mut parts = before.clone();
+                    parts.push(part(i, j));
+                    parts.extend(after);
+                    found.push(parts);
+                }
+            }
+            if found.len() > 1 {
+                return None;
+            }
+        }
+    }
+    (found.len() == 1).then(|| found.remove(0))
 }
+
+/// Least words of a part read further than a typo from its name ([`far_misread`]).
+const FAR_MISREAD_LEAST_WORDS: usize = 2;
+
+/// Whether `part` (two words or more) is an English or INCI name of the knowledge base read
+/// further than a typo: its last word is that name's last word as printed, it has as many
+/// words, and at most one letter in [`FAR_MISREAD_LETTERS_PER_EDIT`] differs
+/// (`Ethyher Methoxycinnamate` for `Ethylhexyl Methoxycinnamate`). The recogniser reads the
+/// long last word of an INCI name well and drops letters of the short first ones.
+fn far_misread(kb: &KnowledgeBase, part: &str) -> bool {
+    let folded = fold(part);
+    let words = folded.split_whitespace().count();
+    let Some(last) = folded.split_whitespace().next_back() else {
+        return false;
+    };
+    if words < FAR_MISREAD_LEAST_WORDS || last.chars().count() < FAR_MISREAD_LEAST_LAST_LETTERS {
+        return false;
+    }
+    let letters: Vec<char> = folded.chars().collect();
+    kb.ingredients()
+        .iter()
+        .flat_map(|i| std::iter::once(&i.name).chain(&i.synonyms))
+        .filter(|name| {
+            name.rsplit(' ')
+                .next()
+                .is_some_and(|w| w.eq_ignore_ascii_case(last))
+        })
+        .any(|name| {
+            let name = fold(name);
+            if name.split_whitespace().next_back() != Some(last)
+                || name.split_whitespace().count() != words
+            {
+                return false;
+            }
+            let name: Vec<char> = name.chars().collect();
+            let edits = name.len().max(letters.len()) / FAR_MISREAD_LETTERS_PER_EDIT;
+            bounded_distance(&name, &letters, edits).is_some()
+        })
+}
+
+/// Letters of a name for each one a far misread may differ in ([`far_misread`]).
+const FAR_MISREAD_LETTERS_PER_EDIT: usize = 5;
+
+/// Least letters of the last word of a far misread ([`far_misread`]): a long, distinctive word.
+const FAR_MISREAD_LEAST_LAST_LETTERS: usize = 7;
 
 /// Two names read as one item where a line ended without its comma (`Trethanolamine` at the end
 /// of a line, `Toopherol` opening the next: a tube's edge or small print took the comma): the
@@ -386,6 +459,24 @@ mod tests {
             split("Glycerin Sodium Chloride").as_deref(),
             Some(&["Glycerin".to_owned(), "Sodium Chloride".to_owned()][..])
         );
+        // A name misread further than a typo beside a known one: its last word read whole.
+        assert_eq!(
+            split("C12-15 Alky Benzoate Ethyher Methoxycinnamate").as_deref(),
+            Some(
+                &[
+                    "C12-15 Alky Benzoate".to_owned(),
+                    "Ethyher Methoxycinnamate".to_owned()
+                ][..]
+            )
+        );
+        // Its last word misread too, or no known name beside it: as read.
+        for item in [
+            "C12-15 Alky Benzoate Ethyher Methoxycinamte",
+            "Ethyhexy Trazon Dicapry Carbonate",
+            "Helianthus Annuus Hybrid Oil",
+        ] {
+            assert_eq!(split(item), None, "{item}");
+        }
         // Names the knowledge base knows whole, unknown names, a part it does not know, or
         // brackets: as read.
         for item in [
