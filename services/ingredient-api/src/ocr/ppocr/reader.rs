@@ -95,6 +95,7 @@ impl PpOcrEngine {
         };
         let blocks = layout::blocks(&reading.lines);
         let (found, text) = layout::find_list(&blocks);
+        tracing::trace!(text = %text, "the page");
         // Known names first: small print read enlarged may lose a letter or two of its
         // header (`Igedients:`) while its items become names.
         let quality = |found: &Extraction| {
@@ -138,7 +139,7 @@ impl PpOcrEngine {
                 z.scale,
                 deadline,
                 reading_steps,
-                |lines| list_is_read(lines, language),
+                |lines| list_is_read(lines, language) || header_block_passed(lines),
             );
             let zoomed = match zoomed {
                 Ok(zoomed) => zoomed,
@@ -328,6 +329,12 @@ fn zoom_region(
         return None;
     }
     members.retain(|&i| i < lines.len());
+    // The list starts at its header: the rows of its block above the header's box (a
+    // product's name and description, the header printed mid-paragraph) are not read again,
+    // and the part enlarged is smaller.
+    if let Some(top) = header.and_then(|i| header_top(lines, &blocks[i].members)) {
+        members.retain(|&i| lines[i].rect.cy >= top);
+    }
     let box_height = median_height(&members);
     if box_height <= 0.0 {
         return None;
@@ -367,6 +374,17 @@ fn zoom_region(
         bounds: (x0 as u32, y0 as u32, w.ceil() as u32, h.ceil() as u32),
         scale,
     })
+}
+
+/// The top of the highest box among `members` whose own text holds a list header (in the
+/// page's pixels); `None` when the header is read only across boxes.
+fn header_top(lines: &[TextLine], members: &[usize]) -> Option<f32> {
+    members
+        .iter()
+        .filter_map(|&i| lines.get(i))
+        .filter(|l| crate::ocr::repair::extract(&l.text).header_found)
+        .map(|l| l.rect.bounds().1)
+        .min_by(f32::total_cmp)
 }
 
 /// Widest gap, in box heights, between the part of a page read enlarged and a line level
@@ -438,6 +456,26 @@ fn list_is_read(lines: &[TextLine], language: Option<Language>) -> bool {
     };
     let more: Vec<TextLine> = lines.iter().cloned().chain([next]).collect();
     answer(&more).is_some_and(|f| f.items == found.items)
+}
+
+/// Whether the lines read so far (in reading order) have gone past a list header's block
+/// and the block after it: what an enlarged reading gives beyond them changes neither its
+/// list (which ends with its block, or with the next when the header stands nearly alone)
+/// nor the part read closer after it ([`zoom_region`]). A list too short to answer
+/// ([`list_is_read`] waits for one that does) is not read on to the end of the part.
+fn header_block_passed(lines: &[TextLine]) -> bool {
+    let last = lines.len().saturating_sub(1);
+    let blocks = layout::blocks(lines);
+    let Some(header) = blocks
+        .iter()
+        .position(|b| crate::ocr::repair::extract(&b.lines.join("\n")).header_found)
+    else {
+        return false;
+    };
+    blocks
+        .iter()
+        .position(|b| b.members.contains(&last))
+        .is_some_and(|at| at > header + 1)
 }
 
 /// The layout's reading order, each block cut into steps of [`BOXES_PER_STEP`] boxes.
@@ -521,6 +559,30 @@ mod tests {
     }
 
     #[test]
+    fn an_enlarged_reading_stops_past_the_header_block() {
+        // Three blocks one under the other (gaps of several line heights between them).
+        let mut lines = page(&[
+            "Mangoschnitze getrocknet. Zutaten: Mangoschnitze.",
+            "Morceaux de mangue séchés.",
+            "Nährwerte pro 100 g",
+            "Energie 1295 kJ",
+        ]);
+        for (i, l) in lines.iter_mut().enumerate() {
+            l.rect.cy = 30.0 + 100.0 * i as f32;
+        }
+        assert_eq!(layout::blocks(&lines).len(), 4);
+        // The header's block, then the block after it: not yet.
+        assert!(!header_block_passed(&lines[..1]));
+        assert!(!header_block_passed(&lines[..2]));
+        // A block beyond them.
+        assert!(header_block_passed(&lines[..3]));
+        // No header read: the whole part is read.
+        let mut none = lines.clone();
+        none[0].text = "Mangoschnitze getrocknet.".into();
+        assert!(!header_block_passed(&none));
+    }
+
+    #[test]
     fn a_closer_zoom_is_taken_back_to_the_page_and_capped() {
         let first = Zoom {
             bounds: (100, 200, 600, 400),
@@ -553,6 +615,28 @@ mod tests {
             scale: 4.0,
         };
         assert_eq!(at_cap.closer(first), None);
+    }
+
+    #[test]
+    fn the_part_enlarged_starts_at_the_header() {
+        // A product's description above its list, in one block of small print.
+        let lines = page(&[
+            "Fettglasur hell zum Erwärmen im Beutel",
+            "für Kuchen und Gebäck, 125 g.",
+            "Zutaten: Zucker, Palmöl,",
+            "Magermilchpulver, Aroma.",
+        ]);
+        let blocks = layout::blocks(&lines);
+        assert_eq!(blocks.len(), 1);
+        let zoom = zoom_region(&lines, &blocks, (1000, 1000), 0).expect("small print");
+        // The header's box starts at y = 68; a margin of one box height (20 px) above it.
+        assert_eq!(zoom.bounds.1, 48);
+        // Its bottom: the last line's (112) and three lines more.
+        assert_eq!(zoom.bounds.1 + zoom.bounds.3, 172);
+        // A header on the block's first line: the whole block.
+        let first = page(&["Zutaten: Zucker, Palmöl,", "Magermilchpulver,", "Aroma."]);
+        let zoom = zoom_region(&first, &layout::blocks(&first), (1000, 1000), 0).expect("small");
+        assert_eq!(zoom.bounds.1, 0);
     }
 
     #[test]
