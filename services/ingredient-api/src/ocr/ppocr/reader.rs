@@ -139,7 +139,10 @@ impl PpOcrEngine {
                 z.scale,
                 deadline,
                 reading_steps,
-                |lines| list_is_read(lines, language) || header_block_passed(lines),
+                |lines| {
+                    list_is_read(lines, language)
+                        || (header_block_passed(lines) && list_has_ended(lines, language))
+                },
             );
             let zoomed = match zoomed {
                 Ok(zoomed) => zoomed,
@@ -329,12 +332,6 @@ fn zoom_region(
         return None;
     }
     members.retain(|&i| i < lines.len());
-    // The list starts at its header: the rows of its block above the header's box (a
-    // product's name and description, the header printed mid-paragraph) are not read again,
-    // and the part enlarged is smaller.
-    if let Some(top) = header.and_then(|i| header_top(lines, &blocks[i].members)) {
-        members.retain(|&i| lines[i].rect.cy >= top);
-    }
     let box_height = median_height(&members);
     if box_height <= 0.0 {
         return None;
@@ -376,17 +373,6 @@ fn zoom_region(
     })
 }
 
-/// The top of the highest box among `members` whose own text holds a list header (in the
-/// page's pixels); `None` when the header is read only across boxes.
-fn header_top(lines: &[TextLine], members: &[usize]) -> Option<f32> {
-    members
-        .iter()
-        .filter_map(|&i| lines.get(i))
-        .filter(|l| crate::ocr::repair::extract(&l.text).header_found)
-        .map(|l| l.rect.bounds().1)
-        .min_by(f32::total_cmp)
-}
-
 /// Widest gap, in box heights, between the part of a page read enlarged and a line level
 /// with it that is taken in too ([`zoom_region`]).
 const ZOOM_ROW_GAP: f32 = 3.0;
@@ -424,6 +410,22 @@ const BOXES_PER_STEP: usize = 6;
 /// with, whole: a list that answers without Tesseract ([`NeuralReading::is_enough`]), in `language`
 /// when one is asked for, that a line under the last one read would not change.
 fn list_is_read(lines: &[TextLine], language: Option<Language>) -> bool {
+    list_ended(lines, language, list_is_enough)
+}
+
+/// Whether the list with a header read so far, however short, has ended: a line under the
+/// last one read would not change it.
+fn list_has_ended(lines: &[TextLine], language: Option<Language>) -> bool {
+    list_ended(lines, language, |found| found.header_found)
+}
+
+/// Whether the lines read so far hold a list that `wanted` accepts (in `language` when one
+/// is asked for) that a line under the last one read would not change.
+fn list_ended(
+    lines: &[TextLine],
+    language: Option<Language>,
+    wanted: impl Fn(&Extraction) -> bool,
+) -> bool {
     let answer = |lines: &[TextLine]| {
         let (found, text) = layout::find_list(&layout::blocks(lines));
         if layout::unread_list_first(&text) {
@@ -437,7 +439,7 @@ fn list_is_read(lines: &[TextLine], language: Option<Language>) -> bool {
     let Some(last) = lines.last() else {
         return false;
     };
-    let Some(found) = answer(lines).filter(list_is_enough) else {
+    let Some(found) = answer(lines).filter(|f| wanted(f)) else {
         return false;
     };
     // The next line of the last one's block: one line height further across its axis (the
@@ -459,10 +461,9 @@ fn list_is_read(lines: &[TextLine], language: Option<Language>) -> bool {
 }
 
 /// Whether the lines read so far (in reading order) have gone past a list header's block
-/// and the block after it: what an enlarged reading gives beyond them changes neither its
-/// list (which ends with its block, or with the next when the header stands nearly alone)
-/// nor the part read closer after it ([`zoom_region`]). A list too short to answer
-/// ([`list_is_read`] waits for one that does) is not read on to the end of the part.
+/// and the block after it (what an enlarged reading reads closer after it: [`zoom_region`]).
+/// With the list ended ([`list_has_ended`]), an enlarged reading stops there, however short
+/// its list ([`list_is_read`] waits for one that answers).
 fn header_block_passed(lines: &[TextLine]) -> bool {
     let last = lines.len().saturating_sub(1);
     let blocks = layout::blocks(lines);
@@ -576,6 +577,13 @@ mod tests {
         assert!(!header_block_passed(&lines[..2]));
         // A block beyond them.
         assert!(header_block_passed(&lines[..3]));
+        // A list of one item has ended with its block; one running on to the last line read
+        // has not. Neither answers.
+        assert!(list_has_ended(&lines[..3], None));
+        let mut open = lines.clone();
+        open[0].text = "Mangoschnitze getrocknet. Zutaten: Mangoschnitze,".into();
+        assert!(!list_has_ended(&open[..1], None));
+        assert!(!list_is_read(&lines[..3], None));
         // No header read: the whole part is read.
         let mut none = lines.clone();
         none[0].text = "Mangoschnitze getrocknet.".into();
@@ -615,28 +623,6 @@ mod tests {
             scale: 4.0,
         };
         assert_eq!(at_cap.closer(first), None);
-    }
-
-    #[test]
-    fn the_part_enlarged_starts_at_the_header() {
-        // A product's description above its list, in one block of small print.
-        let lines = page(&[
-            "Fettglasur hell zum Erwärmen im Beutel",
-            "für Kuchen und Gebäck, 125 g.",
-            "Zutaten: Zucker, Palmöl,",
-            "Magermilchpulver, Aroma.",
-        ]);
-        let blocks = layout::blocks(&lines);
-        assert_eq!(blocks.len(), 1);
-        let zoom = zoom_region(&lines, &blocks, (1000, 1000), 0).expect("small print");
-        // The header's box starts at y = 68; a margin of one box height (20 px) above it.
-        assert_eq!(zoom.bounds.1, 48);
-        // Its bottom: the last line's (112) and three lines more.
-        assert_eq!(zoom.bounds.1 + zoom.bounds.3, 172);
-        // A header on the block's first line: the whole block.
-        let first = page(&["Zutaten: Zucker, Palmöl,", "Magermilchpulver,", "Aroma."]);
-        let zoom = zoom_region(&first, &layout::blocks(&first), (1000, 1000), 0).expect("small");
-        assert_eq!(zoom.bounds.1, 0);
     }
 
     #[test]
