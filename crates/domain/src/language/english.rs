@@ -18,6 +18,10 @@ use crate::text::fold::fold;
 struct File {
     inci: BTreeMap<String, String>,
     food_names: BTreeMap<String, String>,
+    label_names: BTreeMap<String, BTreeMap<String, String>>,
+    contains: BTreeMap<String, Vec<String>>,
+    derived: DerivedFile,
+    capitals: CapitalsFile,
     plural_in_lists: PluralFile,
     spelling: BTreeMap<String, String>,
     joiners: BTreeMap<String, BTreeMap<String, String>>,
@@ -27,6 +31,19 @@ struct File {
     origins: OriginsFile,
     bounds: BTreeMap<String, BTreeMap<String, String>>,
     protected: ProtectedFile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CapitalsFile {
+    keep: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DerivedFile {
+    words: BTreeMap<String, Vec<String>>,
+    names: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 #[derive(Deserialize)]
@@ -87,6 +104,20 @@ struct PluralFile {
 pub struct LabelEnglish {
     inci: HashMap<String, String>,
     food_names: HashMap<String, String>,
+    /// The English a label translator writes for a food name of a label language whose
+    /// knowledge-base entry is named otherwise (`현미` Brown Rice, not the entry Rice), by
+    /// language, folded.
+    label_names: HashMap<Language, HashMap<String, String>>,
+    /// The words opening a bracket that names an allergen the product contains (`contient`,
+    /// `contiene`), by language, folded.
+    contains: HashMap<Language, Vec<String>>,
+    /// The CJK words saying what an additive is derived from (`由来`), by language, and the
+    /// short English of the sources they follow (`大豆` soy).
+    derived_words: HashMap<Language, Vec<String>>,
+    derived_names: HashMap<Language, HashMap<String, String>>,
+    /// Words a food label prints in capitals that are no emphasised allergen (`DOP`, `UHT`),
+    /// as printed.
+    kept_in_capitals: HashSet<String>,
     plural_in_lists: HashSet<String>,
     /// Last words label English never puts in the plural (`Peel`, `Zest`), folded.
     mass_nouns: HashSet<String>,
@@ -244,11 +275,46 @@ impl LabelEnglish {
                 words.into_iter().map(|(k, v)| (fold(&k), v)).collect(),
             );
         }
+        let mut label_names = HashMap::new();
+        for (code, names) in file.label_names {
+            label_names.insert(
+                language_of(&code, "label_names")?,
+                names.into_iter().map(|(k, v)| (fold(&k), v)).collect(),
+            );
+        }
+        let mut contains = HashMap::new();
+        for (code, words) in file.contains {
+            contains.insert(
+                language_of(&code, "contains")?,
+                words.iter().map(|w| fold(w)).collect(),
+            );
+        }
+        let mut derived_words = HashMap::new();
+        for (code, words) in file.derived.words {
+            derived_words.insert(language_of(&code, "derived.words")?, words);
+        }
+        let mut derived_names = HashMap::new();
+        for (code, names) in file.derived.names {
+            derived_names.insert(
+                language_of(&code, "derived.names")?,
+                names.into_iter().collect(),
+            );
+        }
         let mut spelling: Vec<(String, String)> = file.spelling.into_iter().collect();
         spelling.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
         Ok(Self {
             inci: file.inci.into_iter().collect(),
             food_names: file.food_names.into_iter().collect(),
+            label_names,
+            contains,
+            derived_words,
+            derived_names,
+            kept_in_capitals: file
+                .capitals
+                .keep
+                .into_iter()
+                .chain(file.protected.designations.keys().cloned())
+                .collect(),
             plural_in_lists: file.plural_in_lists.names.iter().map(|n| fold(n)).collect(),
             mass_nouns: file
                 .plural_in_lists
@@ -318,6 +384,62 @@ impl LabelEnglish {
     /// The food label name of a cosmetic entry (Parfum → Flavouring), if it has one.
     pub fn food_name(&self, canonical: &str) -> Option<&str> {
         self.food_names.get(canonical).map(String::as_str)
+    }
+
+    /// The English a label translator writes for a food name printed in `language` when it
+    /// says more or other than the name of the entry it resolves to (`현미` Brown Rice,
+    /// `ぶどう糖` Glucose), or names what the knowledge base lacks.
+    pub fn label_name(&self, language: Language, name: &str) -> Option<&str> {
+        self.label_names
+            .get(&language)?
+            .get(&fold(name))
+            .map(String::as_str)
+    }
+
+    /// Whether a word printed in capitals on a food label is a mark or abbreviation, not an
+    /// allergen emphasised (`DOP`, `UHT`).
+    pub fn kept_in_capitals(&self, word: &str) -> bool {
+        self.kept_in_capitals.contains(word)
+    }
+
+    /// Whether the tables know `word` as a whole name of the label language (a label name or
+    /// an origin), so that a reader's mending leaves it as printed.
+    pub fn knows(&self, language: Language, word: &str) -> bool {
+        self.label_name(language, word).is_some()
+            || self.origin(language, word).is_some()
+            || self.household_name(language, word).is_some()
+    }
+
+    /// The rest of a bracketed part that says the product contains it (`contiene SULFITOS` →
+    /// `SULFITOS`); `None` when the part opens with no such word.
+    pub fn contained<'t>(&self, language: Language, part: &'t str) -> Option<&'t str> {
+        let part = part.trim();
+        let (first, rest) = part.split_once(char::is_whitespace)?;
+        self.contains
+            .get(&language)?
+            .contains(&fold(first))
+            .then_some(rest.trim())
+            .filter(|rest| !rest.is_empty())
+    }
+
+    /// A CJK name followed by a word saying it is derived from it (`大豆由来`): the name
+    /// before the word; `None` otherwise.
+    pub fn derived_from<'t>(&self, language: Language, name: &'t str) -> Option<&'t str> {
+        let name = name.trim();
+        self.derived_words
+            .get(&language)?
+            .iter()
+            .find_map(|word| name.strip_suffix(word.as_str()))
+            .map(str::trim)
+            .filter(|source| !source.is_empty())
+    }
+
+    /// The short English of a source an additive is derived from (`大豆` soy), if listed.
+    pub fn derived_name(&self, language: Language, source: &str) -> Option<&str> {
+        self.derived_names
+            .get(&language)?
+            .get(source)
+            .map(String::as_str)
     }
 
     /// Whether the name's last word is one label English keeps singular (`Peel`).

@@ -29,22 +29,135 @@ pub fn to_english(kb: &KnowledgeBase, items: &[String], language: Option<Languag
     if matches!(language, None | Some(Language::English)) {
         return items.to_vec();
     }
-    let kind = if is_household(items, language) {
+    let kind = if is_household(kb, items, language) {
         ProductKind::Household
     } else {
         product_kind(kb, items)
     };
     let translator = Translator::new(kb, language, kind);
-    items
+    let mut items = rejoined(kb, items);
+    let european = !language.is_some_and(Language::is_cjk);
+    if kind == ProductKind::Food && european {
+        items = items.iter().map(|item| uncapitalised(item)).collect();
+    }
+    let following: Vec<usize> = (0..items.len())
+        .map(|i| following_additives(kb, &items[i + 1..]))
+        .collect();
+    let english: Vec<String> = items
+        .iter()
+        .zip(&following)
+        .map(|(item, &following)| {
+            translator.following.set(following);
+            let english = translator.item(item);
+            if european {
+                decimal_points(&english)
+            } else {
+                english
+            }
+        })
+        .collect();
+    under_their_class(&items, &english, &following)
+}
+
+/// A class word's item printed with a colon (`Säuerungsmittel: Äpfelsäure`) and the additives
+/// after it that are more of its contents ([`following_additives`]) as one English item with
+/// the contents in brackets (`Acids (Malic Acid, Lactic Acid)`): in a comma-separated text
+/// the printed form would read as several items, and `/analyze` reads the brackets as the
+/// class's ingredients. A single content keeps the colon (`Emulsifier: Soya Lecithin`).
+fn under_their_class(items: &[String], english: &[String], following: &[usize]) -> Vec<String> {
+    let mut out = Vec::with_capacity(english.len());
+    let mut i = 0;
+    while i < english.len() {
+        let n = following[i];
+        match english[i].split_once(": ") {
+            Some((class, content)) if n > 0 && items[i].contains(':') => {
+                let contents: Vec<&str> = std::iter::once(content)
+                    .chain(english[i + 1..=i + n].iter().map(String::as_str))
+                    .collect();
+                out.push(format!("{class} ({})", contents.join(", ")));
+                i += n + 1;
+            }
+            _ => {
+                out.push(english[i].clone());
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// A food list's words printed in capitals to emphasise an allergen (Regulation (EU) No
+/// 1169/2011 Article 21: `farine de BLÉ`, `ROGGENvollkornschrot`) in lower case, so that the
+/// name is found; the marks and abbreviations labels print in capitals (`DOP`, `UHT`) and
+/// words with digits stay.
+fn uncapitalised(item: &str) -> String {
+    let tables = LabelEnglish::get();
+    let mut out = String::with_capacity(item.len());
+    for (i, word) in item.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let letters: Vec<char> = word.chars().filter(|c| c.is_alphabetic()).collect();
+        let run = word.chars().take_while(|c| c.is_uppercase()).count();
+        let whole = letters.len() >= 3 && letters.iter().all(|c| c.is_uppercase());
+        let keep = word.chars().any(|c| c.is_ascii_digit())
+            || tables.kept_in_capitals(word.trim_matches(|c: char| !c.is_alphanumeric()));
+        if keep || !(whole || run >= 3) {
+            out.push_str(word);
+        } else if whole {
+            out.extend(word.chars().flat_map(char::to_lowercase));
+        } else {
+            // `ROGGENvollkornschrot`: the capitals before the rest of the word.
+            let at = word
+                .char_indices()
+                .nth(run)
+                .map_or(word.len(), |(at, _)| at);
+            out.extend(word[..at].chars().flat_map(char::to_lowercase));
+            out.push_str(&word[at..]);
+        }
+    }
+    out
+}
+
+/// English decimal points in the shares a European label prints with a decimal comma
+/// (`2,5 %` → 2.5 %).
+fn decimal_points(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    chars
         .iter()
         .enumerate()
-        .map(|(i, item)| {
-            translator
-                .following
-                .set(following_additives(kb, &items[i + 1..]));
-            translator.item(item)
+        .map(|(i, &c)| {
+            let digit = |j: Option<usize>| {
+                j.and_then(|j| chars.get(j))
+                    .is_some_and(char::is_ascii_digit)
+            };
+            if c == ',' && digit(i.checked_sub(1)) && digit(Some(i + 1)) {
+                '.'
+            } else {
+                c
+            }
         })
         .collect()
+}
+
+/// The items with a name the list splitter cut at its own comma joined again: GB 2760 writes
+/// mono- and diglycerides `单,双甘油脂肪酸酯`, which the splitter reads as two items (`单`,
+/// `双甘油脂肪酸酯`); two neighbours are one when the knowledge base knows them joined by the
+/// comma and does not know the first alone.
+fn rejoined(kb: &KnowledgeBase, items: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(items.len());
+    for item in items {
+        if let Some(last) = out.last_mut() {
+            let joined = format!("{},{}", last.trim(), item.trim());
+            let known = |name: &str| kb.resolve(name).is_some_and(|r| r.kind == MatchKind::Exact);
+            if !known(last.trim()) && known(&joined) {
+                *last = joined;
+                continue;
+            }
+        }
+        out.push(item.clone());
+    }
+    out
 }
 
 /// How many of the items after a class word's item are more of its contents: a class word
@@ -80,11 +193,25 @@ pub enum ProductKind {
 
 /// Whether a list is a household product's: an item names a class of surfactants, with or
 /// without its weight band (`5-15 % anionische Tenside`).
-fn is_household(items: &[String], language: Option<Language>) -> bool {
+fn is_household(kb: &KnowledgeBase, items: &[String], language: Option<Language>) -> bool {
     let Some(language) = language else {
         return false;
     };
     let tables = LabelEnglish::get();
+    // A CJK list naming its surfactants one by one (`脂肪醇聚氧乙烯醚硫酸钠`, `荧光增白剂`):
+    // two names only the household tables know.
+    let household_only = items
+        .iter()
+        .filter(|item| {
+            let head = item.split(['(', '（']).next().unwrap_or(item).trim();
+            language.is_cjk()
+                && tables.household_name(language, head).is_some()
+                && kb.resolve(head).is_none()
+        })
+        .count();
+    if household_only >= 2 {
+        return true;
+    }
     items.iter().any(|item| {
         let (_, rest) = band_and_rest(item);
         // A class printed over its components with their shares in brackets
@@ -231,7 +358,13 @@ impl<'kb> Translator<'kb> {
         // CJK labels print full-width brackets (the list splitter folds them; other callers
         // may not have).
         let item = &item.replace('（', "(").replace('）', ")");
-        let (Some(open), Some(close)) = (item.find('('), item.rfind(')')) else {
+        // Square brackets (`두부[대두, 응고제]`) are brackets too, kept as printed.
+        let (opener, closer) = match (item.find('('), item.find('[')) {
+            (Some(round), Some(square)) if square < round => ('[', ']'),
+            (None, Some(_)) => ('[', ']'),
+            _ => ('(', ')'),
+        };
+        let (Some(open), Some(close)) = (item.find(opener), item.rfind(closer)) else {
             return self.in_place(item).unwrap_or_else(|| item.to_owned());
         };
         if close < open {
@@ -240,14 +373,25 @@ impl<'kb> Translator<'kb> {
         let head = item[..open].trim();
         let inner = &item[open + 1..close];
         let tail = item[close + 1..].trim();
-        let parts = split_items(inner);
+        if let Some(english) = self.bracket_of_origins(head, inner, tail) {
+            return english;
+        }
+        let parts = rejoined(self.kb, &split_items(inner));
         let head = (self.kind == ProductKind::Household)
             .then(|| self.household(head))
             .flatten()
             .or_else(|| self.name(head, Some(parts.len())))
             .or_else(|| self.in_place(head))
             .unwrap_or_else(|| head.to_owned());
-        let mut inner: Vec<String> = parts.iter().map(|part| self.item(part)).collect();
+        let mut inner: Vec<String> = parts
+            .iter()
+            .map(
+                |part| match self.language.and_then(|l| self.tables.contained(l, part)) {
+                    Some(rest) => format!("contains {}", self.item(rest)),
+                    None => self.item(part),
+                },
+            )
+            .collect();
         // The list splitter drops a CJK "and so on" after the last name (`アミノ酸等`): the
         // English says it.
         if self.language.is_some_and(Language::is_cjk)
@@ -261,12 +405,34 @@ impl<'kb> Translator<'kb> {
         {
             inner.push("etc.".to_owned());
         }
-        let mut out = format!("{head} ({})", inner.join(", "));
+        let mut out = format!("{head} {opener}{}{closer}", inner.join(", "));
         if !tail.is_empty() {
             out.push(' ');
             out.push_str(tail);
         }
         out
+    }
+
+    /// A CJK bracket naming where a part of the item comes from (`소맥분(밀:호주산,미국산)`,
+    /// `바나나농축과즙(바나나:필리핀산)`): the part, a colon and the origins in English
+    /// (Wheat Flour (Wheat: Australia, USA)); `None` when the bracket is no such thing.
+    fn bracket_of_origins(&self, head: &str, inner: &str, tail: &str) -> Option<String> {
+        let language = self.language.filter(|l| l.is_cjk())?;
+        let (part, origins) = inner.split_once([':', '：'])?;
+        let origins: Vec<String> = origins
+            .split([',', '、', '，'])
+            .map(|o| self.tables.origin(language, o.trim()))
+            .collect::<Option<_>>()?;
+        let head = self.item(head);
+        let part = self
+            .name(part.trim(), None)
+            .unwrap_or_else(|| part.trim().to_owned());
+        let mut out = format!("{head} ({part}: {})", origins.join(", "));
+        if !tail.is_empty() {
+            out.push(' ');
+            out.push_str(tail);
+        }
+        Some(out)
     }
 
     /// The Japanese allergen declaration closing a list (`（一部に小麦・乳成分を含む）`) in
@@ -397,6 +563,18 @@ impl<'kb> Translator<'kb> {
     /// not mark it, of its `contents`.
     fn name(&self, name: &str, contents: Option<usize>) -> Option<String> {
         let name = name.trim();
+        if let Some(code) = e_number_written(name) {
+            return Some(code);
+        }
+        if let Some(language) = self.language.filter(|l| l.is_cjk())
+            && let Some(source) = self.tables.derived_from(language, name)
+        {
+            let english = match self.tables.derived_name(language, source) {
+                Some(short) => short.to_owned(),
+                None => self.name(source, None)?.to_lowercase(),
+            };
+            return Some(format!("{english}-derived"));
+        }
         if let Some(origin) = self
             .language
             .and_then(|language| self.tables.origin(language, name))
@@ -409,6 +587,14 @@ impl<'kb> Translator<'kb> {
         {
             return Some(protected);
         }
+        // A CJK label name says more than its class where both know it (`酸味料` is an
+        // acidulant, `면류첨가알칼리제` a noodle alkaline agent).
+        if self.kind == ProductKind::Food
+            && self.language.is_some_and(Language::is_cjk)
+            && let Some(english) = self.label_name(name)
+        {
+            return Some(english);
+        }
         if let Some((class, number)) = self.tables.class(name) {
             let many = match number {
                 Number::One => false,
@@ -416,6 +602,11 @@ impl<'kb> Translator<'kb> {
                 Number::Unmarked => contents.is_some_and(|n| n > 1),
             };
             return Some(if many { &class.many } else { &class.one }.clone());
+        }
+        if self.kind == ProductKind::Food
+            && let Some(english) = self.label_name(name)
+        {
+            return Some(english);
         }
         let Some(found) = self.resolve(name) else {
             return self
@@ -451,6 +642,27 @@ impl<'kb> Translator<'kb> {
                 _ => self.food_name(name, entry, &found),
             },
         })
+    }
+
+    /// A food name of the label tables (`현미` Brown Rice), or a CJK one after a written
+    /// modifier (`건표고버섯` Dried Shiitake Mushroom).
+    fn label_name(&self, name: &str) -> Option<String> {
+        let language = self.language?;
+        if let Some(english) = self.tables.label_name(language, name) {
+            return Some(english.to_owned());
+        }
+        if !language.is_cjk() {
+            return None;
+        }
+        let key = fold(name);
+        self.tables
+            .modifiers(language)
+            .iter()
+            .find_map(|(phrase, modifier)| {
+                let rest = key.strip_prefix(phrase.as_str())?.trim();
+                let english = self.tables.label_name(language, rest)?;
+                Some(format!("{modifier} {english}"))
+            })
     }
 
     /// Of an entry's INCI names, the one saying the form a CJK name prints last (`추출물`,
@@ -500,11 +712,18 @@ impl<'kb> Translator<'kb> {
         if let Some(english) = self.of_a_place(name) {
             return Some(english);
         }
+        // German heads are listed in lower case; a hyphenated compound capitalises its last
+        // part (`Schwarztee-Extrakt`).
+        let key = if language == Language::German {
+            name.to_lowercase()
+        } else {
+            name.to_owned()
+        };
         self.tables
             .compound_heads(language)
             .iter()
             .find_map(|(part, head)| {
-                let first = name.strip_suffix(part.as_str())?.trim();
+                let first = key.strip_suffix(part.as_str())?.trim();
                 if first.is_empty() || self.tables.class(first).is_some() {
                     return None;
                 }
@@ -536,6 +755,11 @@ impl<'kb> Translator<'kb> {
 
     /// The English of a name the knowledge base knows whole (never by its parts again).
     fn whole_name(&self, name: &str) -> Option<String> {
+        if self.kind == ProductKind::Food
+            && let Some(english) = self.label_name(name)
+        {
+            return Some(english);
+        }
         self.resolve(name)?;
         self.name(name, None)
     }
@@ -575,7 +799,9 @@ impl<'kb> Translator<'kb> {
             }
             let (food, place) = (name[..start].trim(), name[at..].trim());
             let capitalised = place.chars().next().is_some_and(char::is_uppercase);
-            if food.is_empty() || !capitalised || place.split(' ').count() > 3 {
+            // A share after the place (`Saucisse de Toulouse 15 %`) is no part of it.
+            let share = place.chars().any(|c| c.is_ascii_digit());
+            if food.is_empty() || !capitalised || share || place.split(' ').count() > 3 {
                 return None;
             }
             if self.resolve(place).is_some() {
@@ -783,6 +1009,11 @@ impl<'kb> Translator<'kb> {
                 }
                 None => {}
             }
+        }
+        // A synonym written in lower case (`soy lecithins`) is written as the other names are,
+        // so that the label spelling applies to it (Soya Lecithins).
+        if !name.chars().any(char::is_uppercase) {
+            name = capitalised(&name);
         }
         let have = stemmed_words(&name);
         let mut prefix: Vec<&str> = Vec::new();
@@ -994,6 +1225,21 @@ fn english_names(entry: &Ingredient) -> impl Iterator<Item = &String> {
     }))
 }
 
+/// An E-number as a European label prints it (`E-450`, `E 330`, `e471`) written as English
+/// labels do (E450); `None` for any other name.
+fn e_number_written(name: &str) -> Option<String> {
+    let rest = name.strip_prefix(['E', 'e'])?;
+    let rest = rest.strip_prefix(['-', ' ']).unwrap_or(rest);
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    let suffix = &rest[digits..];
+    let valid = (3..=4).contains(&digits)
+        && suffix.len() <= 4
+        && suffix
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c == '(' || c == ')' || c.is_ascii_digit());
+    valid.then(|| format!("E{rest}"))
+}
+
 fn e_number_like(name: &str) -> Option<()> {
     let rest = name.strip_prefix(['E', 'e'])?;
     rest.chars().next().filter(char::is_ascii_digit).map(|_| ())
@@ -1021,6 +1267,19 @@ fn stem(word: &str) -> String {
     }
 }
 
+/// Each word of a lower-case name with a capital initial (`soy lecithins` → Soy Lecithins).
+fn capitalised(name: &str) -> String {
+    name.split(' ')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_uppercase().chain(chars).collect::<String>()
+            })
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Whether an English name is plural: its last word ends in a plural `s`.
 fn is_plural(name: &str) -> bool {
     let last = name.rsplit(' ').next().unwrap_or(name).to_ascii_lowercase();
@@ -1029,6 +1288,10 @@ fn is_plural(name: &str) -> bool {
 
 /// `name` with its last word made plural or singular.
 fn with_number(name: &str, plural: bool) -> String {
+    // A name ending in a bracket (`Vegetable Fats (Palm, Coconut)`) says its number before it.
+    if name.ends_with(')') {
+        return name.to_owned();
+    }
     let (head, last) = match name.rsplit_once(' ') {
         Some((head, last)) => (format!("{head} "), last),
         None => (String::new(), name),
@@ -1068,6 +1331,229 @@ mod tests {
     }
 
     #[test]
+    fn a_class_word_over_several_additives_holds_them_in_brackets() {
+        // Printed without brackets, the class's contents are items of the list; in the
+        // comma-separated English they stay under their class, in brackets.
+        assert_eq!(
+            english(
+                &[
+                    "Zucker",
+                    "Säuerungsmittel: Äpfelsäure",
+                    "Milchsäure",
+                    "Salz"
+                ],
+                Language::German
+            ),
+            ["Sugar", "Acids (Malic Acid, Lactic Acid)", "Salt"]
+        );
+        assert_eq!(
+            english(
+                &[
+                    "Conservanti: nitrito di sodio",
+                    "nitrato di potassio",
+                    "Emulsionante: lecitina di soia",
+                    "sale"
+                ],
+                Language::Italian
+            ),
+            [
+                "Preservatives (Sodium Nitrite, Potassium Nitrate)",
+                "Emulsifier: Soya Lecithin",
+                "Salt"
+            ]
+        );
+    }
+
+    #[test]
+    fn cjk_food_names_take_the_english_they_say_not_their_entrys() {
+        // 현미 resolves to Rice and 포도당 to the glucose syrup sharing the name; 들기름 is
+        // no entry: the label names say Brown Rice, Glucose, Perilla Oil.
+        assert_eq!(
+            english(&["현미", "포도당", "들기름", "설탕"], Language::Korean),
+            ["Brown Rice", "Glucose", "Perilla Oil", "Sugar"]
+        );
+        assert_eq!(
+            english(&["玄米", "ぶどう糖", "植物油脂"], Language::Japanese),
+            ["Brown Rice", "Glucose", "Vegetable Oil and Fat"]
+        );
+        assert_eq!(
+            english(&["葡萄糖", "生抽", "葡萄干"], Language::Chinese),
+            ["Glucose", "Light Soy Sauce", "Raisins"]
+        );
+        // A cosmetic list keeps INCI names: 토코페롤 is Tocopherol there too, 글리세릴스테아레이트
+        // Glyceryl Stearate (not the food additive's name).
+        assert_eq!(
+            english(
+                &[
+                    "정제수",
+                    "글리세릴스테아레이트",
+                    "다이메티콘",
+                    "페녹시에탄올"
+                ],
+                Language::Korean
+            ),
+            ["Aqua", "Glyceryl Stearate", "Dimethicone", "Phenoxyethanol"]
+        );
+    }
+
+    #[test]
+    fn a_name_cut_at_its_own_comma_is_joined_again() {
+        // GB 2760's 单,双甘油脂肪酸酯 (mono- and diglycerides), cut by the splitter.
+        assert_eq!(
+            english(&["食品添加剂(单,双甘油脂肪酸酯,卡拉胶)"], Language::Chinese),
+            ["Food additives (Mono- and Diglycerides of Fatty Acids, Carrageenan)"]
+        );
+        assert_eq!(
+            english(&["白砂糖", "单", "双甘油脂肪酸酯"], Language::Chinese),
+            ["White Sugar", "Mono- and Diglycerides of Fatty Acids"]
+        );
+        // Two known names stay two.
+        assert_eq!(
+            english(&["白砂糖", "食用盐"], Language::Chinese),
+            ["White Sugar", "Edible Salt"]
+        );
+    }
+
+    #[test]
+    fn cjk_seasonings_and_textured_proteins_are_named_by_their_parts() {
+        assert_eq!(
+            english(&["鸡精调味料", "牛肉"], Language::Chinese),
+            ["Chicken Essence Seasoning", "Beef"]
+        );
+        assert_eq!(
+            english(&["粒状植物性たん白", "着色料(紅麹)"], Language::Japanese),
+            ["Textured Vegetable Protein", "Colour (Monascus)"]
+        );
+        assert_eq!(
+            english(&["혼합제제(탄산나트륨, 탄산칼륨)"], Language::Korean),
+            ["Mixed Preparation (Sodium Carbonate, Potassium Carbonate)"]
+        );
+    }
+
+    #[test]
+    fn cjk_additive_classes_alone_take_their_english_class_name() {
+        assert_eq!(
+            english(&["설탕", "소포제", "광택제"], Language::Korean),
+            ["Sugar", "Antifoaming agent", "Glazing agent"]
+        );
+        assert_eq!(
+            english(&["砂糖", "糊料", "苦味料", "防かび剤"], Language::Japanese),
+            ["Sugar", "Thickener", "Bittering agent", "Antifungal agent"]
+        );
+        assert_eq!(
+            english(&["白砂糖", "稳定剂和凝固剂", "加工助剂"], Language::Chinese),
+            ["White Sugar", "Stabiliser and coagulant", "Processing aid"]
+        );
+    }
+
+    #[test]
+    fn european_plant_names_in_oil_brackets_and_mass_nouns_are_english() {
+        assert_eq!(
+            english(
+                &["pflanzliche Öle (Palm, Raps)", "Sojalecithine"],
+                Language::German
+            ),
+            ["Vegetable oils (Palm, Rapeseed)", "Soya Lecithins"]
+        );
+        // Romance plurals of names English does not count stay singular.
+        assert_eq!(
+            english(
+                &["natas", "coentros", "cogumelos", "peito de peru"],
+                Language::Portuguese
+            ),
+            ["Cream", "Coriander", "Mushrooms", "Turkey Breast"]
+        );
+        assert_eq!(
+            english(&["spinaci", "pomodori pelati", "ceci"], Language::Italian),
+            ["Spinach", "Peeled Tomatoes", "Chickpeas"]
+        );
+        assert_eq!(
+            english(
+                &["fermentos levedantes: carbonato ácido de sódio"],
+                Language::Portuguese
+            ),
+            ["Raising agents: Sodium Bicarbonate"]
+        );
+    }
+
+    #[test]
+    fn european_shares_allergen_capitals_e_numbers_and_contains_are_english() {
+        // A decimal comma is an English point; capitals emphasising an allergen are read.
+        assert_eq!(
+            english(&["pimentón 2,5 %", "proteína de SOJA"], Language::Spanish),
+            ["Paprika 2.5 %", "Soya Protein"]
+        );
+        assert_eq!(
+            english(&["ROGGENmehl", "Käse"], Language::German),
+            ["Rye Flour", "Cheese"]
+        );
+        // E-numbers written as English labels write them, the words between them English.
+        assert_eq!(
+            english(&["estabilizadores: E-450 y E-451"], Language::Spanish),
+            ["Stabilisers: E450 and E451"]
+        );
+        assert_eq!(
+            english(&["vino rosso (contiene SOLFITI)"], Language::Italian),
+            ["Red Wine (contains Sulphites)"]
+        );
+    }
+
+    #[test]
+    fn cjk_brackets_of_origins_square_brackets_and_sources_are_english() {
+        assert_eq!(
+            english(&["소맥분(밀:호주산,미국산)"], Language::Korean),
+            ["Wheat Flour (Wheat: Australia, USA)"]
+        );
+        assert_eq!(
+            english(&["두부[대두, 응고제]"], Language::Korean),
+            ["Tofu [Soybeans, Firming agent]"]
+        );
+        assert_eq!(
+            english(&["乳化剤(大豆由来)", "건표고버섯"], Language::Japanese)[0],
+            "Emulsifier (soy-derived)"
+        );
+        assert_eq!(
+            english(&["건표고버섯", "설탕"], Language::Korean),
+            ["Dried Shiitake Mushroom", "Sugar"]
+        );
+    }
+
+    #[test]
+    fn heads_first_and_places_read_label_names_and_keep_the_share_after() {
+        assert_eq!(
+            english(
+                &["préparation de fraise 15 % (fraises, concentré de carotte noire)"],
+                Language::French
+            ),
+            ["Strawberry Preparation 15 % (Strawberries, Black Carrot Concentrate)"]
+        );
+        assert_eq!(
+            english(
+                &["saucisse de Toulouse 15 % (viande de porc, sel)"],
+                Language::French
+            ),
+            ["Toulouse Sausage 15 % (Pork, Salt)"]
+        );
+        assert_eq!(
+            english(&["Schwarztee-Extrakt (0,12 %)"], Language::German),
+            ["Black Tea Extract (0.12 %)"]
+        );
+    }
+
+    #[test]
+    fn a_name_ending_in_a_bracket_is_never_given_a_plural_after_it() {
+        let out = english(&["grassi vegetali (palma, cocco)"], Language::Italian);
+        assert!(!out[0].ends_with(")s"), "{out:?}");
+        assert_eq!(
+            english(
+                &["farina di grano tenero", "olive", "melanzane"],
+                Language::Italian
+            ),
+            ["Soft Wheat Flour", "Olives", "Aubergines"]
+        );
+    }
+
+    #[test]
     fn known_names_become_english_and_unknown_ones_stay() {
         let out = english(
             &["Sheabutter", "Niacinamid", "Zauberpulver"],
@@ -1101,7 +1587,7 @@ mod tests {
             ]
         );
         let out = english(&["Harina de trigo 59%", "azúcar 17,8%"], Language::Spanish);
-        assert_eq!(out, ["Wheat Flour 59%", "Sugar 17,8%"]);
+        assert_eq!(out, ["Wheat Flour 59%", "Sugar 17.8%"]);
     }
 
     #[test]
@@ -1141,7 +1627,7 @@ mod tests {
         // A plural of a known name is that name, in the plural as printed; a typo-only match
         // is not translated here.
         let out = english(&["Noisettes", "Noisettes (12,5 %)"], Language::French);
-        assert_eq!(out, ["Hazelnuts", "Hazelnuts (12,5 %)"]);
+        assert_eq!(out, ["Hazelnuts", "Hazelnuts (12.5 %)"]);
         let kb = KnowledgeBase::embedded();
         let typo = "Glycerim";
         assert!(kb.lookup(typo).is_none());
@@ -1171,7 +1657,7 @@ mod tests {
     #[test]
     fn brackets_are_translated_part_by_part() {
         let out = english(&["Emulgator (Sojalecithin, 12,5 %)"], Language::German);
-        assert_eq!(out, ["Emulsifier (Soya Lecithin, 12,5 %)"]);
+        assert_eq!(out, ["Emulsifier (Soya Lecithin, 12.5 %)"]);
     }
 
     #[test]
@@ -1185,7 +1671,7 @@ mod tests {
         );
         assert_eq!(
             out,
-            ["Raising agents (Sodium Bicarbonate)", "Thickener (pectin)"]
+            ["Raising agents (Sodium Bicarbonate)", "Thickener (Pectin)"]
         );
         let out = english(
             &["膨松剂（碳酸氢钠、碳酸氢铵）", "乳化剂"],
@@ -1327,7 +1813,7 @@ mod tests {
         );
         assert_eq!(
             english(&["정제소금", "정제수"], Language::Korean),
-            ["Refined Salt", "Water"]
+            ["Refined Salt", "Purified Water"]
         );
         assert_eq!(with_number("Strawberry", true), "Strawberries");
         assert_eq!(with_number("Flavourings", false), "Flavouring");
@@ -1407,6 +1893,22 @@ mod tests {
     }
 
     #[test]
+    fn cjk_household_lists_naming_surfactants_one_by_one_are_household_lists() {
+        assert_eq!(
+            english(
+                &["水", "脂肪醇聚氧乙烯醚硫酸钠", "荧光增白剂", "蛋白酶"],
+                Language::Chinese
+            ),
+            [
+                "Water",
+                "Sodium alcohol ethoxysulfate",
+                "Optical brightener",
+                "Protease"
+            ]
+        );
+    }
+
+    #[test]
     fn cjk_household_lists_are_in_plain_english() {
         let out = english(
             &[
@@ -1419,7 +1921,7 @@ mod tests {
         assert_eq!(
             out,
             [
-                "Surfactants (24%, Sodium alkyl ether sulphate)",
+                "Surfactants (24%, Sodium alkyl ether sulfate)",
                 "Stabiliser",
                 "Water"
             ]
@@ -1442,7 +1944,7 @@ mod tests {
     fn cjk_bounded_shares_are_written_in_english() {
         assert_eq!(
             english(&["정제수", "대두 5% 미만"], Language::Korean),
-            ["Water", "Soya Beans less than 5%"]
+            ["Purified Water", "Soybeans less than 5%"]
         );
         assert_eq!(
             english(&["砂糖", "食塩1%未満"], Language::Japanese),

@@ -1,7 +1,8 @@
 //! The synthetic labels of `fixtures/labels.toml` (rendered and read by the OCR tests), of
 //! `fixtures/labels-heldout.toml` (held out from tuning the translation, never rendered) and of
 //! `fixtures/labels-other-hands.toml` (written by other hands, never rendered) and of
-//! `fixtures/labels-blind.toml` (written blind, report only, never rendered), rendered and
+//! `fixtures/labels-blind.toml` (written blind, report only, never rendered) and of
+//! `fixtures/labels-tune2.toml` (written blind as tune material, never rendered), rendered and
 //! scored by [`test_support::labels`].
 
 use std::path::Path;
@@ -34,6 +35,15 @@ pub fn other_hands() -> Vec<Label> {
 pub fn blind() -> Vec<Label> {
     test_support::labels::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels-blind.toml"),
+    )
+}
+
+/// The second tune set: labels written blind by another hand as tune material (twelve each
+/// in Korean, Japanese and Chinese, six in each European language); its misses are printed
+/// and may guide the knowledge.
+pub fn tune2() -> Vec<Label> {
+    test_support::labels::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels-tune2.toml"),
     )
 }
 

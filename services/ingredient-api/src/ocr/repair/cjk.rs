@@ -33,6 +33,7 @@ use std::collections::BTreeSet;
 
 use domain::knowledge::KnowledgeBase;
 use domain::language::classes::FunctionClasses;
+use domain::language::english::LabelEnglish;
 use domain::ocr::label::Language;
 use domain::text::script::{is_cjk, is_han, is_hangul, is_kana};
 
@@ -142,6 +143,9 @@ struct Names<'t> {
     /// The last characters of the names: heads of compounds (`油`, `粉`, `浆`, `酸`).
     finals: BTreeSet<char>,
     confusable: &'t [(char, char)],
+    /// The label language: a word the English tables know in it (an origin such as `호주산`,
+    /// a label name) is no misread.
+    language: Language,
 }
 
 impl<'t> Names<'t> {
@@ -157,11 +161,14 @@ impl<'t> Names<'t> {
             names,
             classes,
             confusable,
+            language,
         }
     }
 
     fn known(&self, kb: &KnowledgeBase, run: &str) -> bool {
-        self.classes.contains(run) || kb.lookup(run).is_some()
+        self.classes.contains(run)
+            || kb.lookup(run).is_some()
+            || LabelEnglish::get().knows(self.language, run)
     }
 
     /// The one known name `run` is a single misread of, if there is exactly one: a doubled
@@ -278,6 +285,17 @@ mod tests {
     fn mended(item: &str, language: Language) -> String {
         mend(KnowledgeBase::embedded(), item, language, CJK_CONFUSABLE)
             .unwrap_or_else(|| item.to_owned())
+    }
+
+    #[test]
+    fn origins_and_label_names_are_no_misreads() {
+        // 호주산 (Australian) is one character from 호박산 (succinic acid): an origin the
+        // translation knows stays as printed, and so does a label name such as 들기름.
+        assert_eq!(
+            mended("소맥분(밀:호주산,미국산)", Language::Korean),
+            "소맥분(밀:호주산,미국산)"
+        );
+        assert_eq!(mended("들기름", Language::Korean), "들기름");
     }
 
     #[test]
