@@ -95,6 +95,7 @@ impl PpOcrEngine {
         };
         let blocks = layout::blocks(&reading.lines);
         let (found, text) = layout::find_list(&blocks);
+        tracing::trace!(text = %text, "the page");
         // Known names first: small print read enlarged may lose a letter or two of its
         // header (`Igedients:`) while its items become names.
         let quality = |found: &Extraction| {
@@ -138,7 +139,10 @@ impl PpOcrEngine {
                 z.scale,
                 deadline,
                 reading_steps,
-                |lines| list_is_read(lines, language),
+                |lines| {
+                    list_is_read(lines, language)
+                        || (header_block_passed(lines) && list_has_ended(lines, language))
+                },
             );
             let zoomed = match zoomed {
                 Ok(zoomed) => zoomed,
@@ -406,6 +410,22 @@ const BOXES_PER_STEP: usize = 6;
 /// with, whole: a list that answers without Tesseract ([`NeuralReading::is_enough`]), in `language`
 /// when one is asked for, that a line under the last one read would not change.
 fn list_is_read(lines: &[TextLine], language: Option<Language>) -> bool {
+    list_ended(lines, language, list_is_enough)
+}
+
+/// Whether the list with a header read so far, however short, has ended: a line under the
+/// last one read would not change it.
+fn list_has_ended(lines: &[TextLine], language: Option<Language>) -> bool {
+    list_ended(lines, language, |found| found.header_found)
+}
+
+/// Whether the lines read so far hold a list that `wanted` accepts (in `language` when one
+/// is asked for) that a line under the last one read would not change.
+fn list_ended(
+    lines: &[TextLine],
+    language: Option<Language>,
+    wanted: impl Fn(&Extraction) -> bool,
+) -> bool {
     let answer = |lines: &[TextLine]| {
         let (found, text) = layout::find_list(&layout::blocks(lines));
         if layout::unread_list_first(&text) {
@@ -419,7 +439,7 @@ fn list_is_read(lines: &[TextLine], language: Option<Language>) -> bool {
     let Some(last) = lines.last() else {
         return false;
     };
-    let Some(found) = answer(lines).filter(list_is_enough) else {
+    let Some(found) = answer(lines).filter(|f| wanted(f)) else {
         return false;
     };
     // The next line of the last one's block: one line height further across its axis (the
@@ -438,6 +458,25 @@ fn list_is_read(lines: &[TextLine], language: Option<Language>) -> bool {
     };
     let more: Vec<TextLine> = lines.iter().cloned().chain([next]).collect();
     answer(&more).is_some_and(|f| f.items == found.items)
+}
+
+/// Whether the lines read so far (in reading order) have gone past a list header's block
+/// and the block after it (what an enlarged reading reads closer after it: [`zoom_region`]).
+/// With the list ended ([`list_has_ended`]), an enlarged reading stops there, however short
+/// its list ([`list_is_read`] waits for one that answers).
+fn header_block_passed(lines: &[TextLine]) -> bool {
+    let last = lines.len().saturating_sub(1);
+    let blocks = layout::blocks(lines);
+    let Some(header) = blocks
+        .iter()
+        .position(|b| crate::ocr::repair::extract(&b.lines.join("\n")).header_found)
+    else {
+        return false;
+    };
+    blocks
+        .iter()
+        .position(|b| b.members.contains(&last))
+        .is_some_and(|at| at > header + 1)
 }
 
 /// The layout's reading order, each block cut into steps of [`BOXES_PER_STEP`] boxes.
@@ -518,6 +557,37 @@ mod tests {
             &page(&["wheat flour, sugar, salt.", "x"]),
             None
         ));
+    }
+
+    #[test]
+    fn an_enlarged_reading_stops_past_the_header_block() {
+        // Three blocks one under the other (gaps of several line heights between them).
+        let mut lines = page(&[
+            "Mangoschnitze getrocknet. Zutaten: Mangoschnitze.",
+            "Morceaux de mangue séchés.",
+            "Nährwerte pro 100 g",
+            "Energie 1295 kJ",
+        ]);
+        for (i, l) in lines.iter_mut().enumerate() {
+            l.rect.cy = 30.0 + 100.0 * i as f32;
+        }
+        assert_eq!(layout::blocks(&lines).len(), 4);
+        // The header's block, then the block after it: not yet.
+        assert!(!header_block_passed(&lines[..1]));
+        assert!(!header_block_passed(&lines[..2]));
+        // A block beyond them.
+        assert!(header_block_passed(&lines[..3]));
+        // A list of one item has ended with its block; one running on to the last line read
+        // has not. Neither answers.
+        assert!(list_has_ended(&lines[..3], None));
+        let mut open = lines.clone();
+        open[0].text = "Mangoschnitze getrocknet. Zutaten: Mangoschnitze,".into();
+        assert!(!list_has_ended(&open[..1], None));
+        assert!(!list_is_read(&lines[..3], None));
+        // No header read: the whole part is read.
+        let mut none = lines.clone();
+        none[0].text = "Mangoschnitze getrocknet.".into();
+        assert!(!header_block_passed(&none));
     }
 
     #[test]
