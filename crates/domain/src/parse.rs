@@ -429,13 +429,15 @@ fn marker_first_chars() -> &'static [char] {
 
 /// Where a trace list may end or a bracketed part start.
 static TRACE_ENDS: CharSet = CharSet::new(
-    &['(', '[', '{', '（', '【', '〈', '「', '《', '\n', '.', '。'],
+    &[
+        '(', '[', '{', '（', '【', '〈', '「', '《', '〔', '\n', '.', '。',
+    ],
     |c| is_opener(c) || matches!(c, '\n' | '.' | '。'),
 );
 
 /// Where a bracketed part or sub-ingredients after a colon may start.
 static HEAD_MARKS: CharSet = CharSet::new(
-    &['(', '[', '{', '（', '【', '〈', '「', '《', ':', '：'],
+    &['(', '[', '{', '（', '【', '〈', '「', '《', '〔', ':', '：'],
     |c| is_opener(c) || matches!(c, ':' | '：'),
 );
 
@@ -1189,6 +1191,15 @@ mod tests {
             .into_iter()
             .map(|i| i.name)
             .collect()
+    }
+
+    #[test]
+    fn japanese_tortoise_shell_brackets_hold_sub_ingredients() {
+        let items = split_ingredients("しょうゆ〔大豆、小麦を含む〕、砂糖");
+        let names: Vec<_> = items.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, ["しょうゆ", "砂糖"]);
+        let sub: Vec<_> = items[0].sub.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(sub.len(), 2, "{sub:?}");
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub(crate) fn closer_of(c: char) -> Option<char> {
         '〈' => Some('〉'),
         '「' => Some('」'),
         '《' => Some('》'),
+        '〔' => Some('〕'),
         _ => None,
     }
 }
@@ -40,7 +41,7 @@ pub(crate) fn is_opener(c: char) -> bool {
 
 /// Whether `c` closes a bracket.
 pub(crate) fn is_closer(c: char) -> bool {
-    matches!(c, ')' | ']' | '}' | '）' | '】' | '〉' | '」' | '》')
+    matches!(c, ')' | ']' | '}' | '）' | '】' | '〉' | '」' | '》' | '〕')
 }
 
 /// A set of characters the parser looks for, with a table of the bytes that start them in
@@ -136,7 +137,8 @@ static ASCII_WORD: [bool; 256] = {
 /// Opening and closing brackets, for matching them.
 pub(crate) static BRACKETS: CharSet = CharSet::new(
     &[
-        '(', '[', '{', '（', '【', '〈', '「', '《', ')', ']', '}', '）', '】', '〉', '」', '》',
+        '(', '[', '{', '（', '【', '〈', '「', '《', '〔', ')', ']', '}', '）', '】', '〉', '」',
+        '》', '〕',
     ],
     |c| is_opener(c) || is_closer(c),
 );
@@ -144,14 +146,14 @@ pub(crate) static BRACKETS: CharSet = CharSet::new(
 /// Where an item may end, or a bracketed part or sub-ingredients after a colon start.
 pub(crate) static ITEM_ENDS: CharSet = CharSet::new(
     &[
-        '(', '[', '{', '（', '【', '〈', '「', '《', ';', '\n', '、', '，', '；', '•', '·', ',',
-        '.', '。', ':', '：', '／',
+        '(', '[', '{', '（', '【', '〈', '「', '《', '〔', ';', '\n', '、', '，', '；', '•', '·',
+        ',', '.', '。', ':', '：', '／',
     ],
     |c| is_opener(c) || may_separate(c) || matches!(c, ':' | '：'),
 );
 
 /// The opening brackets.
-pub(crate) const OPENERS: [char; 8] = ['(', '[', '{', '（', '【', '〈', '「', '《'];
+pub(crate) const OPENERS: [char; 9] = ['(', '[', '{', '（', '【', '〈', '「', '《', '〔'];
 
 /// The matched bracket pairs of one text, as byte offsets of the opening and closing bracket,
 /// found on first use: most items have no brackets, and then cost no matching at all.

@@ -728,8 +728,8 @@ fn misread_cjk_section_start(compact: &str, line: &str) -> bool {
 fn bracket_delta(text: &str) -> i32 {
     text.chars()
         .map(|c| match c {
-            '(' | '[' | '{' | '〈' | '【' | '《' | '「' => 1,
-            ')' | ']' | '}' | '〉' | '】' | '》' | '」' => -1,
+            c if is_opener(c) => 1,
+            c if is_closer(c) => -1,
             _ => 0,
         })
         .sum()
@@ -743,8 +743,8 @@ fn sentence_end(text: &str, depth_before: i32) -> Option<usize> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     for (i, &(offset, c)) in chars.iter().enumerate() {
         match c {
-            '(' | '[' | '{' | '〈' | '【' | '《' | '「' => depth += 1,
-            ')' | ']' | '}' | '〉' | '】' | '》' | '」' => depth -= 1,
+            c if is_opener(c) => depth += 1,
+            c if is_closer(c) => depth -= 1,
             '。' if depth <= 0 => return Some(offset),
             '.' if depth <= 0 => {
                 let next = chars.get(i + 1).map(|&(_, c)| c);
@@ -1073,11 +1073,19 @@ fn is_cjk_char(c: char) -> bool {
 
 /// Splits a list found on a label into its items with the list grammar's one splitter
 /// ([`crate::grammar::split`]), the passes of text an OCR engine read around it: the text in
-/// compatibility form (NFKC: `（` is `(`), a colon between two CJK names read as the `、` it
+/// compatibility form (NFKC: `（` is `(`; Japanese labels' tortoise-shell brackets `〔〕`,
+/// which NFKC keeps, written `()` too), a colon between two CJK names read as the `、` it
 /// is, brackets as read (any closing bracket closes, one left open runs to the end), then
 /// each item's commas inside brackets written `", "` and the item cleaned of specks.
 pub fn split_items(list: &str) -> Vec<String> {
-    let list: String = list.nfkc().collect();
+    let list: String = list
+        .nfkc()
+        .map(|c| match c {
+            '〔' => '(',
+            '〕' => ')',
+            c => c,
+        })
+        .collect();
     let list = cjk_colons_as_separators(&list);
     let mut items = Vec::new();
     for item in TopLevel::with(Brackets::as_read(&list)) {

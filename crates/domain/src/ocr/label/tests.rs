@@ -228,6 +228,11 @@ fn specks_read_as_quotes_and_colons_are_dropped() {
         ),
         "Farina di frumento, Olio di palma, Alcol cetilstearilico, Sciroppo invertito, Sale"
     );
+    // Tortoise-shell brackets hold their commas like any other, written `()`.
+    assert_eq!(
+        split_items("しょうゆ〔大豆、小麦を含む〕、砂糖"),
+        ["しょうゆ(大豆, 小麦を含む)", "砂糖"]
+    );
     // A function class's colon is printed, whatever the case of its contents.
     assert_eq!(
         split_items("Harina de trigo, Espesante: goma xantana, acidulante: ácido cítrico"),
