@@ -555,8 +555,13 @@ impl LabelEnglish {
         }
         let (countries, suffixes) = self.countries.get(&language)?;
         suffixes.iter().find_map(|suffix| {
-            let country = name.strip_suffix(suffix.as_str())?.trim();
-            countries.get(country).cloned()
+            let place = name.strip_suffix(suffix.as_str())?.trim();
+            // A place with a smaller one after it (`경북 의성`) is named by its first word.
+            let first = place.split_whitespace().next()?;
+            countries
+                .get(place)
+                .or_else(|| countries.get(first))
+                .cloned()
         })
     }
 
