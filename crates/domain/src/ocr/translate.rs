@@ -410,6 +410,9 @@ impl<'kb> Translator<'kb> {
         if let Some(english) = self.bracket_of_origins(head, inner, tail) {
             return english;
         }
+        if let Some(english) = self.item_with_allergens(head, inner, tail) {
+            return english;
+        }
         if let Some(english) = self.latin_name_and_part(head, inner, tail) {
             return english;
         }
@@ -514,21 +517,56 @@ impl<'kb> Translator<'kb> {
     /// The Japanese allergen declaration closing a list (`（一部に小麦・乳成分を含む）`) in
     /// English: "(Contains: Wheat, Milk)"; `None` for any other item.
     fn allergen_declaration(&self, item: &str) -> Option<String> {
-        let (open, close) = &words().japanese_declaration;
+        let (open, _) = &words().japanese_declaration;
         let inner = item
             .trim()
             .strip_prefix(['(', '（'])?
             .strip_suffix([')', '）'])?
             .trim()
-            .strip_prefix(open.as_str())?
-            .strip_suffix(close.as_str())?;
+            .strip_prefix(open.as_str())?;
+        let names = self.declared_allergens(inner)?;
+        Some(format!("(Contains: {})", names.join(", ")))
+    }
+
+    /// The English names of the allergens a Japanese bracket declares (`小麦・大豆を含む`, with
+    /// or without the opening `一部に`); `None` when the text does not end so or names none.
+    fn declared_allergens(&self, inner: &str) -> Option<Vec<String>> {
+        let (open, close) = &words().japanese_declaration;
+        let inner = inner.trim();
+        let inner = inner.strip_prefix(open.as_str()).unwrap_or(inner);
         let names: Vec<String> = inner
+            .strip_suffix(close.as_str())?
             .split(['・', '、', ',', '，'])
             .map(str::trim)
             .filter(|n| !n.is_empty())
             .map(|n| self.name(n, None).unwrap_or_else(|| n.to_owned()))
             .collect();
-        (!names.is_empty()).then(|| format!("(Contains: {})", names.join(", ")))
+        (!names.is_empty()).then_some(names)
+    }
+
+    /// A Japanese allergen bracket after a single item (`しょうゆ（小麦・大豆を含む）`, 食品表示基準
+    /// 別表第14: the individual declaration): the item, then "(contains wheat and soya beans)"
+    /// as English labels word it; `None` for any other bracket.
+    fn item_with_allergens(&self, head: &str, inner: &str, tail: &str) -> Option<String> {
+        if self.language != Some(Language::Japanese) || head.is_empty() {
+            return None;
+        }
+        let names: Vec<String> = self
+            .declared_allergens(inner)?
+            .iter()
+            .map(|n| n.to_lowercase())
+            .collect();
+        let names = match names.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => return None,
+        };
+        let mut out = format!("{} (contains {names})", self.item(head));
+        if !tail.is_empty() {
+            out.push(' ');
+            out.push_str(tail);
+        }
+        Some(out)
     }
 
     /// An item of a household list: a component with its weight band, each in English
@@ -1975,6 +2013,46 @@ mod tests {
         assert_eq!(
             english(&["豚肉(国産)", "大豆(中国産)"], Language::Japanese),
             ["Pork (Japan)", "Soya Beans (China)"]
+        );
+    }
+
+    #[test]
+    fn cjk_origins_name_prefectures_provinces_and_more_countries() {
+        assert_eq!(
+            english(
+                &["梅(和歌山県産)", "小豆(北海道産)", "砂糖(外国産)"],
+                Language::Japanese
+            ),
+            [
+                "Ume Plum (Wakayama Prefecture)",
+                "Red Beans (Hokkaido)",
+                "Sugar (Imported)"
+            ]
+        );
+        assert_eq!(
+            english(
+                &["마늘(경북 의성산)", "쌀(국내산)", "새우(에콰도르산)"],
+                Language::Korean
+            ),
+            [
+                "Garlic (Gyeongsangbuk-do, Korea)",
+                "Rice (Korea)",
+                "Shrimp (Ecuador)"
+            ]
+        );
+    }
+
+    #[test]
+    fn japanese_allergen_brackets_after_one_item_say_what_it_contains() {
+        assert_eq!(
+            english(
+                &["しょうゆ（小麦・大豆を含む）", "ソース(一部に乳成分を含む)"],
+                Language::Japanese
+            ),
+            [
+                "Soy Sauce (contains wheat and soya beans)",
+                "Sauce (contains milk)"
+            ]
         );
     }
 
