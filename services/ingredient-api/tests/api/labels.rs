@@ -9,51 +9,50 @@ use std::path::Path;
 
 pub use test_support::labels::{Label, Variant, render, score};
 
+/// The labels of a file of `fixtures/`.
+fn fixture(file: &str) -> Vec<Label> {
+    test_support::labels::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(file),
+    )
+}
+
 /// Every label of the fixture file.
 pub fn corpus() -> Vec<Label> {
-    test_support::labels::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels.toml"))
+    fixture("labels.toml")
 }
 
 /// The labels written to check the English translation on lists it was not tuned on.
 pub fn held_out() -> Vec<Label> {
-    test_support::labels::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels-heldout.toml"),
-    )
+    fixture("labels-heldout.toml")
 }
 
 /// The labels written by other hands than the translation's, to measure how its English
 /// generalises: half of them (by [`is_tune_half`]) may guide the knowledge, the other half only
 /// reports.
 pub fn other_hands() -> Vec<Label> {
-    test_support::labels::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels-other-hands.toml"),
-    )
+    fixture("labels-other-hands.toml")
 }
 
 /// The labels written blind after the translation was last tuned: they only report, their
 /// misses are never printed nor read.
 pub fn blind() -> Vec<Label> {
-    test_support::labels::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels-blind.toml"),
-    )
+    fixture("labels-blind.toml")
 }
 
 /// The second tune set: labels written blind by another hand as tune material (twelve each
 /// in Korean, Japanese and Chinese, six in each European language); its misses are printed
 /// and may guide the knowledge.
 pub fn tune2() -> Vec<Label> {
-    test_support::labels::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels-tune2.toml"),
-    )
+    fixture("labels-tune2.toml")
 }
 
 /// The third tune set: labels written blind by another hand as tune material (twenty each in
 /// Korean, Japanese and Chinese, some of it in traditional characters, three in each European
 /// language); its misses are printed and may guide the knowledge.
 pub fn tune3() -> Vec<Label> {
-    test_support::labels::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels-tune3.toml"),
-    )
+    fixture("labels-tune3.toml")
 }
 
 /// Whether a label belongs to the tune half: the FNV-1a hash of its name is even (a fixed

@@ -57,6 +57,19 @@ fn english_f1(labels: &[Label], set: &str, show_misses: bool) -> BTreeMap<String
         .collect()
 }
 
+/// Asserts that a set holds `count` labels (`why` says how many per language), each a
+/// non-English list with one English reference item per printed item.
+fn assert_translations(labels: &[Label], count: usize, set: &str, why: &str) {
+    assert!(
+        labels
+            .iter()
+            .all(|l| l.language != "en"
+                && l.english.as_ref().is_some_and(|e| e.len() == l.items.len())),
+        "{set} are translations, each with an English reference item per item"
+    );
+    assert_eq!(labels.len(), count, "{set}: {why}");
+}
+
 /// Asserts every language at or above its floor (the level reached; raise it as it rises).
 fn assert_floors(scores: &BTreeMap<String, f64>, floors: &[(&str, f64)], set: &str) {
     assert_eq!(scores.len(), floors.len(), "{set}: a floor per language");
@@ -89,14 +102,12 @@ fn ocr_english_text_of_the_synthetic_labels_stays_above_its_floor() {
 #[test]
 fn ocr_english_text_of_the_held_out_labels_stays_above_its_floor() {
     let labels = held_out();
-    assert!(
-        labels
-            .iter()
-            .all(|l| l.language != "en"
-                && l.english.as_ref().is_some_and(|e| e.len() == l.items.len())),
-        "held-out labels are translations, each with an English reference item per item"
+    assert_translations(
+        &labels,
+        24,
+        "held-out labels",
+        "three labels per non-English language",
     );
-    assert_eq!(labels.len(), 24, "three labels per non-English language");
     let scores = english_f1(&labels, "labels-heldout.toml", true);
     let floors = [
         ("de", 1.0),
@@ -114,14 +125,12 @@ fn ocr_english_text_of_the_held_out_labels_stays_above_its_floor() {
 #[test]
 fn ocr_english_text_of_the_labels_by_other_hands_stays_above_its_floor() {
     let labels = other_hands();
-    assert!(
-        labels
-            .iter()
-            .all(|l| l.language != "en"
-                && l.english.as_ref().is_some_and(|e| e.len() == l.items.len())),
-        "labels by other hands are translations, each with an English reference item per item"
+    assert_translations(
+        &labels,
+        48,
+        "labels by other hands",
+        "six labels per non-English language",
     );
-    assert_eq!(labels.len(), 48, "six labels per non-English language");
     let (tune, report): (Vec<Label>, Vec<Label>) = labels.into_iter().partition(is_tune_half);
     let tune_scores = english_f1(&tune, "other hands, tune half", true);
     let report_scores = english_f1(&report, "other hands, report half", false);
@@ -154,14 +163,12 @@ fn ocr_english_text_of_the_labels_by_other_hands_stays_above_its_floor() {
 #[test]
 fn ocr_english_text_of_the_labels_written_blind_stays_above_its_floor() {
     let labels = blind();
-    assert!(
-        labels
-            .iter()
-            .all(|l| l.language != "en"
-                && l.english.as_ref().is_some_and(|e| e.len() == l.items.len())),
-        "blind labels are translations, each with an English reference item per item"
+    assert_translations(
+        &labels,
+        48,
+        "blind labels",
+        "six labels per non-English language",
     );
-    assert_eq!(labels.len(), 48, "six labels per non-English language");
     // Report only: the table, never the misses (nobody tunes to this set). The floors are the
     // levels reached, far below the 0.90 aimed at.
     let scores = english_f1(&labels, "labels written blind", false);
@@ -181,17 +188,11 @@ fn ocr_english_text_of_the_labels_written_blind_stays_above_its_floor() {
 #[test]
 fn ocr_english_text_of_the_second_tune_set_stays_above_its_floor() {
     let labels = tune2();
-    assert!(
-        labels
-            .iter()
-            .all(|l| l.language != "en"
-                && l.english.as_ref().is_some_and(|e| e.len() == l.items.len())),
-        "tune2 labels are translations, each with an English reference item per item"
-    );
-    assert_eq!(
-        labels.len(),
+    assert_translations(
+        &labels,
         66,
-        "twelve CJK labels per language, six per European one"
+        "tune2 labels",
+        "twelve CJK labels per language, six per European one",
     );
     // A tune set: its misses are printed. The floors are the levels reached.
     let scores = english_f1(&labels, "second tune set", true);
@@ -211,17 +212,11 @@ fn ocr_english_text_of_the_second_tune_set_stays_above_its_floor() {
 #[test]
 fn ocr_english_text_of_the_third_tune_set_stays_above_its_floor() {
     let labels = tune3();
-    assert!(
-        labels
-            .iter()
-            .all(|l| l.language != "en"
-                && l.english.as_ref().is_some_and(|e| e.len() == l.items.len())),
-        "tune3 labels are translations, each with an English reference item per item"
-    );
-    assert_eq!(
-        labels.len(),
+    assert_translations(
+        &labels,
         75,
-        "twenty CJK labels per language, three per European one"
+        "tune3 labels",
+        "twenty CJK labels per language, three per European one",
     );
     // A tune set: its misses are printed. The floors are the levels reached.
     let scores = english_f1(&labels, "third tune set", true);
