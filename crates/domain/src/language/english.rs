@@ -32,6 +32,7 @@ struct File {
     origins: OriginsFile,
     bounds: BTreeMap<String, BTreeMap<String, String>>,
     protected: ProtectedFile,
+    grades: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -163,6 +164,9 @@ pub struct LabelEnglish {
     /// The words naming the kind of food a protected name is (`formaggio` → cheese), by
     /// language, folded.
     protected_kinds: HashMap<Language, HashMap<String, String>>,
+    /// The words printed before the grade of a flour or semolina (`tipo "0"`, `Type 550`,
+    /// `T65`), by language, folded.
+    grades: HashMap<Language, Vec<String>>,
 }
 
 impl LabelEnglish {
@@ -283,6 +287,13 @@ impl LabelEnglish {
                 words.into_iter().map(|(k, v)| (fold(&k), v)).collect(),
             );
         }
+        let mut grades = HashMap::new();
+        for (code, words) in file.grades {
+            grades.insert(
+                language_of(&code, "grades")?,
+                words.iter().map(|w| fold(w)).collect(),
+            );
+        }
         let mut label_names = HashMap::new();
         for (code, names) in file.label_names {
             label_names.insert(
@@ -360,7 +371,45 @@ impl LabelEnglish {
             bounds,
             designations: file.protected.designations.into_iter().collect(),
             protected_kinds,
+            grades,
         })
+    }
+
+    /// A name ending in the grade of a flour or semolina, parted from it: the name, then the
+    /// grade as English writes it (`farina di grano tenero tipo "0"` → (`farina di grano
+    /// tenero`, `type "0"`); `Weizenmehl Type 550`; `farine de blé T65` keeps `T65`). The
+    /// grade is a number or a word of digits, quoted or not, after one of the language's
+    /// grade words (or glued to it).
+    pub fn grade<'n>(&self, language: Language, name: &'n str) -> Option<(&'n str, String)> {
+        let words = self.grades.get(&language)?;
+        let name = name.trim();
+        let (rest, last) = name.rsplit_once(char::is_whitespace)?;
+        let is_grade = |mark: &str| {
+            let mark = mark.trim_matches(['"', '\'', '«', '»', '“', '”']);
+            !mark.is_empty() && mark.chars().all(|c| c.is_ascii_digit())
+        };
+        if let Some((before, word)) = rest.trim_end().rsplit_once(char::is_whitespace)
+            && words.contains(&fold(word))
+            && is_grade(last)
+            && !before.trim().is_empty()
+        {
+            return Some((before.trim_end(), format!("type {last}")));
+        }
+        // Glued to its word (`T65`).
+        let glued = words.iter().any(|w| {
+            fold(last)
+                .strip_prefix(w.as_str())
+                .is_some_and(|mark| is_grade(mark) && !mark.is_empty())
+        });
+        (glued && !rest.trim().is_empty()).then(|| (rest.trim_end(), last.to_owned()))
+    }
+
+    /// A name ending in the mark of a protected name, parted from it: the name as printed
+    /// and the mark in English (`basilico genovese DOP` → (`basilico genovese`, PDO)).
+    pub fn designation<'n>(&self, name: &'n str) -> Option<(&'n str, &str)> {
+        let (rest, mark) = name.trim().rsplit_once(char::is_whitespace)?;
+        let mark = self.designations.get(mark)?;
+        (!rest.trim().is_empty()).then(|| (rest.trim(), mark.as_str()))
     }
 
     /// A protected name (a PDO or PGI, Regulation (EU) No 1151/2012) in the English word order:

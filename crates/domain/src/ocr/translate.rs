@@ -705,6 +705,21 @@ impl<'kb> Translator<'kb> {
         {
             return Some(origin);
         }
+        // A flour's grade is written after the English name (`tipo "0"` → type "0").
+        if let Some(language) = self.language
+            && let Some((rest, grade)) = self.tables.grade(language, name)
+            && let Some(english) = self.name(rest, contents)
+        {
+            return Some(format!("{english} {grade}"));
+        }
+        // A protected name that label English translates (`basilico genovese DOP` →
+        // Genovese Basil PDO); others keep the name as printed.
+        if self.kind == ProductKind::Food
+            && let Some((rest, mark)) = self.tables.designation(name)
+            && let Some(english) = self.label_name(rest)
+        {
+            return Some(format!("{english} {mark}"));
+        }
         if let Some(protected) = self
             .language
             .and_then(|language| self.tables.protected(language, name))
@@ -768,25 +783,60 @@ impl<'kb> Translator<'kb> {
         })
     }
 
-    /// A food name of the label tables (`현미` Brown Rice), or a CJK one after a written
-    /// modifier (`건표고버섯` Dried Shiitake Mushroom).
+    /// A food name of the label tables (`현미` Brown Rice), or one with written modifiers: a
+    /// CJK one after it (`건표고버섯` Dried Shiitake Mushroom), a European one among its words
+    /// (`olive nere` Black Olives), the modifiers' English first.
     fn label_name(&self, name: &str) -> Option<String> {
         let language = self.language?;
         if let Some(english) = self.tables.label_name(language, name) {
             return Some(english.to_owned());
         }
-        if !language.is_cjk() {
-            return None;
-        }
         let key = fold(name);
-        self.tables
-            .modifiers(language)
-            .iter()
-            .find_map(|(phrase, modifier)| {
-                let rest = key.strip_prefix(phrase.as_str())?.trim();
-                let english = self.tables.label_name(language, rest)?;
-                Some(format!("{modifier} {english}"))
-            })
+        let mut modifiers: Vec<&(String, String)> =
+            self.tables.modifiers(language).iter().collect();
+        if !language.is_cjk() {
+            // The outermost modifier is read first and written first: German prints it
+            // first (`geröstete gesalzene Erdnüsse` → Roasted Salted Peanuts), the Romance
+            // languages last (`œufs entiers frais` → Fresh Whole Eggs).
+            let tokens: Vec<&str> = key.split(' ').collect();
+            let romance = language != Language::German;
+            modifiers.sort_by_key(|(phrase, _)| {
+                let first = phrase.split(' ').next().unwrap_or_default();
+                match tokens.iter().position(|t| *t == first) {
+                    Some(at) if romance => tokens.len() - at,
+                    Some(at) => at,
+                    None => usize::MAX,
+                }
+            });
+        }
+        modifiers.into_iter().find_map(|(phrase, modifier)| {
+            let rest = if language.is_cjk() {
+                key.strip_prefix(phrase.as_str())?.trim().to_owned()
+            } else {
+                // A European label name with a written modifier among its words (`olive
+                // nere` Black Olives, `peperoni rossi`, `feijão verde cozido`).
+                let rest = strip_qualifier(&key, phrase, Some(language));
+                if rest == key || rest.trim().is_empty() {
+                    return None;
+                }
+                rest
+            };
+            if language.is_cjk() {
+                let english = self.tables.label_name(language, &rest)?;
+                return Some(format!("{modifier} {english}"));
+            }
+            // Several modifiers are read one after the other (`olive nere snocciolate`).
+            let english = self.label_name(&rest)?;
+            let english_words = stemmed_words(&english);
+            // The label name may say the modifier already (`pomodori pelati interi`).
+            if stemmed_words(modifier)
+                .iter()
+                .all(|w| english_words.contains(w))
+            {
+                return Some(english);
+            }
+            Some(format!("{modifier} {english}"))
+        })
     }
 
     /// Of an entry's INCI names, the one saying the form a CJK name prints last (`추출물`,
