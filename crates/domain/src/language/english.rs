@@ -21,6 +21,7 @@ struct File {
     food_names: BTreeMap<String, String>,
     label_names: BTreeMap<String, BTreeMap<String, String>>,
     contains: BTreeMap<String, Vec<String>>,
+    including: BTreeMap<String, Vec<String>>,
     derived: DerivedFile,
     capitals: CapitalsFile,
     plural_in_lists: PluralFile,
@@ -118,8 +119,11 @@ pub struct LabelEnglish {
     /// language, folded.
     label_names: HashMap<Language, HashMap<String, String>>,
     /// The words opening a bracket that names an allergen the product contains (`contient`,
-    /// `contiene`), by language, folded.
+    /// `contiene`), by language, folded, longest first.
     contains: HashMap<Language, Vec<String>>,
+    /// The words opening a bracket's part that says what an item includes (`di cui`,
+    /// `dont`), by language, folded, longest first.
+    including: HashMap<Language, Vec<String>>,
     /// The CJK words saying what an additive is derived from (`由来`), by language, and the
     /// short English of the sources they follow (`大豆` soy).
     derived_words: HashMap<Language, Vec<String>>,
@@ -301,12 +305,18 @@ impl LabelEnglish {
                 names.into_iter().map(|(k, v)| (fold(&k), v)).collect(),
             );
         }
+        let longest_first = |words: Vec<String>| {
+            let mut words: Vec<String> = words.iter().map(|w| fold(w)).collect();
+            words.sort_by_key(|w| std::cmp::Reverse(w.chars().count()));
+            words
+        };
         let mut contains = HashMap::new();
         for (code, words) in file.contains {
-            contains.insert(
-                language_of(&code, "contains")?,
-                words.iter().map(|w| fold(w)).collect(),
-            );
+            contains.insert(language_of(&code, "contains")?, longest_first(words));
+        }
+        let mut including = HashMap::new();
+        for (code, words) in file.including {
+            including.insert(language_of(&code, "including")?, longest_first(words));
         }
         let mut derived_words = HashMap::new();
         for (code, words) in file.derived.words {
@@ -339,6 +349,7 @@ impl LabelEnglish {
             food_names: file.food_names.into_iter().collect(),
             label_names,
             contains,
+            including,
             derived_words,
             derived_names,
             kept_in_capitals: file
@@ -505,12 +516,13 @@ impl LabelEnglish {
                 .map(str::trim)
                 .filter(|rest| !rest.is_empty());
         }
-        let (first, rest) = part.split_once(char::is_whitespace)?;
-        self.contains
-            .get(&language)?
-            .contains(&fold(first))
-            .then_some(rest.trim())
-            .filter(|rest| !rest.is_empty())
+        opened_by(words, part)
+    }
+
+    /// The rest of a bracket's part opening with a word saying what the item includes
+    /// (`di cui estratto di chinotto 0,5 %`, `dont sucre`): "including" in English.
+    pub fn including<'t>(&self, language: Language, part: &'t str) -> Option<&'t str> {
+        opened_by(self.including.get(&language)?, part.trim())
     }
 
     /// A CJK name followed by a word saying it is derived from it (`大豆由来`): the name
@@ -781,4 +793,16 @@ mod tests {
             "Colorful Colour"
         );
     }
+}
+
+/// The rest of `part` after the first of `words` (folded, whole words, longest first) that
+/// opens it; `None` when none does or nothing follows.
+fn opened_by<'t>(words: &[String], part: &'t str) -> Option<&'t str> {
+    words.iter().find_map(|word| {
+        let count = word.split(' ').count();
+        let mut tokens = part.splitn(count + 1, char::is_whitespace);
+        let opening: Vec<&str> = tokens.by_ref().take(count).collect();
+        let rest = tokens.next()?.trim();
+        (fold(&opening.join(" ")) == *word && !rest.is_empty()).then_some(rest)
+    })
 }

@@ -433,7 +433,10 @@ impl<'kb> Translator<'kb> {
                     .filter(|_| self.name(part, None).is_none())
                 {
                     Some(rest) => format!("contains {}", self.item(rest)),
-                    None => self.item(part),
+                    None => match self.language.and_then(|l| self.tables.including(l, part)) {
+                        Some(rest) => format!("including {}", self.item(rest)),
+                        None => self.item(part),
+                    },
                 }
             })
             .collect();
@@ -612,41 +615,68 @@ impl<'kb> Translator<'kb> {
             [one] if !one.trace && !one.declared && !one.name.is_empty() => one.clone(),
             _ => return None,
         };
-        let mut names: Vec<(&str, Option<usize>)> = Vec::new();
+        // Each name, the number of items under it when it is a class word, and whether it is
+        // a class word printed before its items without a colon.
+        let mut names: Vec<(&str, Option<usize>, bool)> = Vec::new();
         if !parsed.sub.is_empty() {
-            names.push((&parsed.name, Some(parsed.sub.len() + self.following.get())));
+            names.push((
+                &parsed.name,
+                Some(parsed.sub.len() + self.following.get()),
+                false,
+            ));
             let items = parsed.sub.iter().filter(|s| s.sub.is_empty());
-            names.extend(items.map(|s| (s.name.as_str(), None)));
+            names.extend(items.map(|s| (s.name.as_str(), None, false)));
         } else {
             // Names joined by a conjunction ("lactose et protéines de lait"), each perhaps a
             // class word before its items ("sal y acidulante ácido cítrico").
-            for part in self.joined_items(&parsed.name) {
+            for part in self.whole_or_joined(&parsed.name) {
                 match leading_class_word(part) {
                     Some(at) => {
-                        let items = self.joined_items(&part[at..]);
+                        let items = self.whole_or_joined(&part[at..]);
                         let contents = items.len() + self.following.get();
-                        names.push((part[..at].trim_end(), Some(contents)));
-                        names.extend(items.into_iter().map(|i| (i, None)));
+                        names.push((part[..at].trim_end(), Some(contents), true));
+                        names.extend(items.into_iter().map(|i| (i, None, false)));
                     }
-                    None => names.push((part, None)),
+                    None => names.push((part, None, false)),
                 }
             }
         }
         let (mut out, mut rest, mut translated) = (String::new(), item, false);
-        for (name, contents) in names {
+        let mut after_class = false;
+        for (name, contents, class) in names {
             let (Some(at), Some(english)) = (rest.find(name), self.name(name, contents)) else {
+                after_class = false;
                 continue;
             };
-            out.push_str(&self.joined(&rest[..at], translated));
+            let between = &rest[..at];
+            // English labels write the colon a class word printed bare before its items
+            // leaves out (`acidulante ácido cítrico` → Acid: Citric Acid).
+            if after_class && between.trim().is_empty() {
+                out.push_str(": ");
+            } else {
+                out.push_str(&self.joined(between, translated));
+            }
             out.push_str(&english);
             rest = &rest[at + name.len()..];
             translated = true;
+            after_class = class;
         }
         if !translated {
             return None;
         }
         out.push_str(rest);
         Some(out)
+    }
+
+    /// `text` whole when it is a name (one holding a joining word is not parted at it:
+    /// `Bienenwachs weiß und gelb`, `mono- e diglicéridos de ácidos gordos`), else its
+    /// [`joined_items`](Self::joined_items).
+    fn whole_or_joined<'t>(&self, text: &'t str) -> Vec<&'t str> {
+        if self.name(text, None).is_some() {
+            vec![text.trim()]
+        } else {
+            self.joined_items(text)
+        }
     }
 
     /// The parts of `text` between the words that join items in the label language
@@ -687,6 +717,13 @@ impl<'kb> Translator<'kb> {
     /// not mark it, of its `contents`.
     fn name(&self, name: &str, contents: Option<usize>) -> Option<String> {
         let name = name.trim();
+        // A footnote mark after the name (`Rohrohrzucker*`, organic ingredients) stays after
+        // the English.
+        let bare = name.trim_end_matches(['*', '†', '‡']).trim_end();
+        if bare.len() < name.len() && !bare.is_empty() {
+            let english = self.name(bare, contents)?;
+            return Some(format!("{english}{}", &name[bare.len()..].trim_start()));
+        }
         if let Some(code) = e_number_written(name) {
             return Some(code);
         }
@@ -1711,6 +1748,113 @@ mod tests {
         assert_eq!(
             english(&["Schwarztee-Extrakt (0,12 %)"], Language::German),
             ["Black Tea Extract (0.12 %)"]
+        );
+    }
+
+    #[test]
+    fn european_processing_words_are_written_before_the_english_name() {
+        let cases: [(&[&str], Language, &[&str]); 6] = [
+            (
+                &["salmone affumicato", "fichi secchi"],
+                Language::Italian,
+                &["Smoked Salmon", "Dried Figs"],
+            ),
+            (
+                &["cebolla deshidratada", "pan tostado"],
+                Language::Spanish,
+                &["Dehydrated Onion", "Toasted Bread"],
+            ),
+            (
+                &["farinha de mandioca torrada", "salmão defumado"],
+                Language::Portuguese,
+                &["Toasted Cassava Flour", "Smoked Salmon"],
+            ),
+            (
+                &["huile de palme partiellement hydrogénée"],
+                Language::French,
+                &["Partially Hydrogenated Palm Oil"],
+            ),
+            (&["geräucherter Speck"], Language::German, &["Smoked Bacon"]),
+            // The outermost modifier first: Romance languages print it last.
+            (
+                &["œufs entiers frais", "olive nere"],
+                Language::French,
+                &["Fresh Whole Eggs", "olive nere"],
+            ),
+        ];
+        for (items, language, expected) in cases {
+            assert_eq!(english(items, language), expected, "{items:?}");
+        }
+        // A label name with a written modifier among its words.
+        assert_eq!(
+            english(&["olive nere", "peperoni rossi"], Language::Italian),
+            ["Black Olives", "Red Peppers"]
+        );
+    }
+
+    #[test]
+    fn flour_grades_footnote_marks_and_bare_class_words_are_written_as_english_labels_do() {
+        assert_eq!(
+            english(
+                &["farina di grano tenero tipo \"0\"", "sale"],
+                Language::Italian
+            ),
+            ["Soft Wheat Flour type \"0\"", "Salt"]
+        );
+        assert_eq!(
+            english(&["Weizenmehl Type 550", "Rohrohrzucker*"], Language::German),
+            ["Wheat Flour type 550", "Raw Cane Sugar*"]
+        );
+        assert_eq!(
+            english(&["farine de blé T65"], Language::French),
+            ["Wheat Flour T65"]
+        );
+        // A class word printed bare before its item takes the colon English writes.
+        assert_eq!(
+            english(&["agua", "acidulante ácido cítrico"], Language::Spanish),
+            ["Water", "Acid: Citric Acid"]
+        );
+        // "Including" opening a bracket's part; "contains" without its article.
+        assert_eq!(
+            english(
+                &["aromi naturali (di cui estratto di chinotto 0,5%)"],
+                Language::Italian
+            ),
+            ["Natural Flavourings (including Chinotto Extract 0.5%)"]
+        );
+        assert_eq!(
+            english(&["Riesling 3 % (contient des sulfites)"], Language::French),
+            ["Riesling 3 % (contains Sulphites)"]
+        );
+    }
+
+    #[test]
+    fn european_label_names_name_what_the_entries_name_otherwise() {
+        assert_eq!(
+            english(
+                &["cioccolato fondente", "anacardi", "latte di pecora"],
+                Language::Italian
+            ),
+            ["Dark Chocolate", "Cashew Nuts", "Sheep's Milk"]
+        );
+        assert_eq!(
+            english(&["garbanzos", "pimentón de la vera"], Language::Spanish),
+            ["Chickpeas", "Pimentón de la Vera"]
+        );
+        assert_eq!(
+            english(
+                &["amendoim", "farinha de rosca", "pimentão"],
+                Language::Portuguese
+            ),
+            ["Peanuts", "Breadcrumbs", "Bell Pepper"]
+        );
+        assert_eq!(
+            english(&["Zartbitterschokolade", "Traubenzucker"], Language::German),
+            ["Dark Chocolate", "Dextrose"]
+        );
+        assert_eq!(
+            english(&["basilico genovese DOP 38%"], Language::Italian),
+            ["Genovese Basil PDO 38%"]
         );
     }
 
