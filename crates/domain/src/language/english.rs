@@ -747,6 +747,18 @@ fn replace_words(text: &str, from: &str, to: &str) -> String {
     out
 }
 
+/// The rest of `part` after the first of `words` (folded, whole words, longest first) that
+/// opens it; `None` when none does or nothing follows.
+fn opened_by<'t>(words: &[String], part: &'t str) -> Option<&'t str> {
+    words.iter().find_map(|word| {
+        let count = word.split(' ').count();
+        let mut tokens = part.splitn(count + 1, char::is_whitespace);
+        let opening: Vec<&str> = tokens.by_ref().take(count).collect();
+        let rest = tokens.next()?.trim();
+        (fold(&opening.join(" ")) == *word && !rest.is_empty()).then_some(rest)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -793,16 +805,4 @@ mod tests {
             "Colorful Colour"
         );
     }
-}
-
-/// The rest of `part` after the first of `words` (folded, whole words, longest first) that
-/// opens it; `None` when none does or nothing follows.
-fn opened_by<'t>(words: &[String], part: &'t str) -> Option<&'t str> {
-    words.iter().find_map(|word| {
-        let count = word.split(' ').count();
-        let mut tokens = part.splitn(count + 1, char::is_whitespace);
-        let opening: Vec<&str> = tokens.by_ref().take(count).collect();
-        let rest = tokens.next()?.trim();
-        (fold(&opening.join(" ")) == *word && !rest.is_empty()).then_some(rest)
-    })
 }
