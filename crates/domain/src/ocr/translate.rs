@@ -991,7 +991,13 @@ impl<'kb> Translator<'kb> {
                     .split_once([' ', '\'', '’'])
                     .filter(|(p, _)| prepositions.contains(*p))?;
                 let english = self.whole_name(food.trim())?;
-                Some(format!("{english} {english_head}"))
+                // A head whose English goes around the food (`aroma naturale di` → Natural
+                // … Flavouring) holds `{}` where the food goes.
+                Some(if english_head.contains("{}") {
+                    english_head.replace("{}", &english)
+                } else {
+                    format!("{english} {english_head}")
+                })
             })
     }
 
@@ -1825,6 +1831,24 @@ mod tests {
         assert_eq!(
             english(&["Riesling 3 % (contient des sulfites)"], Language::French),
             ["Riesling 3 % (contains Sulphites)"]
+        );
+    }
+
+    #[test]
+    fn romance_forms_after_the_food_and_natural_flavourings_of_a_food_are_english() {
+        assert_eq!(
+            english(
+                &["pera em pó", "aroma natural de ameixa"],
+                Language::Portuguese
+            ),
+            ["Pear Powder", "Natural Plum Flavouring"]
+        );
+        assert_eq!(
+            english(
+                &["pesca in polvere", "aroma naturale di cocco"],
+                Language::Italian
+            ),
+            ["Peach Powder", "Natural Coconut Flavouring"]
         );
     }
 
