@@ -381,19 +381,15 @@ const TWICE_MISREAD_LATIN_HEADER_MIN_LETTERS: usize = 10;
 /// Separators after a header read two letters off for it to count: a list, not a phrase.
 const TWICE_MISREAD_HEADER_SEPARATORS: usize = 2;
 
-/// When no header was found: a line, or a sentence in it, that starts with a word one letter
-/// off a Latin header of seven letters or more (`Ingedients`, `Zutaen`, `/NGREDIENTS`;
-/// `getrocknet. Zztaten:` after the product's name), directly followed by a
+/// When no header was found: a line that starts with a word one letter off a Latin header
+/// of seven letters or more (`Ingedients`, `Zutaen`, `/NGREDIENTS`), directly followed by a
 /// colon, with a list after it on the same line (a separator); or two letters off a header
 /// of ten letters or more (`Igedients`, small print read enlarged) with a list of three
 /// items or more after the colon (on its line and the next). A curved or blurred photo loses a letter or two of the
 /// header; a word that close to one, before a colon that opens a list, is that header.
 fn find_misread_latin_header(lines: &[String]) -> Option<HeaderMatch> {
     lines.iter().enumerate().find_map(|(index, line)| {
-        let (head, after_colon) = line.trim_start().split_once([':', ';'])?;
-        // The header starts its line or a sentence in it: the product's name is printed
-        // before it on the same line (`Mangoschnitze, getrocknet. Zztaten: Mangoschnitze,`).
-        let word = head.rsplit_once(". ").map_or(head, |(_, word)| word);
+        let (word, after_colon) = line.trim_start().split_once([':', ';'])?;
         // A capital I read as a stroke (`/NGREDIENTS`, `|NGREDIENTS`).
         let word = word
             .trim_end()
