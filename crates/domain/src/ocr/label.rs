@@ -565,26 +565,6 @@ pub fn names_known(item: &str) -> bool {
         })
 }
 
-/// Whether `text` holds a Latin list header of seven letters or more, as printed or one letter
-/// off, anywhere in a run of letters: a header glued to the words around it where small print
-/// lost its spaces and its colon (`gecktZutaenManohie`) is still there. Where a page's list
-/// is printed, before it can be read: no list is taken from it.
-pub fn holds_header_word(text: &str) -> bool {
-    let runs: Vec<Vec<char>> = text
-        .split(|c: char| !c.is_alphabetic())
-        .filter(|run| run.chars().count() + 1 >= MISREAD_LATIN_HEADER_MIN_LETTERS)
-        .map(|run| run.chars().flat_map(char::to_lowercase).collect())
-        .collect();
-    long_latin_headers().any(|header| {
-        runs.iter().any(|run| {
-            (header.len() - 1..=header.len() + 1).any(|len| {
-                run.windows(len)
-                    .any(|w| bounded_distance(&header, w, 1).is_some())
-            })
-        })
-    })
-}
-
 /// Whether the text holds a word before a colon that is a list header, one letter off one of
 /// seven letters or more, or one cut at the pack's edge ([`cut_header`], four letters of its
 /// end or more): the next language's list starting (`séchées. Ingrédlents: tranches de`).

@@ -914,21 +914,3 @@ fn addresses_web_addresses_and_energy_values_are_no_items() {
         "Säureregulator: E 524, CI 77491, Sesam (1,6%), Viskose-Vlies, C12-15"
     );
 }
-
-#[test]
-fn a_header_word_is_found_glued_or_one_letter_off() {
-    // Glued to the words around it, a letter lost (small print at a page's scale).
-    assert!(holds_header_word("Mangoschnitze gecktZutaenManohie"));
-    assert!(holds_header_word("lngredients Sorbitol Water"));
-    assert!(holds_header_word("ZUSAMMENSETZUNG"));
-    assert!(holds_header_word("Ingrédlents"));
-    // Not a header: directions, a nutrition table, a word two letters off.
-    assert!(!holds_header_word(
-        "Schützt vor Karies. Entfernt zuverlässig Zahnbelag"
-    ));
-    assert!(!holds_header_word(
-        "Energie 1295 kJ Fett 0,8 g davon gesättigte"
-    ));
-    assert!(!holds_header_word("Zutgen"));
-    assert!(!holds_header_word(""));
-}

@@ -114,31 +114,25 @@ impl PpOcrEngine {
         // A page of a script the models lack (Hangul) reads no better enlarged: Tesseract
         // reads it.
         let unreadable = layout::unread_page(&text) || layout::unread_list_first(&text);
-        // The parts to read enlarged, the most likely first; a closer look at a part whose
-        // enlarged reading found a header goes before the rest.
-        let mut zooms: std::collections::VecDeque<Zoom> =
-            if well_read(&found, first_quality.0) || unreadable || !reading.complete {
-                std::collections::VecDeque::new()
-            } else {
-                zoom_candidates(
-                    &reading.lines,
-                    &blocks,
-                    image.dimensions(),
-                    reading.quarter_turns,
-                )
-                .into()
-            };
-        tracing::debug!(parts = ?zooms, "PP-OCR parts to read enlarged");
-        let page = (!zooms.is_empty()).then(|| turned(image, reading.quarter_turns));
+        let mut zoom = if well_read(&found, first_quality.0) || unreadable || !reading.complete {
+            None
+        } else {
+            zoom_region(
+                &reading.lines,
+                &blocks,
+                image.dimensions(),
+                reading.quarter_turns,
+            )
+        };
+        let page = zoom.map(|_| turned(image, reading.quarter_turns));
         let mut best: Option<(EngineReading, (usize, bool, usize))> = None;
         let mut passes = 0;
-        while let (Some(&z), Some(page)) = (zooms.front(), page.as_ref())
+        while let (Some(z), Some(page)) = (zoom.take(), page.as_ref())
             && passes < ZOOM_PASSES
             && deadline.saturating_duration_since(Instant::now())
                 > ZOOM_LEAST_TIME.max(self.engine.pace().detection(z.pixels()) + ZOOM_LEAST_READ)
         {
             passes += 1;
-            zooms.pop_front();
             let zoomed = self.engine.read_zoomed(
                 page.as_ref(),
                 z.bounds,
@@ -175,10 +169,6 @@ impl PpOcrEngine {
             // Print still too small at the first enlargement (capped by its pixels when the
             // print spans a whole label, a tube's 5 px): the header's block of the enlarged
             // reading, closer.
-            // The list is in this part: the other parts are not read.
-            if zoomed_found.header_found {
-                zooms.clear();
-            }
             if zoomed.complete
                 && zoomed_found.header_found
                 && !well_read(&zoomed_found, zoomed_quality.0)
@@ -188,13 +178,8 @@ impl PpOcrEngine {
                     (w as f32 * z.scale).round() as u32,
                     (h as f32 * z.scale).round() as u32,
                 );
-                zooms.extend(
-                    zoom_region(&zoomed.lines, &zoomed_blocks, size, 0)
-                        .and_then(|inner| z.closer(inner)),
-                );
-            }
-            if well_read(&zoomed_found, zoomed_quality.0) {
-                zooms.clear();
+                zoom = zoom_region(&zoomed.lines, &zoomed_blocks, size, 0)
+                    .and_then(|inner| z.closer(inner));
             }
             let better = best.as_ref().map_or(first_quality, |b| b.1);
             if zoomed_quality > better {
@@ -274,8 +259,7 @@ impl Zoom {
     }
 }
 
-/// Most readings of a part of the page enlarged (each at most [`ZOOM_MOST_PIXELS`] of
-/// detection): a part, and a closer look at it or the next part.
+/// Most readings of a part of the page enlarged (each about a megapixel of detection).
 const ZOOM_PASSES: usize = 2;
 
 /// Least enlargement of a closer zoom over the one before it for a further reading.
@@ -299,195 +283,56 @@ const ZOOM_BOX_HEIGHT: f32 = 64.0;
 /// is what a 720×1280 frame costs).
 const ZOOM_MOST_PIXELS: f32 = 1.6e6;
 
-/// The part of a page to read again enlarged when no list was read whole, the most likely
-/// first ([`zoom_candidates`]).
+/// The part of a page to read again enlarged when no list was read whole: the block whose
+/// text has a list header (with the block after it when the header stands nearly alone),
+/// else every block of small print; enlarged so that its boxes reach
+/// [`ZOOM_BOX_HEIGHT`], within [`ZOOM_MOST_PIXELS`]. `None` when no block is worth it (the
+/// print is large enough already, or there is none).
 fn zoom_region(
-    lines: &[TextLine],
-    blocks: &[layout::Block],
-    size: (u32, u32),
-    quarter_turns: u8,
-) -> Option<Zoom> {
-    zoom_candidates(lines, blocks, size, quarter_turns)
-        .into_iter()
-        .next()
-}
-
-/// The parts of a page to read again enlarged when no list was read whole, in the order to
-/// read them: the block whose text has a list header (with the block after it when the header
-/// stands nearly alone); else the blocks of small print that look like a list
-/// ([`list_evidence`]), most evidence first, each with the list-like blocks of its column
-/// just above and below it (a list printed in several languages, one block each: the first
-/// printed answers); then every block of small print together (what was read when no header
-/// was read, before list-like blocks were looked for). Each is
-/// enlarged so that its boxes reach [`ZOOM_BOX_HEIGHT`], within [`ZOOM_MOST_PIXELS`]: a
-/// list's block alone, a fraction of a whole pack, is read closer than the pack's small print
-/// together (which the pixels cap at 1.5–2×). Empty when no block is worth it (the print is
-/// large enough already, or there is none).
-fn zoom_candidates(
     lines: &[TextLine],
     blocks: &[layout::Block],
     (width, height): (u32, u32),
     quarter_turns: u8,
-) -> Vec<Zoom> {
-    let size = if quarter_turns % 2 == 1 {
+) -> Option<Zoom> {
+    let (width, height) = if quarter_turns % 2 == 1 {
         (height, width)
     } else {
         (width, height)
     };
+    let median_height = |members: &[usize]| {
+        let mut h: Vec<f32> = members
+            .iter()
+            .filter_map(|&i| lines.get(i))
+            .map(|l| l.rect.height.min(l.rect.width))
+            .collect();
+        h.sort_by(f32::total_cmp);
+        h.get(h.len() / 2).copied().unwrap_or(0.0)
+    };
     let header = blocks
         .iter()
         .position(|b| crate::ocr::repair::extract(&b.lines.join("\n")).header_found);
-    if let Some(i) = header {
-        let mut m = blocks[i].members.clone();
-        if blocks[i].lines.len() <= 2
-            && let Some(next) = blocks.get(i + 1)
-        {
-            m.extend_from_slice(&next.members);
-        }
-        return zoom_part(lines, m, size).into_iter().collect();
-    }
-    let small: Vec<(usize, &layout::Block)> = blocks
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| median_height(lines, &b.members) * ZOOM_SMALL < ZOOM_BOX_HEIGHT)
-        .collect();
-    let evidence: Vec<u32> = small.iter().map(|(_, b)| list_evidence(b)).collect();
-    for ((_, b), points) in small.iter().zip(&evidence) {
-        tracing::trace!(
-            bounds = ?b.bounds,
-            points,
-            line = median_height(lines, &b.members),
-            text = %b.lines.join(" / "),
-            "a block of small print"
-        );
-    }
-    let mut ranked: Vec<usize> = (0..small.len())
-        .filter(|&k| evidence[k] >= ZOOM_LEAST_EVIDENCE)
-        .collect();
-    // Most evidence first; alike, the first in reading order.
-    ranked.sort_by_key(|&k| (std::cmp::Reverse(evidence[k]), small[k].0));
-    let mut parts: Vec<Zoom> = Vec::new();
-    let mut taken = vec![false; small.len()];
-    for k in ranked {
-        if taken[k] || parts.len() >= ZOOM_CANDIDATES {
-            continue;
-        }
-        // The list-like blocks of its column, one after the other above and below it.
-        let mut group = vec![k];
-        taken[k] = true;
-        for step in [-1isize, 1] {
-            let mut at = k;
-            loop {
-                let next = at as isize + step;
-                let Ok(next) = usize::try_from(next) else {
-                    break;
-                };
-                let Some((_, b)) = small.get(next) else {
-                    break;
-                };
-                if taken[next]
-                    || evidence[next] < ZOOM_LEAST_EVIDENCE
-                    || !same_column(small[at].1, b, median_height(lines, &small[k].1.members))
-                {
-                    break;
-                }
-                taken[next] = true;
-                group.push(next);
-                at = next;
+    let mut members: Vec<usize> = match header {
+        Some(i) => {
+            let mut m = blocks[i].members.clone();
+            if blocks[i].lines.len() <= 2
+                && let Some(next) = blocks.get(i + 1)
+            {
+                m.extend_from_slice(&next.members);
             }
+            m
         }
-        let members: Vec<usize> = group
+        // No header read: every block of small print (the list is among them, unread).
+        None => blocks
             .iter()
-            .flat_map(|&g| small[g].1.members.iter().copied())
-            .collect();
-        parts.extend(zoom_part(lines, members, size));
-    }
-    // Then, or when no block looks like a list, every block of small print (the list is
-    // among them, unread or misread beyond recognition).
-    let members: Vec<usize> = small
-        .iter()
-        .flat_map(|(_, b)| b.members.iter().copied())
-        .collect();
-    if let Some(all) = zoom_part(lines, members, size)
-        && parts.iter().all(|p| p.bounds != all.bounds)
-    {
-        parts.push(all);
-    }
-    parts
-}
-
-/// How much a block read at the page's scale looks like a list in small print, whatever its
-/// words were read as: a word that is (or is one letter off) a list header, even glued to its
-/// neighbours (four points), each comma-separated piece the knowledge base knows (two), each
-/// comma or semicolon (one), and each bracket or percent sign (half). A block of figures (a
-/// nutrition table: a digit for every two letters or more) has none.
-fn list_evidence(block: &layout::Block) -> u32 {
-    let text = block.lines.join(" ");
-    let letters = text.chars().filter(|c| c.is_alphabetic()).count();
-    let digits = text.chars().filter(char::is_ascii_digit).count();
-    if letters == 0 || 2 * digits >= letters {
-        return 0;
-    }
-    let header = domain::ocr::label::holds_header_word(&text);
-    let known = text
-        .split([',', ';', '(', ')', ':'])
-        .map(str::trim)
-        .filter(|piece| piece.chars().filter(|c| c.is_alphabetic()).count() >= 4)
-        .filter(|piece| domain::ocr::label::names_known(piece))
-        .count();
-    let separators = text.matches([',', ';']).count();
-    let marks = text.matches(['(', ')', '[', ']', '%']).count();
-    let points = 4 * usize::from(header) + 2 * known + separators + marks / 2;
-    u32::try_from(points).unwrap_or(u32::MAX)
-}
-
-/// Least [`list_evidence`] for a block to be read enlarged as a list (a header word alone, a
-/// known name and a comma, three commas).
-const ZOOM_LEAST_EVIDENCE: u32 = 3;
-
-/// Most list-like parts of a page read enlarged when no header was read (before the small
-/// print together).
-const ZOOM_CANDIDATES: usize = 1;
-
-/// Whether block `b` stands in `a`'s column just above or below it: half the narrower one's
-/// width shared, and a gap of at most [`ZOOM_COLUMN_GAP`] lines of print `line` high.
-fn same_column(a: &layout::Block, b: &layout::Block, line: f32) -> bool {
-    let (ax0, ay0, ax1, ay1) = a.bounds;
-    let (bx0, by0, bx1, by1) = b.bounds;
-    let shared = ax1.min(bx1) - ax0.max(bx0);
-    let narrower = (ax1 - ax0).min(bx1 - bx0).max(1.0);
-    let gap = (by0 - ay1).max(ay0 - by1);
-    shared >= 0.5 * narrower && gap <= ZOOM_COLUMN_GAP * line.max(1.0)
-}
-
-/// Widest gap, in lines of the print, between list-like blocks read enlarged together.
-const ZOOM_COLUMN_GAP: f32 = 4.0;
-
-/// The median extent across of the boxes `members` of `lines` (0 without any).
-fn median_height(lines: &[TextLine], members: &[usize]) -> f32 {
-    let mut h: Vec<f32> = members
-        .iter()
-        .filter_map(|&i| lines.get(i))
-        .map(|l| l.rect.height.min(l.rect.width))
-        .collect();
-    h.sort_by(f32::total_cmp);
-    h.get(h.len() / 2).copied().unwrap_or(0.0)
-}
-
-/// The part of a `width × height` page round the boxes `members`, enlarged so that they
-/// reach [`ZOOM_BOX_HEIGHT`] within [`ZOOM_MOST_PIXELS`] and [`ZOOM_MOST_SCALE`]; `None` for
-/// fewer than [`ZOOM_LEAST_BOXES`] boxes or print that would be enlarged less than
-/// [`ZOOM_SMALL`] times.
-fn zoom_part(
-    lines: &[TextLine],
-    mut members: Vec<usize>,
-    (width, height): (u32, u32),
-) -> Option<Zoom> {
+            .filter(|b| median_height(&b.members) * ZOOM_SMALL < ZOOM_BOX_HEIGHT)
+            .flat_map(|b| b.members.iter().copied())
+            .collect(),
+    };
     if members.len() < ZOOM_LEAST_BOXES {
         return None;
     }
     members.retain(|&i| i < lines.len());
-    let box_height = median_height(lines, &members);
+    let box_height = median_height(&members);
     if box_height <= 0.0 {
         return None;
     }
@@ -743,157 +588,6 @@ mod tests {
         let mut none = lines.clone();
         none[0].text = "Mangoschnitze getrocknet.".into();
         assert!(!header_block_passed(&none));
-    }
-
-    /// Lines of `height` px one under the other from (`x`, `y`), `width` px wide.
-    fn lines_at(x: f32, y: f32, width: f32, height: f32, rows: &[&str]) -> Vec<TextLine> {
-        rows.iter()
-            .enumerate()
-            .map(|(i, text)| TextLine {
-                rect: super::super::geometry::RotatedRect {
-                    cx: x + width / 2.0,
-                    cy: y + 1.3 * height * i as f32,
-                    width,
-                    height,
-                    axis: (1.0, 0.0),
-                },
-                text: (*text).to_owned(),
-                confidence: 0.8,
-                choices: Vec::new(),
-            })
-            .collect()
-    }
-
-    /// Whether the part of the page `z` holds the point (`x`, `y`).
-    fn holds(z: &Zoom, x: f32, y: f32) -> bool {
-        let (x0, y0, w, h) = z.bounds;
-        x >= x0 as f32 && x <= (x0 + w) as f32 && y >= y0 as f32 && y <= (y0 + h) as f32
-    }
-
-    #[test]
-    fn the_list_like_block_of_a_whole_pack_is_enlarged_alone() {
-        // A whole pack in a 720×1280 frame, no header read: the brand in large type,
-        // directions and a nutrition table in small print, and the list in smaller print
-        // still, read at the page's scale as broken words with some commas and a name or two.
-        let mut page = lines_at(80.0, 100.0, 500.0, 60.0, &["BRAND", "Crunchy"]);
-        page.extend(lines_at(
-            60.0,
-            400.0,
-            560.0,
-            14.0,
-            &[
-                "Schützt vor Karies. Entfernt zuverlässig",
-                "Zahnbelag. Verleiht einen frischen Atem",
-                "Regelmässig 2x täglich Zähne putzen.",
-            ],
-        ));
-        page.extend(lines_at(
-            60.0,
-            650.0,
-            400.0,
-            10.0,
-            &[
-                "Energie 1295 kJ 306 kcal",
-                "Fett 0,8 g 0,1 g",
-                "Zucker 61 g 12 %",
-            ],
-        ));
-        page.extend(lines_at(
-            60.0,
-            900.0,
-            520.0,
-            8.0,
-            &[
-                "lgreens Sorbitol, Water (Aqua), Hydrate",
-                "Slica Xylitol, Glycern, Calcum Carbon",
-                "ate, Aloe Barbadenss Leaf Juice, Sodum",
-                "Coco Sulfate Echinacea Purpurea Extract",
-            ],
-        ));
-        let blocks = layout::blocks(&page);
-        assert!(blocks.len() >= 4, "{blocks:?}");
-        let parts = zoom_candidates(&page, &blocks, (720, 1280), 0);
-        let first = parts.first().expect("a part to read enlarged");
-        // The list's block, not the directions above it nor the table.
-        assert!(
-            holds(first, 300.0, 900.0) && holds(first, 300.0, 930.0),
-            "{first:?}"
-        );
-        assert!(!holds(first, 300.0, 410.0), "{first:?}");
-        assert!(!holds(first, 300.0, 660.0), "{first:?}");
-        // Enlarged as far as print is ever enlarged: more than the page's small print
-        // together could be within the same pixels.
-        assert!((first.scale - ZOOM_MOST_SCALE).abs() < 1e-3, "{first:?}");
-        let all = zoom_part(
-            &page,
-            blocks
-                .iter()
-                .filter(|b| median_height(&page, &b.members) * ZOOM_SMALL < ZOOM_BOX_HEIGHT)
-                .flat_map(|b| b.members.clone())
-                .collect(),
-            (720, 1280),
-        )
-        .expect("the small print together");
-        assert!(all.scale < first.scale, "{all:?}");
-        assert!(first.pixels() < all.pixels(), "{first:?} {all:?}");
-        // Then the small print together, should the list not be in the part read first.
-        assert_eq!(parts.get(1), Some(&all));
-
-        // The list printed in a second language just under it, a block of its own: read with
-        // it (the first printed answers).
-        let mut two = page.clone();
-        two.extend(lines_at(
-            60.0,
-            955.0,
-            520.0,
-            8.0,
-            &[
-                "lngrdns sorbitol, eau, silice hydratée,",
-                "xylitol, glycérine, carbonate de calcium",
-            ],
-        ));
-        let blocks = layout::blocks(&two);
-        let parts = zoom_candidates(&two, &blocks, (720, 1280), 0);
-        let first = parts.first().expect("a part to read enlarged");
-        assert!(
-            holds(first, 300.0, 900.0) && holds(first, 300.0, 965.0),
-            "{first:?}"
-        );
-
-        // Nothing reads as a list: the small print together, as before.
-        let mut none = page.clone();
-        for line in none.iter_mut().skip(8) {
-            line.text = "Gut verschliessen und trocken lagern".into();
-        }
-        let blocks = layout::blocks(&none);
-        let parts = zoom_candidates(&none, &blocks, (720, 1280), 0);
-        assert_eq!(parts.len(), 1, "{parts:?}");
-        assert!(holds(&parts[0], 300.0, 410.0) && holds(&parts[0], 300.0, 910.0));
-    }
-
-    #[test]
-    fn list_evidence_counts_headers_names_and_separators() {
-        let block = |rows: &[&str]| layout::Block {
-            bounds: (0.0, 0.0, 100.0, 100.0),
-            lines: rows.iter().map(|r| (*r).to_owned()).collect(),
-            members: Vec::new(),
-        };
-        // A header glued to its neighbours, no comma read.
-        assert!(
-            list_evidence(&block(&["gecktZutaenManohie"])) >= ZOOM_LEAST_EVIDENCE,
-            "glued header"
-        );
-        // Known names between commas.
-        assert!(list_evidence(&block(&["Zucker, Wasser"])) >= ZOOM_LEAST_EVIDENCE);
-        // A nutrition table's figures, commas and all, and plain sentences: none.
-        assert_eq!(
-            list_evidence(&block(&["Fett 0,8 g 0,1 g", "Zucker 61,2 g 12,5 %"])),
-            0
-        );
-        assert!(
-            list_evidence(&block(&["Schützt vor Karies. Entfernt Zahnbelag."]))
-                < ZOOM_LEAST_EVIDENCE
-        );
     }
 
     #[test]
