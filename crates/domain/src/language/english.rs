@@ -20,6 +20,7 @@ struct File {
     traditional: TraditionalFile,
     food_names: BTreeMap<String, String>,
     label_names: BTreeMap<String, BTreeMap<String, String>>,
+    vitamins: BTreeMap<String, Vec<String>>,
     contains: BTreeMap<String, Vec<String>>,
     derived: DerivedFile,
     capitals: CapitalsFile,
@@ -116,6 +117,9 @@ pub struct LabelEnglish {
     /// knowledge-base entry is named otherwise (`현미` Brown Rice, not the entry Rice), by
     /// language, folded.
     label_names: HashMap<Language, HashMap<String, String>>,
+    /// The words a CJK label prints before a vitamin's letter (`비타민`, `ビタミン`, `维生素`), by
+    /// language, as printed.
+    vitamins: HashMap<Language, Vec<String>>,
     /// The words opening a bracket that names an allergen the product contains (`contient`,
     /// `contiene`), by language, folded.
     contains: HashMap<Language, Vec<String>>,
@@ -290,6 +294,10 @@ impl LabelEnglish {
                 names.into_iter().map(|(k, v)| (fold(&k), v)).collect(),
             );
         }
+        let mut vitamins = HashMap::new();
+        for (code, words) in file.vitamins {
+            vitamins.insert(language_of(&code, "vitamins")?, words);
+        }
         let mut contains = HashMap::new();
         for (code, words) in file.contains {
             contains.insert(
@@ -327,6 +335,7 @@ impl LabelEnglish {
             simplified,
             food_names: file.food_names.into_iter().collect(),
             label_names,
+            vitamins,
             contains,
             derived_words,
             derived_names,
@@ -427,6 +436,24 @@ impl LabelEnglish {
             .get(&language)?
             .get(&fold(name))
             .map(String::as_str)
+    }
+
+    /// A vitamin a CJK label names by its letter (`비타민A`, `ビタミンD3`, `维生素B2`): Vitamin
+    /// and the letter as printed (Vitamin D3), not the entry's name (Retinol, Vitamin D);
+    /// `None` for any other name.
+    pub fn vitamin(&self, language: Language, name: &str) -> Option<String> {
+        let name = name.trim();
+        let rest = self
+            .vitamins
+            .get(&language)?
+            .iter()
+            .find_map(|word| name.strip_prefix(word.as_str()))?
+            .trim();
+        let mut chars = rest.chars();
+        let letter = chars.next().filter(|c| ('A'..='K').contains(c))?;
+        let number: String = chars.collect();
+        (number.len() <= 2 && number.chars().all(|c| c.is_ascii_digit()))
+            .then(|| format!("Vitamin {letter}{number}"))
     }
 
     /// Whether a word printed in capitals on a food label is a mark or abbreviation, not an

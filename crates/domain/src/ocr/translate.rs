@@ -719,6 +719,13 @@ impl<'kb> Translator<'kb> {
         {
             return Some(english);
         }
+        if self.kind == ProductKind::Food
+            && let Some(vitamin) = self
+                .language
+                .and_then(|language| self.tables.vitamin(language, name))
+        {
+            return Some(vitamin);
+        }
         if let Some((class, number)) = self.tables.class(name) {
             let many = match number {
                 Number::One => false,
@@ -763,6 +770,16 @@ impl<'kb> Translator<'kb> {
             ProductKind::Household => self.tables.spelled(&entry.name),
             ProductKind::Food => match self.tables.food_name(&entry.name) {
                 Some(food) if entry.category == ProductCategory::Cosmetics => food.to_owned(),
+                // A CJK food name known only as a cosmetic ingredient (`녹차추출물`, whose entry
+                // is Camellia Sinensis Leaf Extract) is read by its parts on a food list: the
+                // food's English and the part's (Green Tea Extract), not the INCI name.
+                _ if entry.category == ProductCategory::Cosmetics
+                    && self.language.is_some_and(Language::is_cjk) =>
+                {
+                    self.language
+                        .and_then(|language| self.compound(name, language))
+                        .unwrap_or_else(|| self.food_name(name, entry, &found))
+                }
                 _ => self.food_name(name, entry, &found),
             },
         })
@@ -809,7 +826,13 @@ impl<'kb> Translator<'kb> {
         entry
             .synonyms
             .iter()
-            .filter(|s| fold(s).ends_with(&form) && !s.contains('('))
+            // INCI names are capitalised; a lower-case synonym is a common name (`talcum
+            // powder`, `bees wax`).
+            .filter(|s| {
+                fold(s).ends_with(&form)
+                    && !s.contains('(')
+                    && s.chars().next().is_some_and(char::is_uppercase)
+            })
             .max_by_key(|s| {
                 let shared = words_of(s).iter().filter(|w| words.contains(w)).count();
                 (shared, std::cmp::Reverse(s.len()))
