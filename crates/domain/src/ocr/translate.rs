@@ -545,7 +545,7 @@ impl<'kb> Translator<'kb> {
     }
 
     /// A Japanese allergen bracket after a single item (`しょうゆ（小麦・大豆を含む）`, 食品表示基準
-    /// 別表第14: the individual declaration): the item, then "(contains wheat and soya beans)"
+    /// 別表第14: the individual declaration): the item, then "(contains wheat and soybeans)"
     /// as English labels word it; `None` for any other bracket.
     fn item_with_allergens(&self, head: &str, inner: &str, tail: &str) -> Option<String> {
         if self.language != Some(Language::Japanese) || head.is_empty() {
@@ -2035,7 +2035,7 @@ mod tests {
         );
         assert_eq!(
             english(&["豚肉(国産)", "大豆(中国産)"], Language::Japanese),
-            ["Pork (Japan)", "Soya Beans (China)"]
+            ["Pork (Japan)", "Soybeans (China)"]
         );
     }
 
@@ -2073,7 +2073,7 @@ mod tests {
                 Language::Japanese
             ),
             [
-                "Soy Sauce (contains wheat and soya beans)",
+                "Soy Sauce (contains wheat and soybeans)",
                 "Sauce (contains milk)"
             ]
         );
@@ -2234,7 +2234,7 @@ mod tests {
         );
         assert_eq!(
             english(&["砂糖", "食用青色1号", "精製水"], Language::Japanese),
-            ["Sugar", "Brilliant Blue FCF", "Purified Water"]
+            ["Sugar", "Food Blue No. 1", "Purified Water"]
         );
     }
 
