@@ -515,7 +515,8 @@ impl<'kb> Translator<'kb> {
     }
 
     /// The Japanese allergen declaration closing a list (`（一部に小麦・乳成分を含む）`) in
-    /// English: "(Contains: Wheat, Milk)"; `None` for any other item.
+    /// English: "(Contains wheat and milk)", as the bracket after a
+    /// single item is worded; `None` for any other item.
     fn allergen_declaration(&self, item: &str) -> Option<String> {
         let (open, _) = &words().japanese_declaration;
         let inner = item
@@ -525,7 +526,7 @@ impl<'kb> Translator<'kb> {
             .trim()
             .strip_prefix(open.as_str())?;
         let names = self.declared_allergens(inner)?;
-        Some(format!("(Contains: {})", names.join(", ")))
+        Some(format!("(Contains {})", allergen_phrase(&names)?))
     }
 
     /// The English names of the allergens a Japanese bracket declares (`小麦・大豆を含む`, with
@@ -551,16 +552,7 @@ impl<'kb> Translator<'kb> {
         if self.language != Some(Language::Japanese) || head.is_empty() {
             return None;
         }
-        let names: Vec<String> = self
-            .declared_allergens(inner)?
-            .iter()
-            .map(|n| n.to_lowercase())
-            .collect();
-        let names = match names.split_last() {
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-            None => return None,
-        };
+        let names = allergen_phrase(&self.declared_allergens(inner)?)?;
         let mut out = format!("{} (contains {names})", self.item(head));
         if !tail.is_empty() {
             out.push(' ');
@@ -1296,6 +1288,18 @@ fn italian_plural_of_entry(first: &str, entry: &Ingredient) -> bool {
                 .any(|s| key.split(' ').next() == Some(s.as_str()))
         })
     })
+}
+
+/// The allergens a Japanese declaration names, as English labels word them after
+/// "contains": in lower case, the last joined by "and" (`milk, wheat and soybeans`); `None`
+/// when there is none.
+fn allergen_phrase(names: &[String]) -> Option<String> {
+    let names: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
+    match names.split_last() {
+        Some((last, [])) => Some(last.clone()),
+        Some((last, rest)) => Some(format!("{} and {last}", rest.join(", "))),
+        None => None,
+    }
 }
 
 /// The two sides of the first slash outside brackets between two names written in Japanese
@@ -2314,7 +2318,7 @@ mod tests {
                 &["砂糖", "バター/乳化剤", "(一部に小麦・乳成分を含む)"],
                 Language::Japanese
             ),
-            ["Sugar", "Butter, Emulsifier", "(Contains: Wheat, Milk)"]
+            ["Sugar", "Butter, Emulsifier", "(Contains wheat and milk)"]
         );
     }
 
