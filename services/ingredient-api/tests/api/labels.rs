@@ -2,8 +2,8 @@
 //! `fixtures/labels-heldout.toml` (held out from tuning the translation, never rendered) and of
 //! `fixtures/labels-other-hands.toml` (written by other hands, never rendered) and of
 //! `fixtures/labels-blind.toml` (written blind, report only, never rendered) and of
-//! `fixtures/labels-tune2.toml` and `fixtures/labels-tune3.toml` (written blind as tune
-//! material, never rendered), rendered and scored by [`test_support::labels`].
+//! `fixtures/labels-tune2.toml`, `fixtures/labels-tune3.toml`, `fixtures/labels-tune4-cjk.toml`
+//! and `fixtures/labels-tune4-eu.toml` (written blind as tune material, never rendered), rendered and scored by [`test_support::labels`].
 
 use std::path::Path;
 
@@ -53,6 +53,20 @@ pub fn tune2() -> Vec<Label> {
 /// language); its misses are printed and may guide the knowledge.
 pub fn tune3() -> Vec<Label> {
     fixture("labels-tune3.toml")
+}
+
+/// The fourth tune set's Korean, Japanese and Chinese labels: written blind by another hand as
+/// tune material (twenty each, six of the Chinese in traditional characters; foods, cosmetics
+/// and household products); its misses are printed and may guide the knowledge.
+pub fn tune4_cjk() -> Vec<Label> {
+    fixture("labels-tune4-cjk.toml")
+}
+
+/// The fourth tune set's European labels: written blind by another hand as tune material
+/// (twelve each in German, Italian, Portuguese, Spanish and French, foods, cosmetics and
+/// household products); its misses are printed and may guide the knowledge.
+pub fn tune4_eu() -> Vec<Label> {
+    fixture("labels-tune4-eu.toml")
 }
 
 /// Whether a label belongs to the tune half: the FNV-1a hash of its name is even (a fixed

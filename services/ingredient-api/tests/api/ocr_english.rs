@@ -12,7 +12,9 @@ use domain::ocr::label::{Language, split_items};
 use ingredient_api::ocr::tesseract::repair::correct_spelling;
 use test_support::labels::{Label, f1, score_english};
 
-use crate::labels::{blind, corpus, held_out, is_tune_half, other_hands, tune2, tune3};
+use crate::labels::{
+    blind, corpus, held_out, is_tune_half, other_hands, tune2, tune3, tune4_cjk, tune4_eu,
+};
 
 /// The English text `/ocr` answers for a label whose list was read exactly as printed (split
 /// by the list splitter, which normalises it as `/ocr`'s extraction does: NFKC brackets).
@@ -231,4 +233,40 @@ fn ocr_english_text_of_the_third_tune_set_stays_above_its_floor() {
         ("zh", 0.79),
     ];
     assert_floors(&scores, &floors, "third tune set");
+}
+
+#[test]
+fn ocr_english_text_of_the_fourth_tune_sets_european_labels_stays_above_its_floor() {
+    let labels = tune4_eu();
+    assert_translations(
+        &labels,
+        60,
+        "tune4 European labels",
+        "twelve labels per European language",
+    );
+    // A tune set: its misses are printed. The floors are the levels reached.
+    let scores = english_f1(&labels, "fourth tune set, European", true);
+    let floors = [
+        ("de", 0.76),
+        ("es", 0.83),
+        ("fr", 0.83),
+        ("it", 0.85),
+        ("pt", 0.66),
+    ];
+    assert_floors(&scores, &floors, "fourth tune set, European");
+}
+
+#[test]
+fn ocr_english_text_of_the_fourth_tune_sets_cjk_labels_stays_above_its_floor() {
+    let labels = tune4_cjk();
+    assert_translations(
+        &labels,
+        60,
+        "tune4 CJK labels",
+        "twenty labels per CJK language",
+    );
+    // A tune set: its misses are printed. The floors are the levels reached.
+    let scores = english_f1(&labels, "fourth tune set, CJK", true);
+    let floors = [("ja", 0.6), ("ko", 0.55), ("zh", 0.63)];
+    assert_floors(&scores, &floors, "fourth tune set, CJK");
 }
