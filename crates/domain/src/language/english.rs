@@ -21,6 +21,7 @@ struct File {
     food_names: BTreeMap<String, String>,
     label_names: BTreeMap<String, BTreeMap<String, String>>,
     vitamins: BTreeMap<String, Vec<String>>,
+    cosmetic_names: BTreeMap<String, BTreeMap<String, String>>,
     contains: BTreeMap<String, Vec<String>>,
     derived: DerivedFile,
     capitals: CapitalsFile,
@@ -120,6 +121,9 @@ pub struct LabelEnglish {
     /// The words a CJK label prints before a vitamin's letter (`비타민`, `ビタミン`, `维生素`), by
     /// language, as printed.
     vitamins: HashMap<Language, Vec<String>>,
+    /// The INCI names of Korean, Japanese and Chinese cosmetic labelling names no
+    /// knowledge-base entry holds (`헥실라우레이트` Hexyl Laurate), by language, folded.
+    cosmetic_names: HashMap<Language, HashMap<String, String>>,
     /// The words opening a bracket that names an allergen the product contains (`contient`,
     /// `contiene`), by language, folded.
     contains: HashMap<Language, Vec<String>>,
@@ -298,6 +302,13 @@ impl LabelEnglish {
         for (code, words) in file.vitamins {
             vitamins.insert(language_of(&code, "vitamins")?, words);
         }
+        let mut cosmetic_names = HashMap::new();
+        for (code, names) in file.cosmetic_names {
+            cosmetic_names.insert(
+                language_of(&code, "cosmetic_names")?,
+                names.into_iter().map(|(k, v)| (fold(&k), v)).collect(),
+            );
+        }
         let mut contains = HashMap::new();
         for (code, words) in file.contains {
             contains.insert(
@@ -336,6 +347,7 @@ impl LabelEnglish {
             food_names: file.food_names.into_iter().collect(),
             label_names,
             vitamins,
+            cosmetic_names,
             contains,
             derived_words,
             derived_names,
@@ -436,6 +448,34 @@ impl LabelEnglish {
             .get(&language)?
             .get(&fold(name))
             .map(String::as_str)
+    }
+
+    /// The INCI name of a CJK cosmetic labelling name the knowledge base lacks.
+    pub fn cosmetic_name(&self, language: Language, name: &str) -> Option<&str> {
+        self.cosmetic_names
+            .get(&language)?
+            .get(&fold(name))
+            .map(String::as_str)
+    }
+
+    /// A country or place printed alone in a CJK bracket of origins, without the suffix that
+    /// says "from" (`大豆（アメリカ）`, `鳳梨（台灣）`: 食品表示基準 lets 原料原産地 name the country
+    /// alone); its English, or `None` when `name` is no place the tables know.
+    pub fn place(&self, language: Language, name: &str) -> Option<String> {
+        let (countries, _) = self.countries.get(&language)?;
+        let name = name.trim();
+        if let Some(english) = countries.get(name) {
+            return Some(english.clone());
+        }
+        // Either of two countries (`アメリカ又はカナダ`: the 大括り表示 of 原料原産地).
+        let (first, second) = ["又は", "または", "또는", "或"]
+            .iter()
+            .find_map(|or| name.split_once(or))?;
+        Some(format!(
+            "{} or {}",
+            countries.get(first.trim())?,
+            countries.get(second.trim())?
+        ))
     }
 
     /// A vitamin a CJK label names by its letter (`비타민A`, `ビタミンD3`, `维生素B2`): Vitamin

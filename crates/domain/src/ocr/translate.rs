@@ -417,6 +417,21 @@ impl<'kb> Translator<'kb> {
             return english;
         }
         let parts = rejoined(self.kb, &split_items(inner));
+        // Places printed alone in a CJK bracket (`（アメリカ、カナダ）`, `（台灣）`) are origins.
+        if let Some(language) = self.language.filter(|l| l.is_cjk())
+            && let Some(places) = parts
+                .iter()
+                .map(|p| self.tables.place(language, p))
+                .collect::<Option<Vec<_>>>()
+            && !head.is_empty()
+        {
+            let mut out = format!("{} ({})", self.item(head), places.join(", "));
+            if !tail.is_empty() {
+                out.push(' ');
+                out.push_str(tail);
+            }
+            return out;
+        }
         let head = (self.kind == ProductKind::Household)
             .then(|| self.household(head))
             .flatten()
@@ -732,6 +747,13 @@ impl<'kb> Translator<'kb> {
             return Some(english);
         }
         let Some(found) = self.resolve(name) else {
+            if self.kind != ProductKind::Food
+                && let Some(inci) = self
+                    .language
+                    .and_then(|language| self.tables.cosmetic_name(language, name))
+            {
+                return Some(inci.to_owned());
+            }
             return self
                 .language
                 .and_then(|language| self.compound(name, language));
