@@ -2372,4 +2372,79 @@ mod tests {
             ["Wheat flour"]
         );
     }
+
+    #[test]
+    fn cjk_vitamins_are_named_by_the_letter_printed() {
+        assert_eq!(
+            english(&["설탕", "비타민A", "비타민D3"], Language::Korean),
+            ["Sugar", "Vitamin A", "Vitamin D3"]
+        );
+        assert_eq!(
+            english(&["白砂糖", "维生素B2", "维生素K1"], Language::Chinese),
+            ["White Sugar", "Vitamin B2", "Vitamin K1"]
+        );
+        // Only a letter and its number: a longer name is no vitamin's letter.
+        assert_eq!(
+            english(&["砂糖", "ビタミンC誘導体"], Language::Japanese),
+            ["Sugar", "Vitamin C Derivative"]
+        );
+    }
+
+    #[test]
+    fn a_cjk_name_known_only_as_a_cosmetic_is_read_by_its_parts_on_a_food_list() {
+        assert_eq!(
+            english(&["설탕", "밀가루", "녹차추출물"], Language::Korean),
+            ["Sugar", "Wheat Flour", "Green Tea Extract"]
+        );
+        // On a cosmetic list it keeps its INCI name.
+        assert_eq!(
+            english(
+                &["정제수", "세테아릴알코올", "페녹시에탄올", "녹차추출물"],
+                Language::Korean
+            ),
+            [
+                "Aqua",
+                "Cetearyl Alcohol",
+                "Phenoxyethanol",
+                "Camellia Sinensis Leaf Extract"
+            ]
+        );
+    }
+
+    #[test]
+    fn cjk_cosmetic_names_no_entry_holds_take_their_inci_name() {
+        assert_eq!(
+            english(
+                &["정제수", "세테아릴알코올", "헥실라우레이트", "페녹시에탄올"],
+                Language::Korean
+            ),
+            [
+                "Aqua",
+                "Cetearyl Alcohol",
+                "Hexyl Laurate",
+                "Phenoxyethanol"
+            ]
+        );
+        // A common name in lower case is no INCI form (`talcum powder` for 滑石粉).
+        assert_eq!(
+            english(&["滑石粉", "鲸蜡硬脂醇", "苯氧乙醇"], Language::Chinese),
+            ["Talc", "Cetearyl Alcohol", "Phenoxyethanol"]
+        );
+    }
+
+    #[test]
+    fn places_alone_in_a_cjk_bracket_are_origins() {
+        assert_eq!(
+            english(&["大豆（アメリカ又はカナダ）", "米"], Language::Japanese),
+            ["Soybeans (USA or Canada)", "Rice"]
+        );
+        assert_eq!(
+            english(&["鳳梨（台灣）", "冬瓜"], Language::Chinese),
+            ["Pineapple (Taiwan)", "Winter Melon"]
+        );
+        assert_eq!(
+            english(&["유자 35%(고흥산)", "설탕"], Language::Korean),
+            ["Yuzu 35% (Goheung, Korea)", "Sugar"]
+        );
+    }
 }
