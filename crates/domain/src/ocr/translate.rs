@@ -726,6 +726,15 @@ impl<'kb> Translator<'kb> {
         {
             return Some(english);
         }
+        // A CJK cosmetic labelling name the INCI table names says which INCI name it is
+        // (`含水ケイ酸` Hydrated Silica, whose entry is Silica), as a label name does on a food.
+        if self.kind == ProductKind::Cosmetic
+            && let Some(inci) = self
+                .language
+                .and_then(|language| self.tables.cosmetic_name(language, name))
+        {
+            return Some(inci.to_owned());
+        }
         if self.kind == ProductKind::Food
             && let Some(vitamin) = self
                 .language
@@ -2424,6 +2433,14 @@ mod tests {
                 "Hexyl Laurate",
                 "Phenoxyethanol"
             ]
+        );
+        // The table says which INCI name where the entry's is another (Silica).
+        assert_eq!(
+            english(
+                &["含水ケイ酸", "セテアリルアルコール", "フェノキシエタノール"],
+                Language::Japanese
+            ),
+            ["Hydrated Silica", "Cetearyl Alcohol", "Phenoxyethanol"]
         );
         // A common name in lower case is no INCI form (`talcum powder` for 滑石粉).
         assert_eq!(
