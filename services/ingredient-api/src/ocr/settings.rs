@@ -6,6 +6,7 @@ use std::time::Duration;
 use service_kit::config::{ConfigError, EnvSource};
 
 use super::ppocr::PpOcrOptions;
+use super::ppocr::models::{ModelChoice, ModelSize};
 use super::tesseract::MAX_NICE;
 
 /// `/ocr` settings (see docs/configuration.md).
@@ -41,7 +42,10 @@ pub struct OcrSettings {
     /// Runtime's activations ([`super::memory`]: a lower peak for more system CPU),
     /// `default` with glibc's own.
     pub malloc_tuned: bool,
-    /// The neural engine's tuning (not configurable: measurements change it).
+    /// The neural engine's tuning (not configurable: measurements change it), but for which
+    /// models run: `OCR_DETECTOR` (default `small`), `OCR_SECOND_DETECTOR` (the detector of
+    /// the enlarged and turned looks, default `OCR_DETECTOR`'s) and `OCR_RECOGNISER` (default
+    /// `small`), each `small`, `tiny` or `mobile-v5` ([`ModelSize`]).
     pub ppocr: PpOcrOptions,
 }
 
@@ -79,9 +83,32 @@ impl OcrSettings {
             ort_library: Some(env.string_or("OCR_ORT_LIBRARY", ""))
                 .filter(|d| !d.is_empty())
                 .map(PathBuf::from),
-            ppocr: PpOcrOptions::default(),
+            ppocr: PpOcrOptions {
+                models: parse_models(env)?,
+                ..PpOcrOptions::default()
+            },
         })
     }
+}
+
+/// `OCR_DETECTOR`, `OCR_SECOND_DETECTOR` and `OCR_RECOGNISER`.
+fn parse_models(env: &EnvSource) -> Result<ModelChoice, ConfigError> {
+    let size = |key: &str, default: ModelSize| -> Result<ModelSize, ConfigError> {
+        match env.raw(key) {
+            None => Ok(default),
+            Some(name) => ModelSize::parse(name).ok_or_else(|| ConfigError::Invalid {
+                key: key.into(),
+                value: name.into(),
+                expected: ModelSize::NAMES.into(),
+            }),
+        }
+    };
+    let detector = size("OCR_DETECTOR", ModelSize::Small)?;
+    Ok(ModelChoice {
+        detector,
+        second_detector: size("OCR_SECOND_DETECTOR", detector)?,
+        recogniser: size("OCR_RECOGNISER", ModelSize::Small)?,
+    })
 }
 
 /// `OCR_NICE`, 0 to 19.
@@ -132,6 +159,33 @@ mod tests {
                 OcrSettings::from_env(&EnvSource::from_pairs([("OCR_NICE", bad)])).unwrap_err();
             assert!(err.to_string().starts_with("invalid OCR_NICE"), "{err}");
         }
+        assert_eq!(s.ppocr.models, ModelChoice::default());
+        let s = OcrSettings::from_env(&EnvSource::from_pairs([("OCR_DETECTOR", "tiny")])).unwrap();
+        assert_eq!(
+            (s.ppocr.models.detector, s.ppocr.models.second_detector),
+            (ModelSize::Tiny, ModelSize::Tiny)
+        );
+        let s = OcrSettings::from_env(&EnvSource::from_pairs([
+            ("OCR_DETECTOR", "tiny"),
+            ("OCR_SECOND_DETECTOR", "small"),
+            ("OCR_RECOGNISER", "mobile-v5"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            s.ppocr.models,
+            ModelChoice {
+                detector: ModelSize::Tiny,
+                second_detector: ModelSize::Small,
+                recogniser: ModelSize::MobileV5,
+            }
+        );
+        let err = OcrSettings::from_env(&EnvSource::from_pairs([("OCR_RECOGNISER", "large")]))
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("invalid OCR_RECOGNISER 'large'"),
+            "{err}"
+        );
         let err = OcrSettings::from_env(&EnvSource::from_pairs([("OCR_MAX_PIXELS", "lots")]))
             .unwrap_err();
         assert!(

