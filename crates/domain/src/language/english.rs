@@ -20,6 +20,8 @@ struct File {
     traditional: TraditionalFile,
     food_names: BTreeMap<String, String>,
     label_names: BTreeMap<String, BTreeMap<String, String>>,
+    vitamins: BTreeMap<String, Vec<String>>,
+    cosmetic_names: BTreeMap<String, BTreeMap<String, String>>,
     contains: BTreeMap<String, Vec<String>>,
     including: BTreeMap<String, Vec<String>>,
     derived: DerivedFile,
@@ -118,6 +120,12 @@ pub struct LabelEnglish {
     /// knowledge-base entry is named otherwise (`현미` Brown Rice, not the entry Rice), by
     /// language, folded.
     label_names: HashMap<Language, HashMap<String, String>>,
+    /// The words a CJK label prints before a vitamin's letter (`비타민`, `ビタミン`, `维生素`), by
+    /// language, as printed.
+    vitamins: HashMap<Language, Vec<String>>,
+    /// The INCI names of Korean, Japanese and Chinese cosmetic labelling names no
+    /// knowledge-base entry holds (`헥실라우레이트` Hexyl Laurate), by language, folded.
+    cosmetic_names: HashMap<Language, HashMap<String, String>>,
     /// The words opening a bracket that names an allergen the product contains (`contient`,
     /// `contiene`), by language, folded, longest first.
     contains: HashMap<Language, Vec<String>>,
@@ -310,6 +318,17 @@ impl LabelEnglish {
             words.sort_by_key(|w| std::cmp::Reverse(w.chars().count()));
             words
         };
+        let mut vitamins = HashMap::new();
+        for (code, words) in file.vitamins {
+            vitamins.insert(language_of(&code, "vitamins")?, words);
+        }
+        let mut cosmetic_names = HashMap::new();
+        for (code, names) in file.cosmetic_names {
+            cosmetic_names.insert(
+                language_of(&code, "cosmetic_names")?,
+                names.into_iter().map(|(k, v)| (fold(&k), v)).collect(),
+            );
+        }
         let mut contains = HashMap::new();
         for (code, words) in file.contains {
             contains.insert(language_of(&code, "contains")?, longest_first(words));
@@ -348,6 +367,8 @@ impl LabelEnglish {
             simplified,
             food_names: file.food_names.into_iter().collect(),
             label_names,
+            vitamins,
+            cosmetic_names,
             contains,
             including,
             derived_words,
@@ -487,6 +508,52 @@ impl LabelEnglish {
             .get(&language)?
             .get(&fold(name))
             .map(String::as_str)
+    }
+
+    /// The INCI name of a CJK cosmetic labelling name the knowledge base lacks.
+    pub fn cosmetic_name(&self, language: Language, name: &str) -> Option<&str> {
+        self.cosmetic_names
+            .get(&language)?
+            .get(&fold(name))
+            .map(String::as_str)
+    }
+
+    /// A country or place printed alone in a CJK bracket of origins, without the suffix that
+    /// says "from" (`大豆（アメリカ）`, `鳳梨（台灣）`: 食品表示基準 lets 原料原産地 name the country
+    /// alone); its English, or `None` when `name` is no place the tables know.
+    pub fn place(&self, language: Language, name: &str) -> Option<String> {
+        let (countries, _) = self.countries.get(&language)?;
+        let name = name.trim();
+        if let Some(english) = countries.get(name) {
+            return Some(english.clone());
+        }
+        // Either of two countries (`アメリカ又はカナダ`: the 大括り表示 of 原料原産地).
+        let (first, second) = ["又は", "または", "또는", "或"]
+            .iter()
+            .find_map(|or| name.split_once(or))?;
+        Some(format!(
+            "{} or {}",
+            countries.get(first.trim())?,
+            countries.get(second.trim())?
+        ))
+    }
+
+    /// A vitamin a CJK label names by its letter (`비타민A`, `ビタミンD3`, `维生素B2`): Vitamin
+    /// and the letter as printed (Vitamin D3), not the entry's name (Retinol, Vitamin D);
+    /// `None` for any other name.
+    pub fn vitamin(&self, language: Language, name: &str) -> Option<String> {
+        let name = name.trim();
+        let rest = self
+            .vitamins
+            .get(&language)?
+            .iter()
+            .find_map(|word| name.strip_prefix(word.as_str()))?
+            .trim();
+        let mut chars = rest.chars();
+        let letter = chars.next().filter(|c| ('A'..='K').contains(c))?;
+        let number: String = chars.collect();
+        (number.len() <= 2 && number.chars().all(|c| c.is_ascii_digit()))
+            .then(|| format!("Vitamin {letter}{number}"))
     }
 
     /// Whether a word printed in capitals on a food label is a mark or abbreviation, not an

@@ -417,6 +417,21 @@ impl<'kb> Translator<'kb> {
             return english;
         }
         let parts = rejoined(self.kb, &split_items(inner));
+        // Places printed alone in a CJK bracket (`（アメリカ、カナダ）`, `（台灣）`) are origins.
+        if let Some(language) = self.language.filter(|l| l.is_cjk())
+            && let Some(places) = parts
+                .iter()
+                .map(|p| self.tables.place(language, p))
+                .collect::<Option<Vec<_>>>()
+            && !head.is_empty()
+        {
+            let mut out = format!("{} ({})", self.item(head), places.join(", "));
+            if !tail.is_empty() {
+                out.push(' ');
+                out.push_str(tail);
+            }
+            return out;
+        }
         let head = (self.kind == ProductKind::Household)
             .then(|| self.household(head))
             .flatten()
@@ -518,7 +533,8 @@ impl<'kb> Translator<'kb> {
     }
 
     /// The Japanese allergen declaration closing a list (`（一部に小麦・乳成分を含む）`) in
-    /// English: "(Contains: Wheat, Milk)"; `None` for any other item.
+    /// English: "(Contains wheat and milk)", as the bracket after a
+    /// single item is worded; `None` for any other item.
     fn allergen_declaration(&self, item: &str) -> Option<String> {
         let (open, _) = &words().japanese_declaration;
         let inner = item
@@ -528,7 +544,7 @@ impl<'kb> Translator<'kb> {
             .trim()
             .strip_prefix(open.as_str())?;
         let names = self.declared_allergens(inner)?;
-        Some(format!("(Contains: {})", names.join(", ")))
+        Some(format!("(Contains {})", allergen_phrase(&names)?))
     }
 
     /// The English names of the allergens a Japanese bracket declares (`小麦・大豆を含む`, with
@@ -548,22 +564,13 @@ impl<'kb> Translator<'kb> {
     }
 
     /// A Japanese allergen bracket after a single item (`しょうゆ（小麦・大豆を含む）`, 食品表示基準
-    /// 別表第14: the individual declaration): the item, then "(contains wheat and soya beans)"
+    /// 別表第14: the individual declaration): the item, then "(contains wheat and soybeans)"
     /// as English labels word it; `None` for any other bracket.
     fn item_with_allergens(&self, head: &str, inner: &str, tail: &str) -> Option<String> {
         if self.language != Some(Language::Japanese) || head.is_empty() {
             return None;
         }
-        let names: Vec<String> = self
-            .declared_allergens(inner)?
-            .iter()
-            .map(|n| n.to_lowercase())
-            .collect();
-        let names = match names.split_last() {
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-            None => return None,
-        };
+        let names = allergen_phrase(&self.declared_allergens(inner)?)?;
         let mut out = format!("{} (contains {names})", self.item(head));
         if !tail.is_empty() {
             out.push(' ');
@@ -771,6 +778,22 @@ impl<'kb> Translator<'kb> {
         {
             return Some(english);
         }
+        // A CJK cosmetic labelling name the INCI table names says which INCI name it is
+        // (`含水ケイ酸` Hydrated Silica, whose entry is Silica), as a label name does on a food.
+        if self.kind == ProductKind::Cosmetic
+            && let Some(inci) = self
+                .language
+                .and_then(|language| self.tables.cosmetic_name(language, name))
+        {
+            return Some(inci.to_owned());
+        }
+        if self.kind == ProductKind::Food
+            && let Some(vitamin) = self
+                .language
+                .and_then(|language| self.tables.vitamin(language, name))
+        {
+            return Some(vitamin);
+        }
         if let Some((class, number)) = self.tables.class(name) {
             let many = match number {
                 Number::One => false,
@@ -785,6 +808,13 @@ impl<'kb> Translator<'kb> {
             return Some(english);
         }
         let Some(found) = self.resolve(name) else {
+            if self.kind != ProductKind::Food
+                && let Some(inci) = self
+                    .language
+                    .and_then(|language| self.tables.cosmetic_name(language, name))
+            {
+                return Some(inci.to_owned());
+            }
             return self
                 .language
                 .and_then(|language| self.compound(name, language));
@@ -815,6 +845,16 @@ impl<'kb> Translator<'kb> {
             ProductKind::Household => self.tables.spelled(&entry.name),
             ProductKind::Food => match self.tables.food_name(&entry.name) {
                 Some(food) if entry.category == ProductCategory::Cosmetics => food.to_owned(),
+                // A CJK food name known only as a cosmetic ingredient (`녹차추출물`, whose entry
+                // is Camellia Sinensis Leaf Extract) is read by its parts on a food list: the
+                // food's English and the part's (Green Tea Extract), not the INCI name.
+                _ if entry.category == ProductCategory::Cosmetics
+                    && self.language.is_some_and(Language::is_cjk) =>
+                {
+                    self.language
+                        .and_then(|language| self.compound(name, language))
+                        .unwrap_or_else(|| self.food_name(name, entry, &found))
+                }
                 _ => self.food_name(name, entry, &found),
             },
         })
@@ -896,7 +936,13 @@ impl<'kb> Translator<'kb> {
         entry
             .synonyms
             .iter()
-            .filter(|s| fold(s).ends_with(&form) && !s.contains('('))
+            // INCI names are capitalised; a lower-case synonym is a common name (`talcum
+            // powder`, `bees wax`).
+            .filter(|s| {
+                fold(s).ends_with(&form)
+                    && !s.contains('(')
+                    && s.chars().next().is_some_and(char::is_uppercase)
+            })
             .max_by_key(|s| {
                 let shared = words_of(s).iter().filter(|w| words.contains(w)).count();
                 (shared, std::cmp::Reverse(s.len()))
@@ -1366,6 +1412,18 @@ fn italian_plural_of_entry(first: &str, entry: &Ingredient) -> bool {
                 .any(|s| key.split(' ').next() == Some(s.as_str()))
         })
     })
+}
+
+/// The allergens a Japanese declaration names, as English labels word them after
+/// "contains": in lower case, the last joined by "and" (`milk, wheat and soybeans`); `None`
+/// when there is none.
+fn allergen_phrase(names: &[String]) -> Option<String> {
+    let names: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
+    match names.split_last() {
+        Some((last, [])) => Some(last.clone()),
+        Some((last, rest)) => Some(format!("{} and {last}", rest.join(", "))),
+        None => None,
+    }
 }
 
 /// The two sides of the first slash outside brackets between two names written in Japanese
@@ -2230,7 +2288,7 @@ mod tests {
         );
         assert_eq!(
             english(&["豚肉(国産)", "大豆(中国産)"], Language::Japanese),
-            ["Pork (Japan)", "Soya Beans (China)"]
+            ["Pork (Japan)", "Soybeans (China)"]
         );
     }
 
@@ -2268,7 +2326,7 @@ mod tests {
                 Language::Japanese
             ),
             [
-                "Soy Sauce (contains wheat and soya beans)",
+                "Soy Sauce (contains wheat and soybeans)",
                 "Sauce (contains milk)"
             ]
         );
@@ -2429,7 +2487,7 @@ mod tests {
         );
         assert_eq!(
             english(&["砂糖", "食用青色1号", "精製水"], Language::Japanese),
-            ["Sugar", "Brilliant Blue FCF", "Purified Water"]
+            ["Sugar", "Food Blue No. 1", "Purified Water"]
         );
     }
 
@@ -2509,7 +2567,7 @@ mod tests {
                 &["砂糖", "バター/乳化剤", "(一部に小麦・乳成分を含む)"],
                 Language::Japanese
             ),
-            ["Sugar", "Butter, Emulsifier", "(Contains: Wheat, Milk)"]
+            ["Sugar", "Butter, Emulsifier", "(Contains wheat and milk)"]
         );
     }
 
@@ -2539,6 +2597,89 @@ mod tests {
         assert_eq!(
             english(&["Wheat flour"], Language::English),
             ["Wheat flour"]
+        );
+    }
+
+    #[test]
+    fn cjk_vitamins_are_named_by_the_letter_printed() {
+        assert_eq!(
+            english(&["설탕", "비타민A", "비타민D3"], Language::Korean),
+            ["Sugar", "Vitamin A", "Vitamin D3"]
+        );
+        assert_eq!(
+            english(&["白砂糖", "维生素B2", "维生素K1"], Language::Chinese),
+            ["White Sugar", "Vitamin B2", "Vitamin K1"]
+        );
+        // Only a letter and its number: a longer name is no vitamin's letter.
+        assert_eq!(
+            english(&["砂糖", "ビタミンC誘導体"], Language::Japanese),
+            ["Sugar", "Vitamin C Derivative"]
+        );
+    }
+
+    #[test]
+    fn a_cjk_name_known_only_as_a_cosmetic_is_read_by_its_parts_on_a_food_list() {
+        assert_eq!(
+            english(&["설탕", "밀가루", "녹차추출물"], Language::Korean),
+            ["Sugar", "Wheat Flour", "Green Tea Extract"]
+        );
+        // On a cosmetic list it keeps its INCI name.
+        assert_eq!(
+            english(
+                &["정제수", "세테아릴알코올", "페녹시에탄올", "녹차추출물"],
+                Language::Korean
+            ),
+            [
+                "Aqua",
+                "Cetearyl Alcohol",
+                "Phenoxyethanol",
+                "Camellia Sinensis Leaf Extract"
+            ]
+        );
+    }
+
+    #[test]
+    fn cjk_cosmetic_names_no_entry_holds_take_their_inci_name() {
+        assert_eq!(
+            english(
+                &["정제수", "세테아릴알코올", "헥실라우레이트", "페녹시에탄올"],
+                Language::Korean
+            ),
+            [
+                "Aqua",
+                "Cetearyl Alcohol",
+                "Hexyl Laurate",
+                "Phenoxyethanol"
+            ]
+        );
+        // The table says which INCI name where the entry's is another (Silica).
+        assert_eq!(
+            english(
+                &["含水ケイ酸", "セテアリルアルコール", "フェノキシエタノール"],
+                Language::Japanese
+            ),
+            ["Hydrated Silica", "Cetearyl Alcohol", "Phenoxyethanol"]
+        );
+        // A common name in lower case is no INCI form (`talcum powder` for 滑石粉).
+        assert_eq!(
+            english(&["滑石粉", "鲸蜡硬脂醇", "苯氧乙醇"], Language::Chinese),
+            ["Talc", "Cetearyl Alcohol", "Phenoxyethanol"]
+        );
+    }
+
+    #[test]
+    fn places_alone_in_a_cjk_bracket_are_origins() {
+        assert_eq!(
+            english(&["大豆（アメリカ又はカナダ）", "米"], Language::Japanese),
+            ["Soybeans (USA or Canada)", "Rice"]
+        );
+        assert_eq!(
+            english(&["鳳梨（台灣）", "冬瓜"], Language::Chinese),
+            ["Pineapple (Taiwan)", "Winter Melon"]
+        );
+        assert_eq!(
+            english(&["유자 35%(고흥산)", "설탕"], Language::Korean),
+            ["Yuzu 35% (Goheung, Korea)", "Sugar"]
         );
     }
 }
