@@ -187,86 +187,90 @@ fn ocr_english_text_of_the_labels_written_blind_stays_above_its_floor() {
     assert_floors(&scores, &floors, "labels written blind");
 }
 
+/// Checks a tune set: `count` labels (`why` says how many per language), each a translation,
+/// its misses printed (a tune set may guide the knowledge) and every language at or above its
+/// floor, the level reached.
+fn assert_tune_set(
+    labels: &[Label],
+    count: usize,
+    what: &str,
+    why: &str,
+    set: &str,
+    floors: &[(&str, f64)],
+) {
+    assert_translations(labels, count, what, why);
+    let scores = english_f1(labels, set, true);
+    assert_floors(&scores, floors, set);
+}
+
 #[test]
 fn ocr_english_text_of_the_second_tune_set_stays_above_its_floor() {
-    let labels = tune2();
-    assert_translations(
-        &labels,
+    assert_tune_set(
+        &tune2(),
         66,
         "tune2 labels",
         "twelve CJK labels per language, six per European one",
+        "second tune set",
+        &[
+            ("de", 0.91),
+            ("es", 1.0),
+            ("fr", 0.9),
+            ("it", 1.0),
+            ("ja", 0.75),
+            ("ko", 0.86),
+            ("pt", 1.0),
+            ("zh", 0.9),
+        ],
     );
-    // A tune set: its misses are printed. The floors are the levels reached.
-    let scores = english_f1(&labels, "second tune set", true);
-    let floors = [
-        ("de", 0.91),
-        ("es", 1.0),
-        ("fr", 0.9),
-        ("it", 1.0),
-        ("ja", 0.75),
-        ("ko", 0.86),
-        ("pt", 1.0),
-        ("zh", 0.9),
-    ];
-    assert_floors(&scores, &floors, "second tune set");
 }
 
 #[test]
 fn ocr_english_text_of_the_third_tune_set_stays_above_its_floor() {
-    let labels = tune3();
-    assert_translations(
-        &labels,
+    assert_tune_set(
+        &tune3(),
         75,
         "tune3 labels",
         "twenty CJK labels per language, three per European one",
+        "third tune set",
+        &[
+            ("de", 0.95),
+            ("es", 0.96),
+            ("fr", 0.9),
+            ("it", 0.96),
+            ("ja", 0.71),
+            ("ko", 0.82),
+            ("pt", 1.0),
+            ("zh", 0.81),
+        ],
     );
-    // A tune set: its misses are printed. The floors are the levels reached.
-    let scores = english_f1(&labels, "third tune set", true);
-    let floors = [
-        ("de", 0.95),
-        ("es", 0.96),
-        ("fr", 0.9),
-        ("it", 0.96),
-        ("ja", 0.71),
-        ("ko", 0.82),
-        ("pt", 1.0),
-        ("zh", 0.81),
-    ];
-    assert_floors(&scores, &floors, "third tune set");
 }
 
 #[test]
 fn ocr_english_text_of_the_fourth_tune_sets_european_labels_stays_above_its_floor() {
-    let labels = tune4_eu();
-    assert_translations(
-        &labels,
+    assert_tune_set(
+        &tune4_eu(),
         60,
         "tune4 European labels",
         "twelve labels per European language",
+        "fourth tune set, European",
+        &[
+            ("de", 0.96),
+            ("es", 0.99),
+            ("fr", 1.0),
+            ("it", 0.96),
+            ("pt", 0.9),
+        ],
     );
-    // A tune set: its misses are printed. The floors are the levels reached.
-    let scores = english_f1(&labels, "fourth tune set, European", true);
-    let floors = [
-        ("de", 0.96),
-        ("es", 0.99),
-        ("fr", 1.0),
-        ("it", 0.96),
-        ("pt", 0.9),
-    ];
-    assert_floors(&scores, &floors, "fourth tune set, European");
 }
 
 #[test]
 fn ocr_english_text_of_the_fourth_tune_sets_cjk_labels_stays_above_its_floor() {
-    let labels = tune4_cjk();
-    assert_translations(
-        &labels,
+    assert_tune_set(
+        &tune4_cjk(),
         60,
         "tune4 CJK labels",
         "twenty labels per CJK language",
+        "fourth tune set, CJK",
+        &[("ja", 0.7), ("ko", 0.67), ("zh", 0.74)],
     );
-    // A tune set: its misses are printed. The floors are the levels reached.
-    let scores = english_f1(&labels, "fourth tune set, CJK", true);
-    let floors = [("ja", 0.7), ("ko", 0.67), ("zh", 0.74)];
-    assert_floors(&scores, &floors, "fourth tune set, CJK");
 }
