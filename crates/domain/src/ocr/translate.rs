@@ -591,10 +591,12 @@ impl<'kb> Translator<'kb> {
                 .household_name(language, name)
                 .map(str::to_owned)
                 .or_else(|| {
-                    // The detergents regulation writes the classes in the plural; Korean,
+                    // The detergents regulation writes the classes in the plural, and so does
+                    // a class printed without a number; one printed in the singular
+                    // (`tensoativo catiônico`, Brazilian labels) stays singular. Korean,
                     // Japanese and Chinese mark no plural and their translators write one.
-                    self.tables.class(name).map(|(class, _)| {
-                        if language.is_cjk() {
+                    self.tables.class(name).map(|(class, number)| {
+                        if language.is_cjk() || number == Number::One {
                             class.one.clone()
                         } else {
                             class.many.clone()
@@ -819,6 +821,11 @@ impl<'kb> Translator<'kb> {
                 .language
                 .and_then(|language| self.compound(name, language));
         };
+        // A member of an INCI family (`Trideceth-12`, `PEG-40 Hydrogenated Castor Oil`) printed
+        // in Latin script is its own INCI name: the family's name is no translation of it.
+        if found.kind == MatchKind::Family && !name.chars().any(crate::text::script::is_cjk) {
+            return None;
+        }
         let entry = self.choose_entry(&found.entries);
         // Compared with their accents: `Tocophérol` is French for the synonym `tocopherol`.
         let printed = name.to_lowercase();
@@ -2039,6 +2046,20 @@ mod tests {
     }
 
     #[test]
+    fn inci_family_members_stay_as_printed() {
+        let items = [
+            "Aqua",
+            "Cetearyl Alcohol",
+            "Trideceth-12",
+            "Steareth-21",
+            "Parfum",
+        ];
+        for language in [Language::Portuguese, Language::French, Language::German] {
+            assert_eq!(english(&items, language), items, "{language:?}");
+        }
+    }
+
+    #[test]
     fn inci_names_stay_as_printed() {
         let out = english(&["Aqua", "Butyrospermum Parkii Butter"], Language::French);
         assert_eq!(out, ["Aqua", "Butyrospermum Parkii Butter"]);
@@ -2244,6 +2265,25 @@ mod tests {
             Language::German,
         );
         assert_eq!(out, ["less than 5 % Non-ionic surfactants", "Zeolites"]);
+        // A class printed in the singular (Brazilian labels) stays singular.
+        let out = english(
+            &[
+                "Tensoativo catiônico",
+                "tensoativos aniônicos",
+                "conservante",
+                "água",
+            ],
+            Language::Portuguese,
+        );
+        assert_eq!(
+            out,
+            [
+                "Cationic surfactant",
+                "Anionic surfactants",
+                "Preservative",
+                "Water"
+            ]
+        );
     }
 
     #[test]
