@@ -123,17 +123,32 @@ fn under_their_class(items: &[String], english: &[String], following: &[usize]) 
 /// A food list's words printed in capitals to emphasise an allergen (Regulation (EU) No
 /// 1169/2011 Article 21: `farine de BLÉ`, `ROGGENvollkornschrot`) in lower case, so that the
 /// name is found; the marks and abbreviations labels print in capitals (`DOP`, `UHT`) and
-/// words with digits stay.
+/// words with digits stay. In an item printed all in capitals (Brazilian labels: `COALHO E
+/// CLORETO DE CÁLCIO`) the short words go to lower case too, but for a letter before a
+/// number (`E 330`, `VITAMINA B 12`).
 fn uncapitalised(item: &str) -> String {
     let tables = LabelEnglish::get();
+    let words: Vec<&str> = item.split(' ').collect();
+    let letters_of =
+        |word: &str| -> Vec<char> { word.chars().filter(|c| c.is_alphabetic()).collect() };
+    let long: Vec<Vec<char>> = words
+        .iter()
+        .map(|w| letters_of(w))
+        .filter(|l| l.len() >= 3)
+        .collect();
+    let shouted = !long.is_empty() && long.iter().all(|l| l.iter().all(|c| c.is_uppercase()));
     let mut out = String::with_capacity(item.len());
-    for (i, word) in item.split(' ').enumerate() {
+    for (i, word) in words.iter().enumerate() {
         if i > 0 {
             out.push(' ');
         }
-        let letters: Vec<char> = word.chars().filter(|c| c.is_alphabetic()).collect();
+        let letters = letters_of(word);
         let run = word.chars().take_while(|c| c.is_uppercase()).count();
-        let whole = letters.len() >= 3 && letters.iter().all(|c| c.is_uppercase());
+        let before_number = words
+            .get(i + 1)
+            .is_some_and(|next| next.starts_with(|c: char| c.is_ascii_digit()));
+        let short = shouted && !letters.is_empty() && letters.len() < 3 && !before_number;
+        let whole = (letters.len() >= 3 || short) && letters.iter().all(|c| c.is_uppercase());
         let keep = word.chars().any(|c| c.is_ascii_digit())
             || tables.kept_in_capitals(word.trim_matches(|c: char| !c.is_alphanumeric()));
         if keep || !(whole || run >= 3) {
@@ -1777,6 +1792,21 @@ mod tests {
         assert_eq!(
             english(&["vino rosso (contiene SOLFITI)"], Language::Italian),
             ["Red Wine (contains Sulphites)"]
+        );
+        // A list printed all in capitals: its short words are read too, a letter before a
+        // number stays.
+        assert_eq!(
+            english(
+                &[
+                    "QUEIJO (LEITE PASTEURIZADO, SAL, COALHO E CLORETO DE CÁLCIO)",
+                    "VITAMINA B 12"
+                ],
+                Language::Portuguese
+            ),
+            [
+                "Cheese (Pasteurised Milk, Salt, Rennet and Calcium Chloride)",
+                "vitamina B 12"
+            ]
         );
     }
 
