@@ -361,6 +361,24 @@ impl<'kb> Translator<'kb> {
         {
             return english;
         }
+        // A mixture "in varying proportions" (`oli vegetali in proporzione variabile (girasole,
+        // palma)`): the item without those words in English, the words after its name.
+        if let Some(language) = self.language.filter(|l| !l.is_cjk())
+            && let Some((start, end)) = self.tables.varying_proportions(language, item)
+            // Inside a bracket, the words are its part's (read when the part is).
+            && item[..start].matches('(').count() == item[..start].matches(')').count()
+        {
+            let rest = format!("{}{}", item[..start].trim_end(), &item[end..]);
+            if !rest.trim().is_empty() {
+                let english = self.item(&rest);
+                let words = "in varying proportions";
+                let bracket = item[end..].trim_start().starts_with('(');
+                return match english.find(" (").filter(|_| bracket) {
+                    Some(at) => format!("{} {words}{}", &english[..at], &english[at..]),
+                    None => format!("{english} {words}"),
+                };
+            }
+        }
         if self.language == Some(Language::Japanese) {
             // The slash Japanese labels print between the last food and the first additive
             // (食品表示基準: `バター／乳化剤`) parts two items, never an INCI slash form.
@@ -2073,6 +2091,56 @@ mod tests {
             Some(MatchKind::Typo) | None
         ));
         assert_eq!(english(&[typo], Language::German), [typo]);
+    }
+
+    #[test]
+    fn varying_proportions_and_organic_production_are_english() {
+        assert_eq!(
+            english(
+                &[
+                    "oli vegetali in proporzione variabile (girasole, palma)",
+                    "grassi vegetali (palma, cocco in proporzione variabile)",
+                    "zucchero di canna biologico*",
+                    "farina di grano tenero biologica",
+                ],
+                Language::Italian
+            ),
+            [
+                "Vegetable Oils in varying proportions (Sunflower, Palm)",
+                "Vegetable Fats (Palm, Coconut in varying proportions)",
+                "Organic Cane Sugar*",
+                "Organic Soft Wheat Flour",
+            ]
+        );
+        assert_eq!(
+            english(
+                &[
+                    "aceites vegetales en proporción variable",
+                    "harina de trigo ecológica"
+                ],
+                Language::Spanish
+            ),
+            [
+                "Vegetable Oils in varying proportions",
+                "Organic Wheat Flour"
+            ]
+        );
+        assert_eq!(
+            english(&["sucre de canne biologique"], Language::French),
+            ["Organic Cane Sugar"]
+        );
+        assert_eq!(
+            english(
+                &["Zucker aus kontrolliert biologischem Anbau"],
+                Language::German
+            ),
+            ["Organic Sugar"]
+        );
+        // The words alone are no name: they stay as printed.
+        assert_eq!(
+            english(&["in proporzione variabile"], Language::Italian),
+            ["in proporzione variabile"]
+        );
     }
 
     #[test]
