@@ -2144,6 +2144,75 @@ mod tests {
     }
 
     #[test]
+    fn everyday_european_cuts_sausages_breads_and_sweets_are_english() {
+        let cases: [(&[&str], Language, &[&str]); 5] = [
+            (
+                &[
+                    "leite integral",
+                    "óleo de canola",
+                    "linguiça calabresa",
+                    "tripa artificial",
+                ],
+                Language::Portuguese,
+                &[
+                    "Whole Milk",
+                    "Canola Oil",
+                    "Calabresa Sausage",
+                    "Artificial Casing",
+                ],
+            ),
+            (
+                &[
+                    "morcilla",
+                    "queso semicurado",
+                    "citrato sódico",
+                    "pan de molde",
+                ],
+                Language::Spanish,
+                &[
+                    "Black Pudding",
+                    "Semi-cured Cheese",
+                    "Sodium Citrate",
+                    "Sliced Bread",
+                ],
+            ),
+            (
+                &["canditi", "fette biscottate", "gola di maiale", "amaretti"],
+                Language::Italian,
+                &["Candied Fruit", "Rusks", "Pork Jowl", "Amaretti"],
+            ),
+            (
+                &[
+                    "boudin noir",
+                    "pain de mie",
+                    "macarons",
+                    "boyau de collagène",
+                ],
+                Language::French,
+                &[
+                    "Black Pudding",
+                    "Sandwich Bread",
+                    "Macarons",
+                    "Collagen Casing",
+                ],
+            ),
+            (
+                &["Kuvertüre", "Lorbeer", "Blätterteig", "Schafskäse"],
+                Language::German,
+                &[
+                    "Couverture Chocolate",
+                    "Bay Leaf",
+                    "Puff Pastry",
+                    "Sheep's Cheese",
+                ],
+            ),
+        ];
+        for (items, language, expected) in cases {
+            assert_eq!(english(items, language), expected, "{language:?}");
+        }
+    }
+
+    #[test]
     fn inci_family_members_stay_as_printed() {
         let items = [
             "Aqua",
