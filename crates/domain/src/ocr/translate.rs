@@ -2451,6 +2451,43 @@ mod tests {
                 "Water"
             ]
         );
+        // Brazilian functions and the chemicals of cleaning products are plain English.
+        let out = english(
+            &[
+                "tensoativo aniônico",
+                "alcalinizante",
+                "tamponante",
+                "cloreto de sódio",
+                "hipoclorito de sódio",
+            ],
+            Language::Portuguese,
+        );
+        assert_eq!(
+            out,
+            [
+                "Anionic surfactant",
+                "Alkalising agent",
+                "Buffering agent",
+                "Sodium chloride",
+                "Sodium hypochlorite"
+            ]
+        );
+        let out = english(
+            &[
+                "5-15 % anionische Tenside",
+                "Natriumpercarbonat",
+                "Natriumsilikat",
+            ],
+            Language::German,
+        );
+        assert_eq!(
+            out,
+            [
+                "5-15 % Anionic surfactants",
+                "Sodium percarbonate",
+                "Sodium silicate"
+            ]
+        );
     }
 
     #[test]
