@@ -661,10 +661,13 @@ impl<'kb> Translator<'kb> {
         // a class word printed before its items without a colon.
         let mut names: Vec<(&str, Option<usize>, bool)> = Vec::new();
         if !parsed.sub.is_empty() {
+            // A class word the grammar reads over items printed without brackets
+            // (`conservador nitrito de sódio e aroma de fumaça`) is printed bare.
+            let bare = !item.contains(['(', '[']);
             names.push((
                 &parsed.name,
                 Some(parsed.sub.len() + self.following.get()),
-                false,
+                bare,
             ));
             let items = parsed.sub.iter().filter(|s| s.sub.is_empty());
             names.extend(items.map(|s| (s.name.as_str(), None, false)));
@@ -2065,7 +2068,8 @@ mod tests {
             &["Süßungsmittel Aspartam* und Acesulfam-K"],
             Language::German,
         );
-        assert_eq!(out, ["Sweetener Aspartame* and Acesulfame K"]);
+        // English labels write the colon the bare class word leaves out.
+        assert_eq!(out, ["Sweetener: Aspartame* and Acesulfame K"]);
     }
 
     #[test]
@@ -2210,6 +2214,23 @@ mod tests {
         for (items, language, expected) in cases {
             assert_eq!(english(items, language), expected, "{language:?}");
         }
+    }
+
+    #[test]
+    fn a_bare_class_word_over_joined_items_takes_its_colon() {
+        assert_eq!(
+            english(
+                &[
+                    "bacon (carne suína, conservador nitrito de sódio e aromatizante natural de fumaça)",
+                    "conservador nitrito de sódio e nitrato de sódio",
+                ],
+                Language::Portuguese
+            ),
+            [
+                "Bacon (Pork, Preservative: Sodium Nitrite and Natural Smoke Flavouring)",
+                "Preservative: Sodium Nitrite and Sodium Nitrate",
+            ]
+        );
     }
 
     #[test]
