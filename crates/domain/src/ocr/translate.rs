@@ -2234,6 +2234,25 @@ mod tests {
     }
 
     #[test]
+    fn colours_declared_with_their_origin_are_natural_or_artificial_colours() {
+        assert_eq!(
+            english(
+                &[
+                    "corante natural urucum",
+                    "corante artificial tartrazina",
+                    "corante caramelo IV"
+                ],
+                Language::Portuguese
+            ),
+            [
+                "Natural colour: Annatto",
+                "Artificial colour: Tartrazine",
+                "Colour: Sulphite Ammonia Caramel"
+            ]
+        );
+    }
+
+    #[test]
     fn inci_family_members_stay_as_printed() {
         let items = [
             "Aqua",
