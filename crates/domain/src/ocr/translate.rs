@@ -379,6 +379,15 @@ impl<'kb> Translator<'kb> {
                 };
             }
         }
+        // A declaration after the list's items (Brazil's Lei 10.674/2003: `CONTÉM GLÚTEN`;
+        // `contiene solfiti`): "contains" and the English of what it names.
+        if let Some(language) = self.language.filter(|l| !l.is_cjk())
+            && let Some(rest) = self.tables.contained(language, item)
+            && self.name(item, None).is_none()
+            && let Some(english) = self.name(rest, None)
+        {
+            return format!("contains {english}");
+        }
         if self.language == Some(Language::Japanese) {
             // The slash Japanese labels print between the last food and the first additive
             // (食品表示基準: `バター／乳化剤`) parts two items, never an INCI slash form.
@@ -2249,6 +2258,26 @@ mod tests {
                 "Artificial colour: Tartrazine",
                 "Colour: Sulphite Ammonia Caramel"
             ]
+        );
+    }
+
+    #[test]
+    fn a_declaration_that_the_product_contains_an_allergen_is_english() {
+        assert_eq!(
+            english(
+                &["farinha de trigo", "sal", "CONTÉM GLÚTEN"],
+                Language::Portuguese
+            ),
+            ["Wheat Flour", "Salt", "contains Gluten"]
+        );
+        assert_eq!(
+            english(&["contiene solfiti"], Language::Italian),
+            ["contains Sulphites"]
+        );
+        // An unknown name after the word stays as printed.
+        assert_eq!(
+            english(&["contém xyzzy"], Language::Portuguese),
+            ["contém xyzzy"]
         );
     }
 
