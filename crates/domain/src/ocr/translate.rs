@@ -2282,6 +2282,34 @@ mod tests {
     }
 
     #[test]
+    fn latin_american_and_brazilian_names_are_english() {
+        assert_eq!(
+            english(
+                &[
+                    "frutillas",
+                    "lecitina de soya",
+                    "saborizante natural",
+                    "aceite de maravilla"
+                ],
+                Language::Spanish
+            ),
+            [
+                "Strawberries",
+                "Soya Lecithin",
+                "Natural Flavouring",
+                "Sunflower Oil"
+            ]
+        );
+        assert_eq!(
+            english(
+                &["glicose de milho", "concentrado proteico de soro de leite"],
+                Language::Portuguese
+            ),
+            ["Corn Syrup", "Whey Protein Concentrate"]
+        );
+    }
+
+    #[test]
     fn inci_family_members_stay_as_printed() {
         let items = [
             "Aqua",
