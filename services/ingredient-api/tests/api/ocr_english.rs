@@ -262,7 +262,7 @@ fn ocr_english_text_of_the_fourth_tune_sets_european_labels_stays_above_its_floo
             ("es", 0.99),
             ("fr", 1.0),
             ("it", 0.96),
-            ("pt", 0.9),
+            ("pt", 0.95),
         ],
     );
 }
