@@ -85,31 +85,10 @@ impl OcrSettings {
                 .map(PathBuf::from),
             ppocr: PpOcrOptions {
                 models: parse_models(env)?,
-                ..experiment(PpOcrOptions::default())
+                ..PpOcrOptions::default()
             },
         })
     }
-}
-
-/// Measuring only (not kept): `OCR_EXPERIMENT_ZOOM` = `clahe`, `unsharp` or
-/// `thresholds:T,S`.
-fn experiment(mut o: PpOcrOptions) -> PpOcrOptions {
-    use super::ppocr::enhance::ZoomFilter;
-    let v = std::env::var("OCR_EXPERIMENT_ZOOM").unwrap_or_default();
-    match v.as_str() {
-        "clahe" => o.zoom_filter = ZoomFilter::Clahe,
-        "unsharp" => o.zoom_filter = ZoomFilter::Unsharp,
-        "unsharp-rec" => o.zoom_filter = ZoomFilter::UnsharpRecogniser,
-        _ => {
-            if let Some((t, s)) = v
-                .strip_prefix("thresholds:")
-                .and_then(|r| r.split_once(','))
-            {
-                o.zoom_thresholds = (t.parse().unwrap_or(0.3), s.parse().unwrap_or(0.6));
-            }
-        }
-    }
-    o
 }
 
 /// `OCR_DETECTOR`, `OCR_SECOND_DETECTOR` and `OCR_RECOGNISER`.

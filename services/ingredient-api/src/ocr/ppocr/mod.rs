@@ -31,7 +31,6 @@
 //! names the stage that was not run): a stage is never started that would end past the
 //! budget, so the request ends within it but for a misjudged stage.
 
-pub mod enhance;
 pub mod geometry;
 pub mod models;
 pub mod reader;
@@ -78,10 +77,6 @@ pub struct PpOcrOptions {
     /// Which detector and recogniser run (`OCR_DETECTOR`, `OCR_SECOND_DETECTOR`,
     /// `OCR_RECOGNISER`: the one part of the tuning that is configured).
     pub models: ModelChoice,
-    /// How an enlarged part is prepared before it is read again ([`enhance`]).
-    pub zoom_filter: enhance::ZoomFilter,
-    /// [`Self::threshold`] and [`Self::region_score`] of the detection of an enlarged part.
-    pub zoom_thresholds: (f32, f32),
 }
 
 impl Default for PpOcrOptions {
@@ -98,8 +93,6 @@ impl Default for PpOcrOptions {
             batch_columns: 4 * 640,
             tile_pixels: 1920 * 1152,
             models: ModelChoice::default(),
-            zoom_filter: enhance::ZoomFilter::None,
-            zoom_thresholds: (0.3, 0.6),
         }
     }
 }
@@ -321,10 +314,8 @@ impl PpOcr {
     ) -> Result<Reading, PpOcrError> {
         self.read_at(
             image,
-            None,
             (self.options.first_side, self.options.detector_side),
             Look::First,
-            (self.options.threshold, self.options.region_score),
             deadline,
             order,
             enough,
@@ -358,24 +349,8 @@ impl PpOcr {
         let zoomed =
             image::imageops::resize(&part, zw, zh, image::imageops::FilterType::CatmullRom);
         drop(part);
-        let (zoomed, sharp) = match self.options.zoom_filter {
-            enhance::ZoomFilter::UnsharpRecogniser => {
-                let sharp = enhance::unsharp(&zoomed);
-                (zoomed, Some(sharp))
-            }
-            f => (f.apply(&zoomed).unwrap_or(zoomed), None),
-        };
         let side = zw.max(zh);
-        self.read_at(
-            &zoomed,
-            sharp.as_ref(),
-            (side, side),
-            Look::Again,
-            self.options.zoom_thresholds,
-            deadline,
-            order,
-            enough,
-        )
+        self.read_at(&zoomed, (side, side), Look::Again, deadline, order, enough)
     }
 
     /// The text regions of `image` detected once on a copy `side` pixels on its longest side
@@ -384,8 +359,7 @@ impl PpOcr {
     pub fn detect_at(&self, image: &RgbImage, side: u32) -> Result<Vec<RotatedRect>, PpOcrError> {
         let mut models = self.pool.take();
         let far = Instant::now() + std::time::Duration::from_secs(3600);
-        let thresholds = (self.options.threshold, self.options.region_score);
-        let detected = self.detect(&mut models, image, side, Look::First, thresholds, far)?;
+        let detected = self.detect(&mut models, image, side, Look::First, far)?;
         Ok(detected.map_or_else(Vec::new, |(rects, _)| {
             rects.into_iter().map(|d| d.0).collect()
         }))
@@ -397,10 +371,8 @@ impl PpOcr {
     fn read_at(
         &self,
         image: &RgbImage,
-        crops_from: Option<&RgbImage>,
         (first_side, small_side): (u32, u32),
         look: Look,
-        thresholds: (f32, f32),
         deadline: Instant,
         order: impl FnOnce(&[RotatedRect]) -> Vec<Vec<usize>>,
         mut enough: impl FnMut(&[TextLine]) -> bool,
@@ -411,8 +383,7 @@ impl PpOcr {
         let cpu = thread_cpu();
         let o = self.options;
         // Past the budget before a detection could end, nothing is read.
-        let Some((mut rects, height)) =
-            self.detect(models, image, first_side, look, thresholds, deadline)?
+        let Some((mut rects, height)) = self.detect(models, image, first_side, look, deadline)?
         else {
             return Ok(Reading {
                 cut: Some(Stage::Detection),
@@ -439,7 +410,7 @@ impl PpOcr {
             turned.then_some(first_side)
         };
         if let Some(side) = second_side {
-            match self.detect(models, &page, side, Look::Again, thresholds, deadline)? {
+            match self.detect(models, &page, side, Look::Again, deadline)? {
                 Some((again, _)) => rects = again,
                 // Cut by the budget: the first pass's boxes, on the page as it was detected
                 // (a sideways line is read along its length all the same).
@@ -453,16 +424,7 @@ impl PpOcr {
         tracing::debug!(height, turned, small, "PP-OCR detection");
         let detected = started.elapsed();
         let cpu_detected = thread_cpu();
-        let turned_crops;
-        let crop_source: &RgbImage = match crops_from {
-            Some(c) if quarter_turns == 0 && c.dimensions() == page.dimensions() => c,
-            Some(c) if quarter_turns == 1 => {
-                turned_crops = image::imageops::rotate90(c);
-                &turned_crops
-            }
-            _ => &page,
-        };
-        let (rects, mut crops) = line_crops(crop_source, rects, self.options.min_line_height);
+        let (rects, mut crops) = line_crops(&page, rects, self.options.min_line_height);
         let cpu_cropped = thread_cpu();
         let (w, h) = page.dimensions();
         drop(page);
@@ -574,7 +536,6 @@ impl PpOcr {
         page: &RgbImage,
         side: u32,
         look: Look,
-        (threshold, region_score): (f32, f32),
         deadline: Instant,
     ) -> Result<Option<(Vec<Detected>, f32)>, PpOcrError> {
         let o = self.options;
@@ -590,8 +551,8 @@ impl PpOcr {
         };
         let (sx, sy) = (w as f32 / nw as f32, h as f32 / nh as f32);
         let mut rects = Vec::new();
-        for region in geometry::regions(&prob, nw as usize, nh as usize, threshold, 4) {
-            if region.mean_score() < region_score {
+        for region in geometry::regions(&prob, nw as usize, nh as usize, o.threshold, 4) {
+            if region.mean_score() < o.region_score {
                 continue;
             }
             let Some(rect) = geometry::min_area_rect(&region) else {
