@@ -1939,6 +1939,23 @@ mod tests {
     }
 
     #[test]
+    fn cjk_renderings_most_outside_writers_share_are_written() {
+        // Black sesame (not the seeds), kelp (not kombu), shiitake mushroom in Korean.
+        assert_eq!(
+            english(&["黒ごま", "こんぶエキス", "昆布だし"], Language::Japanese),
+            ["Black Sesame", "Kelp Extract", "Kelp Stock"]
+        );
+        assert_eq!(
+            english(&["黑芝麻 12%"], Language::Chinese),
+            ["Black Sesame 12%"]
+        );
+        assert_eq!(
+            english(&["검은깨", "표고버섯분말"], Language::Korean),
+            ["Black Sesame", "Shiitake Mushroom Powder"]
+        );
+    }
+
+    #[test]
     fn a_class_word_over_several_additives_holds_them_in_brackets() {
         // Printed without brackets, the class's contents are items of the list; in the
         // comma-separated English they stay under their class, in brackets.
