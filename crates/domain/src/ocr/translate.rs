@@ -1143,11 +1143,18 @@ impl<'kb> Translator<'kb> {
                 };
                 // The first part's English may say the part already (`병풀` is read as
                 // Centella Asiatica Extract in a cosmetic).
-                Some(if fold(&english).ends_with(&fold(head)) {
-                    english
+                if fold(&english).ends_with(&fold(head)) {
+                    return Some(english);
+                }
+                // A noun before another is singular in English (`花生包` Peanut Sachet, not
+                // Peanuts; `酸笋包` Sour Bamboo Shoot Sachet).
+                let english = if language.is_cjk() && is_plural(&english) && !english.contains('(')
+                {
+                    with_number(&english, false)
                 } else {
-                    format!("{english} {head}")
-                })
+                    english
+                };
+                Some(format!("{english} {head}"))
             })
     }
 
@@ -1952,6 +1959,20 @@ mod tests {
         assert_eq!(
             english(&["검은깨", "표고버섯분말"], Language::Korean),
             ["Black Sesame", "Shiitake Mushroom Powder"]
+        );
+    }
+
+    #[test]
+    fn a_cjk_compounds_first_part_is_singular_before_its_head() {
+        assert_eq!(
+            english(
+                &["花生包（花生、大豆油）", "酸笋包（竹笋、水）"],
+                Language::Chinese
+            ),
+            [
+                "Peanut Sachet (Peanuts, Soybean Oil)",
+                "Sour Bamboo Shoot Sachet (Bamboo Shoots, Water)"
+            ]
         );
     }
 
