@@ -1977,6 +1977,32 @@ mod tests {
     }
 
     #[test]
+    fn cjk_coagulants_and_more_additive_names_are_english() {
+        assert_eq!(
+            english(
+                &[
+                    "두부[대두(외국산), 응고제]",
+                    "이노신산이나트륨",
+                    "캐러멜색소"
+                ],
+                Language::Korean
+            ),
+            [
+                "Tofu [Soybeans (Imported), Coagulant]",
+                "Disodium Inosinate",
+                "Caramel Colour"
+            ]
+        );
+        assert_eq!(
+            english(
+                &["水酸化カルシウム（こんにゃく用凝固剤）", "てんさい糖"],
+                Language::Japanese
+            ),
+            ["Calcium Hydroxide (Konjac Coagulant)", "Beet Sugar"]
+        );
+    }
+
+    #[test]
     fn a_class_word_over_several_additives_holds_them_in_brackets() {
         // Printed without brackets, the class's contents are items of the list; in the
         // comma-separated English they stay under their class, in brackets.
@@ -2152,7 +2178,7 @@ mod tests {
         );
         assert_eq!(
             english(&["두부[대두, 응고제]"], Language::Korean),
-            ["Tofu [Soybeans, Firming agent]"]
+            ["Tofu [Soybeans, Coagulant]"]
         );
         assert_eq!(
             english(&["乳化剤(大豆由来)", "건표고버섯"], Language::Japanese)[0],
