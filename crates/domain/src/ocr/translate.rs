@@ -1040,7 +1040,15 @@ impl<'kb> Translator<'kb> {
                 rest
             };
             if language.is_cjk() {
-                let english = self.tables.label_name(language, &rest)?;
+                // The rest a label name, or (after a modifier of two characters or more, when
+                // the whole is no entry: `동결건조딸기`) any name the knowledge base knows.
+                let english = match self.tables.label_name(language, &rest) {
+                    Some(english) => english.to_owned(),
+                    None if phrase.chars().count() >= 2 && self.resolve(name).is_none() => {
+                        self.whole_name(&rest)?
+                    }
+                    None => return None,
+                };
                 return Some(format!("{modifier} {english}"));
             }
             // Several modifiers are read one after the other (`olive nere snocciolate`).
@@ -1999,6 +2007,24 @@ mod tests {
                 Language::Japanese
             ),
             ["Calcium Hydroxide (Konjac Coagulant)", "Beet Sugar"]
+        );
+    }
+
+    #[test]
+    fn cjk_modifiers_of_two_characters_or_more_go_before_any_known_name() {
+        assert_eq!(
+            english(&["동결건조딸기", "자색고구마분말"], Language::Korean),
+            ["Freeze-Dried Strawberry", "Purple Sweet Potato Powder"]
+        );
+        assert_eq!(
+            english(&["冻干草莓", "油炸花生", "水果粉"], Language::Chinese),
+            ["Freeze-Dried Strawberry", "Fried Peanuts", "Fruit Powder"]
+        );
+        // A one-character modifier reads only label names (`건포도` stays raisins).
+        assert_eq!(english(&["건포도"], Language::Korean), ["Raisins"]);
+        assert_eq!(
+            english(&["いちご果肉", "紅茶エキス"], Language::Japanese),
+            ["Strawberry Pulp", "Black Tea Extract"]
         );
     }
 
