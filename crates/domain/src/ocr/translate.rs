@@ -2029,6 +2029,31 @@ mod tests {
     }
 
     #[test]
+    fn more_cjk_household_chemicals_are_english() {
+        assert_eq!(
+            english(
+                &[
+                    "계면활성제(음이온계)",
+                    "보존제(메칠이소치아졸리논)",
+                    "살균제(염화벤잘코늄)",
+                    "황산나트륨"
+                ],
+                Language::Korean
+            ),
+            [
+                "Surfactants (Anionic)",
+                "Preservative (Methylisothiazolinone)",
+                "Disinfectants (Benzalkonium chloride)",
+                "Sodium sulfate"
+            ]
+        );
+        assert_eq!(
+            english(&["表面活性剂", "苯扎氯铵", "软水剂"], Language::Chinese),
+            ["Surfactants", "Benzalkonium chloride", "Water softener"]
+        );
+    }
+
+    #[test]
     fn a_class_word_over_several_additives_holds_them_in_brackets() {
         // Printed without brackets, the class's contents are items of the list; in the
         // comma-separated English they stay under their class, in brackets.
