@@ -949,19 +949,12 @@ pub fn ctc_greedy(probs: &[f32], classes: usize, alphabet: &[String]) -> Decoded
     let (mut sum, mut kept) = (0f32, 0u32);
     let mut previous = 0usize;
     for row in probs.chunks(classes) {
-        let (best, p) = row
-            .iter()
-            .copied()
-            .enumerate()
-            .fold((0, f32::MIN), |a, b| if b.1 > a.1 { b } else { a });
+        let (best, p) = first_max(row, 0..row.len(), f32::MIN).unwrap_or((0, f32::MIN));
         if best != 0 && best != previous {
             // The runner-up among the characters (the blank, class 0, is not one).
-            let (second, second_p) = row
-                .iter()
-                .copied()
-                .enumerate()
-                .skip(1)
-                .filter(|&(c, _)| c != best)
+            let (second, second_p) = first_max(row, 1..best, 0.0)
+                .into_iter()
+                .chain(first_max(row, best + 1..row.len(), 0.0))
                 .fold((0, 0f32), |a, b| if b.1 > a.1 { b } else { a });
             let second = alphabet
                 .get(second)
@@ -991,6 +984,36 @@ pub fn ctc_greedy(probs: &[f32], classes: usize, alphabet: &[String]) -> Decoded
         confidence,
         choices,
     }
+}
+
+/// The first of the largest values of `row[range]` above `floor` (its index in `row`, and
+/// the value), or `None` when none is above it: what a left-to-right scan keeping a strictly
+/// greater value finds, NaNs passed over. Lane maxima first (16 independent comparisons a
+/// step, which the compiler keeps in vector registers), then the first index holding their
+/// maximum: a recogniser's row has thousands of classes (18,385 for the multilingual
+/// alphabet), and the scan is most of CTC decoding's time.
+fn first_max(row: &[f32], range: std::ops::Range<usize>, floor: f32) -> Option<(usize, f32)> {
+    const LANES: usize = 16;
+    let from = range.start;
+    let tail = row.get(range)?;
+    let mut lanes = [floor; LANES];
+    let chunks = tail.chunks_exact(LANES);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (lane, &x) in lanes.iter_mut().zip(chunk) {
+            if x > *lane {
+                *lane = x;
+            }
+        }
+    }
+    let max = lanes
+        .iter()
+        .chain(rest)
+        .fold(floor, |m, &x| if x > m { x } else { m });
+    if max <= floor {
+        return None;
+    }
+    tail.iter().position(|&x| x == max).map(|i| (from + i, max))
 }
 
 #[cfg(test)]
@@ -1034,6 +1057,46 @@ mod tests {
         let empty = ctc_greedy(&one_hot(0, 0.9), 4, &alphabet);
         assert_eq!((empty.text.as_str(), empty.confidence), ("", 0.0));
         assert!(empty.choices.is_empty());
+    }
+
+    /// The scan `first_max` replaces: left to right, keeping a strictly greater value.
+    fn first_max_by_scan(
+        row: &[f32],
+        range: std::ops::Range<usize>,
+        floor: f32,
+    ) -> Option<(usize, f32)> {
+        let (i, m) =
+            row[range.clone()]
+                .iter()
+                .enumerate()
+                .fold(
+                    (usize::MAX, floor),
+                    |a, (i, &x)| if x > a.1 { (i, x) } else { a },
+                );
+        (i != usize::MAX).then(|| (range.start + i, m))
+    }
+
+    mod first_max_scan {
+        use super::{first_max, first_max_by_scan};
+        use proptest::prelude::*;
+
+        proptest! {
+            /// Rows of few distinct values (so ties are common), NaNs and any length: the same
+            /// index and value as the scan, over any range and floor.
+            #[test]
+            fn first_max_finds_what_a_scan_finds(
+                row in prop::collection::vec(
+                    prop_oneof![(0u8..6).prop_map(|v| f32::from(v) / 5.0), Just(f32::NAN)],
+                    0..90,
+                ),
+                start in 0usize..90,
+                floor in prop_oneof![Just(f32::MIN), Just(0.0f32), Just(0.6f32)],
+            ) {
+                let start = start.min(row.len());
+                let got = first_max(&row, start..row.len(), floor);
+                prop_assert_eq!(got, first_max_by_scan(&row, start..row.len(), floor));
+            }
+        }
     }
 
     #[test]
