@@ -26,6 +26,7 @@ struct File {
     including: BTreeMap<String, Vec<String>>,
     derived: DerivedFile,
     bracket_words: BTreeMap<String, BTreeMap<String, String>>,
+    quantity_units: Vec<String>,
     capitals: CapitalsFile,
     plural_in_lists: PluralFile,
     spelling: BTreeMap<String, String>,
@@ -141,6 +142,8 @@ pub struct LabelEnglish {
     /// (`コンドロイチン含有`, `캡슐향 포함`, `フッ素として1450ppm`), by language, with their
     /// English template (`{before}`, `{after}`: the parts around the word).
     bracket_words: HashMap<Language, Vec<(String, String)>>,
+    /// The units a share or quantity is printed in after a name (`%`, `ppm`), as printed.
+    quantity_units: Vec<String>,
     /// Words a food label prints in capitals that are no emphasised allergen (`DOP`, `UHT`),
     /// as printed.
     kept_in_capitals: HashSet<String>,
@@ -385,6 +388,7 @@ impl LabelEnglish {
             derived_words,
             derived_names,
             bracket_words,
+            quantity_units: file.quantity_units,
             kept_in_capitals: file
                 .capitals
                 .keep
@@ -642,6 +646,11 @@ impl LabelEnglish {
                 };
                 (!before.is_empty() && fits).then_some((before, after, english.as_str()))
             })
+    }
+
+    /// The units a share or quantity is printed in after a name (`%`, `ppm`).
+    pub fn quantity_units(&self) -> &[String] {
+        &self.quantity_units
     }
 
     /// The short English of a source an additive is derived from (`大豆` soy), if listed.

@@ -1591,9 +1591,10 @@ fn matching_close(text: &str, open: usize, opener: char, closer: char) -> Option
 /// name and the quantity; `None` when it ends otherwise.
 fn share_after(text: &str) -> Option<(&str, &str)> {
     let text = text.trim();
-    let number = ["%", "％", "ppm", "mg", "μg", "µg"]
+    let number = LabelEnglish::get()
+        .quantity_units()
         .iter()
-        .find_map(|unit| text.strip_suffix(unit))?
+        .find_map(|unit| text.strip_suffix(unit.as_str()))?
         .trim_end();
     let at = number
         .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
