@@ -2055,6 +2055,21 @@ mod tests {
     }
 
     #[test]
+    fn cjk_cosmetic_plant_extracts_take_the_part_printed() {
+        // Rice bran, not seed; tea leaf, not the black tea of a food list.
+        assert_eq!(
+            english(
+                &["정제수", "쌀겨추출물", "차잎추출물", "부틸렌글라이콜"],
+                Language::Korean
+            )[1..3],
+            [
+                "Oryza Sativa Bran Extract",
+                "Camellia Sinensis Leaf Extract"
+            ]
+        );
+    }
+
+    #[test]
     fn a_class_word_over_several_additives_holds_them_in_brackets() {
         // Printed without brackets, the class's contents are items of the list; in the
         // comma-separated English they stay under their class, in brackets.
