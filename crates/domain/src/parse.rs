@@ -880,14 +880,18 @@ fn is_amount_band(head: &str) -> bool {
 }
 
 /// Where the items start after a leading class word of one to three words ("Süßungsmittel
-/// Aspartam …", "raising agent sodium bicarbonate …"), if `name` starts with one.
+/// Aspartam …", "raising agent sodium bicarbonate …"), if `name` starts with one; the
+/// longest class word wins ("corante natural urucum" is a natural colour, not a colour).
 pub(crate) fn leading_class_word(name: &str) -> Option<usize> {
-    let mut ends = name
+    let ends: Vec<usize> = name
         .char_indices()
         .filter(|&(_, c)| c == ' ')
         .map(|(i, _)| i)
-        .take(3);
-    ends.find(|&end| is_class_word(&name[..end]))
+        .take(3)
+        .collect();
+    ends.into_iter()
+        .rev()
+        .find(|&end| is_class_word(&name[..end]))
         .map(|end| end + 1)
         .filter(|&at| at < name.len())
 }

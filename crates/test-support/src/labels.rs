@@ -732,6 +732,164 @@ pub fn score(expected: &[String], got: &[String]) -> (usize, usize, usize) {
     (matched, expected.len(), got.len())
 }
 
+/// The English `text` of an `/ocr` answer scored the way the outside scorers do
+/// (`../shared/data/real-photos/score.py`): split with their splitter ([`outside_split`]) and
+/// matched with [`fuzzy_score`]. (items matched, items expected, items returned).
+pub fn score_english_fuzzy(label: &Label, text: &str) -> (usize, usize, usize) {
+    fuzzy_score(label.english_items(), &outside_split(text))
+}
+
+/// The outside scorers' splitting of a plain-text answer: at `,` `，` `、` `;` `；` outside
+/// brackets (round, square or curly, ASCII or full width), except a comma between two digits;
+/// each item's whitespace collapsed, its ends' full stops trimmed, empty items dropped.
+pub fn outside_split(text: &str) -> Vec<String> {
+    const OPEN: &str = "([{（［｛";
+    const CLOSE: &str = ")]}）］｝";
+    const SEPARATORS: &str = ",，、;；";
+    let chars: Vec<char> = text
+        .chars()
+        .map(|c| if c == '\r' || c == '\n' { ' ' } else { c })
+        .collect();
+    let mut items = Vec::new();
+    let mut current = String::new();
+    let mut depth = 0usize;
+    for (i, &c) in chars.iter().enumerate() {
+        if OPEN.contains(c) {
+            depth += 1;
+        } else if CLOSE.contains(c) {
+            depth = depth.saturating_sub(1);
+        }
+        if SEPARATORS.contains(c) && depth == 0 {
+            let digit =
+                |j: Option<usize>| j.and_then(|j| chars.get(j)).is_some_and(|c| c.is_numeric());
+            if c == ',' && digit(i.checked_sub(1)) && digit(Some(i + 1)) {
+                current.push(c);
+                continue;
+            }
+            items.push(std::mem::take(&mut current));
+            continue;
+        }
+        current.push(c);
+    }
+    items.push(current);
+    items
+        .iter()
+        .map(|item| {
+            let collapsed = item.split_whitespace().collect::<Vec<_>>().join(" ");
+            collapsed.trim_matches(['.', '。']).trim().to_owned()
+        })
+        .filter(|item| !item.is_empty())
+        .collect()
+}
+
+/// Whether a character is one the outside scorers' normalisation removes the spaces around:
+/// the CJK ranges of their pattern (Hangul Jamo and syllables, kana, compatibility Jamo, CJK
+/// ideographs and their extension A and compatibility block) and `()[]%/-:,`.
+fn spaceless(c: char) -> bool {
+    matches!(c,
+        '\u{1100}'..='\u{11ff}'
+        | '\u{3040}'..='\u{30ff}'
+        | '\u{3130}'..='\u{318f}'
+        | '\u{3400}'..='\u{4dbf}'
+        | '\u{4e00}'..='\u{9fff}'
+        | '\u{ac00}'..='\u{d7af}'
+        | '\u{f900}'..='\u{faff}'
+        | '(' | ')' | '[' | ']' | '%' | '/' | '-' | ':' | ',')
+}
+
+/// The outside scorers' comparable form of an item: NFKC, case-folded (Unicode full case
+/// folding where it differs from lower case in label text: `ß` and `ẞ` as `ss`, final sigma
+/// and long s), soft hyphens dropped, curly apostrophes straight, dashes and minus as `-`,
+/// whitespace collapsed and removed next to the characters of [`spaceless`], and the ends'
+/// spaces and full stops trimmed.
+pub fn outside_normalise(item: &str) -> String {
+    let mut folded = String::new();
+    for c in item.nfkc().flat_map(char::to_lowercase) {
+        match c {
+            'ß' => folded.push_str("ss"),
+            'ς' => folded.push('σ'),
+            'ſ' => folded.push('s'),
+            '\u{ad}' => {}
+            '\u{2019}' | '\u{2018}' => folded.push('\''),
+            '\u{2010}'..='\u{2014}' | '\u{2212}' => folded.push('-'),
+            _ => folded.push(c),
+        }
+    }
+    let words: Vec<char> = folded
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .collect();
+    let kept: String = words
+        .iter()
+        .enumerate()
+        .filter(|&(i, &c)| {
+            c != ' '
+                || !(i.checked_sub(1).is_some_and(|j| spaceless(words[j]))
+                    || words.get(i + 1).copied().is_some_and(spaceless))
+        })
+        .map(|(_, &c)| c)
+        .collect();
+    kept.trim_matches([' ', '.', '。']).to_owned()
+}
+
+/// Levenshtein distance over characters (insertions, deletions and substitutions, no
+/// transpositions: the outside scorers' distance, not the knowledge base's, which counts a
+/// transposition once).
+fn levenshtein(a: &[char], b: &[char]) -> usize {
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current.push((previous[j + 1] + 1).min(current[j] + 1).min(substitution));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// Normalised Levenshtein similarity: 1 - distance / the longer length (1 for two empty
+/// strings).
+pub fn similarity(a: &str, b: &str) -> f64 {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
+    }
+    1.0 - levenshtein(&a, &b) as f64 / a.len().max(b.len()) as f64
+}
+
+/// The outside scorers' fuzzy match: each returned item paired with an expected one when
+/// their [`outside_normalise`]d forms have a [`similarity`] of at least 0.85, pairs taken
+/// greedily best first (ties by the later returned, then the later expected item), each item
+/// in one pair at most. (items matched, items expected, items returned).
+pub fn fuzzy_score(expected: &[String], got: &[String]) -> (usize, usize, usize) {
+    const THRESHOLD: f64 = 0.85;
+    let truth: Vec<String> = expected.iter().map(|s| outside_normalise(s)).collect();
+    let predicted: Vec<String> = got.iter().map(|s| outside_normalise(s)).collect();
+    let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
+    for (i, p) in predicted.iter().enumerate() {
+        for (j, t) in truth.iter().enumerate() {
+            let s = similarity(p, t);
+            if s >= THRESHOLD {
+                pairs.push((s, i, j));
+            }
+        }
+    }
+    pairs.sort_by(|x, y| y.partial_cmp(x).unwrap_or(std::cmp::Ordering::Equal));
+    let (mut used_p, mut used_t) = (vec![false; got.len()], vec![false; expected.len()]);
+    let mut matched = 0;
+    for (_, i, j) in pairs {
+        if !used_p[i] && !used_t[j] {
+            used_p[i] = true;
+            used_t[j] = true;
+            matched += 1;
+        }
+    }
+    (matched, expected.len(), got.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -835,6 +993,68 @@ mod tests {
             "en-biscuits"
         );
         assert!(partner(by_name("de-chocolate"), &[]).is_none());
+    }
+
+    #[test]
+    fn the_outside_split_keeps_brackets_and_decimal_commas_whole() {
+        assert_eq!(
+            outside_split("Sugar, Flour (Wheat, Rye); Salt 1,5 %、Oil.\nWater,, "),
+            ["Sugar", "Flour (Wheat, Rye)", "Salt 1,5 %", "Oil. Water"]
+        );
+        // A closing bracket too many does not stop the splitting.
+        assert_eq!(outside_split("a), b"), ["a)", "b"]);
+    }
+
+    #[test]
+    fn the_outside_normalisation_folds_case_dashes_and_spaces_next_to_marks() {
+        assert_eq!(
+            outside_normalise("  Weißes  Mehl ( Typ 405 ) ."),
+            "weisses mehl(typ 405)"
+        );
+        assert_eq!(outside_normalise("Cocoa – 30 %"), "cocoa-30%");
+        assert_eq!(
+            outside_normalise("Baker\u{2019}s Yeast\u{ad}"),
+            "baker's yeast"
+        );
+        assert_eq!(outside_normalise("Ｅ３３０"), "e330");
+        assert_eq!(outside_normalise("정제 소금"), "정제소금");
+    }
+
+    #[test]
+    fn similarity_is_one_less_the_levenshtein_share_of_the_longer() {
+        assert!((similarity("kitten", "sitting") - (1.0 - 3.0 / 7.0)).abs() < 1e-12);
+        // A transposition costs two edits here (no Damerau step).
+        assert!((similarity("ab", "ba") - 0.0).abs() < 1e-12);
+        assert_eq!(similarity("", ""), 1.0);
+        assert_eq!(similarity("", "a"), 0.0);
+    }
+
+    #[test]
+    fn fuzzy_scoring_pairs_close_items_greedily_one_to_one() {
+        let owned = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        // One letter off in 13 (0.92) matches; one in 6 (0.83) does not.
+        let expected = owned(&["Wheat Flour X", "Sugars", "Salt"]);
+        let got = owned(&["wheat flour y", "Sugar!", "salt."]);
+        assert_eq!(fuzzy_score(&expected, &got), (2, 3, 3));
+        assert_eq!(score(&expected, &got), (1, 3, 3));
+        // The better pair wins and each item is used once.
+        let expected = owned(&["Palm Oil Fat", "Palm Oil Fats"]);
+        let got = owned(&["Palm Oil Fats", "Palm Oil Fats"]);
+        assert_eq!(fuzzy_score(&expected, &got), (2, 2, 2));
+        let got = owned(&["Palm Oil Fats"]);
+        assert_eq!(fuzzy_score(&expected, &got), (1, 2, 1));
+        assert_eq!(fuzzy_score(&expected, &[]), (0, 2, 0));
+    }
+
+    #[test]
+    fn the_english_text_scores_the_same_exactly_and_fuzzily_when_all_is_right() {
+        let labels =
+            load(&crate::workspace_root().join("services/ingredient-api/fixtures/labels.toml"));
+        let label = labels.iter().find(|l| l.name == "fr-biscuits").unwrap();
+        let text = label.english_items().join(", ");
+        assert_eq!(score_english_fuzzy(label, &text), (8, 8, 8));
+        let wrong = text.replace("Sugar, ", "Sugr, ");
+        assert_eq!(score_english_fuzzy(label, &wrong), (7, 8, 8));
     }
 
     #[test]

@@ -24,6 +24,7 @@ struct File {
     cosmetic_names: BTreeMap<String, BTreeMap<String, String>>,
     contains: BTreeMap<String, Vec<String>>,
     including: BTreeMap<String, Vec<String>>,
+    proportions: BTreeMap<String, Vec<String>>,
     derived: DerivedFile,
     bracket_words: BTreeMap<String, BTreeMap<String, String>>,
     quantity_units: Vec<String>,
@@ -134,6 +135,9 @@ pub struct LabelEnglish {
     /// The words opening a bracket's part that says what an item includes (`di cui`,
     /// `dont`), by language, folded, longest first.
     including: HashMap<Language, Vec<String>>,
+    /// The words saying a mixture's ingredients are in varying proportions, by language,
+    /// folded, longest first.
+    proportions: HashMap<Language, Vec<String>>,
     /// The CJK words saying what an additive is derived from (`由来`), by language, and the
     /// short English of the sources they follow (`大豆` soy).
     derived_words: HashMap<Language, Vec<String>>,
@@ -345,6 +349,10 @@ impl LabelEnglish {
         for (code, words) in file.including {
             including.insert(language_of(&code, "including")?, longest_first(words));
         }
+        let mut proportions = HashMap::new();
+        for (code, words) in file.proportions {
+            proportions.insert(language_of(&code, "proportions")?, longest_first(words));
+        }
         let mut derived_words = HashMap::new();
         for (code, words) in file.derived.words {
             derived_words.insert(language_of(&code, "derived.words")?, words);
@@ -385,6 +393,7 @@ impl LabelEnglish {
             cosmetic_names,
             contains,
             including,
+            proportions,
             derived_words,
             derived_names,
             bracket_words,
@@ -600,6 +609,24 @@ impl LabelEnglish {
                 .filter(|rest| !rest.is_empty());
         }
         opened_by(words, part)
+    }
+
+    /// Where `name` says its ingredients are in varying proportions (`oli vegetali in
+    /// proporzione variabile`): the byte range of those words, whole words matched folded.
+    pub fn varying_proportions(&self, language: Language, name: &str) -> Option<(usize, usize)> {
+        let words: Vec<(usize, &str)> = name
+            .split_whitespace()
+            .map(|w| (w.as_ptr() as usize - name.as_ptr() as usize, w))
+            .collect();
+        self.proportions.get(&language)?.iter().find_map(|phrase| {
+            let count = phrase.split(' ').count();
+            words.windows(count).find_map(|run| {
+                let joined: Vec<&str> = run.iter().map(|(_, w)| *w).collect();
+                let (start, _) = run[0];
+                let (last, word) = run[count - 1];
+                (fold(&joined.join(" ")) == *phrase).then_some((start, last + word.len()))
+            })
+        })
     }
 
     /// The rest of a bracket's part opening with a word saying what the item includes

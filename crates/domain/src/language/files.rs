@@ -68,6 +68,8 @@ pub(super) struct NamesFile {
     pub singular_in_s: Vec<String>,
     pub colour_lakes: Vec<String>,
     pub plant_sources: BTreeMap<String, Vec<String>>,
+    /// By language: a masculine singular ending → the endings of its other genders and numbers.
+    pub inflections: BTreeMap<String, BTreeMap<String, Vec<String>>>,
 }
 
 /// A modifier as /ocr writes it in English: its English, and what else it is.

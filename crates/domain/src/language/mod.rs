@@ -801,16 +801,19 @@ fn written_tables(names: &NamesFile) -> Result<english::WrittenTables, LexiconEr
     let mut tables = english::WrittenTables::default();
     for (code, table) in &names.written {
         let language = language_of("written", code)?;
+        let endings = names.inflections.get(code);
         let modifiers = tables.modifiers.entry(language).or_default();
         for (printed, written) in table {
             modifiers.insert(printed.clone(), written.english().to_owned());
         }
+        inflect(modifiers, endings);
         let naming = tables.naming.entry(language).or_default();
         for (printed, written) in table {
             if written.also() == Some(Also::Naming) {
                 naming.insert(printed.clone(), written.english().to_owned());
             }
         }
+        inflect(naming, endings);
     }
     for (code, table) in &names.naming {
         let language = language_of("naming", code)?;
@@ -820,6 +823,34 @@ fn written_tables(names: &NamesFile) -> Result<english::WrittenTables, LexiconEr
         }
     }
     Ok(tables)
+}
+
+/// Adds to a language's written modifiers (printed form → English) the other genders and
+/// numbers of each form whose last word ends in one of the language's masculine singular
+/// `endings` (`cotto` → `cotta`, `cotti`, `cotte`; `fumé` → `fumée`, `fumés`, `fumées`), with
+/// the same English; the longest ending decides, and a form already listed keeps its own.
+fn inflect(table: &mut BTreeMap<String, String>, endings: Option<&BTreeMap<String, Vec<String>>>) {
+    let Some(endings) = endings else {
+        return;
+    };
+    let mut added = Vec::new();
+    for (printed, english) in table.iter() {
+        let last = printed.rsplit(' ').next().unwrap_or(printed);
+        let Some((ending, others)) = endings
+            .iter()
+            .filter(|(ending, _)| last.ends_with(ending.as_str()) && last.len() >= ending.len() + 2)
+            .max_by_key(|(ending, _)| ending.chars().count())
+        else {
+            continue;
+        };
+        let stem = &printed[..printed.len() - ending.len()];
+        for other in others {
+            added.push((format!("{stem}{other}"), english.clone()));
+        }
+    }
+    for (printed, english) in added {
+        table.entry(printed).or_insert(english);
+    }
 }
 
 /// A Latin conjunction with a space on each side; a CJK one as it is.

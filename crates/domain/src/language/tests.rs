@@ -217,3 +217,51 @@ fn languages_have_one_code_each() {
     assert!(Language::translations().all(|l| l != Language::English));
     assert_eq!(Language::from_code("xx"), None);
 }
+
+#[test]
+fn written_modifiers_stand_for_their_other_genders_and_numbers() {
+    let endings = |pairs: &[(&str, &[&str])]| -> BTreeMap<String, Vec<String>> {
+        pairs
+            .iter()
+            .map(|(e, o)| ((*e).to_owned(), o.iter().map(|s| (*s).to_owned()).collect()))
+            .collect()
+    };
+    let mut table: BTreeMap<String, String> = [
+        ("modificato", "Modified"),
+        ("fresco", "Fresh"),
+        ("cotti", "Cooked"),
+        ("parzialmente idrogenato", "Partially Hydrogenated"),
+    ]
+    .iter()
+    .map(|(p, e)| ((*p).to_owned(), (*e).to_owned()))
+    .collect();
+    table.insert("cotta".to_owned(), "Baked".to_owned());
+    let it = endings(&[("o", &["a", "i", "e"]), ("co", &["ca", "chi", "che"])]);
+    inflect(&mut table, Some(&it));
+    let english = |w: &str| table.get(w).map(String::as_str);
+    assert_eq!(english("modificata"), Some("Modified"));
+    assert_eq!(english("modificate"), Some("Modified"));
+    // The longest ending decides (-co makes -chi, not -ci).
+    assert_eq!(english("freschi"), Some("Fresh"));
+    assert_eq!(english("fresci"), None);
+    // The last word of a phrase agrees; a listed form keeps its own English.
+    assert_eq!(
+        english("parzialmente idrogenate"),
+        Some("Partially Hydrogenated")
+    );
+    assert_eq!(english("cotta"), Some("Baked"));
+    // A plural is no masculine singular: nothing is made from it.
+    assert_eq!(english("cottia"), None);
+    // The embedded tables hold the forms made from names.toml's endings.
+    let tables = english::LabelEnglish::get();
+    let has = |language: Language, printed: &str, en: &str| {
+        tables
+            .modifiers(language)
+            .iter()
+            .any(|(p, e)| *p == fold(printed) && e == en)
+    };
+    assert!(has(Language::Italian, "modificata", "Modified"));
+    assert!(has(Language::French, "iodées", "Iodised"));
+    assert!(has(Language::Spanish, "laminadas", "Sliced"));
+    assert!(has(Language::Portuguese, "fatiadas", "Sliced"));
+}

@@ -123,17 +123,32 @@ fn under_their_class(items: &[String], english: &[String], following: &[usize]) 
 /// A food list's words printed in capitals to emphasise an allergen (Regulation (EU) No
 /// 1169/2011 Article 21: `farine de BLÉ`, `ROGGENvollkornschrot`) in lower case, so that the
 /// name is found; the marks and abbreviations labels print in capitals (`DOP`, `UHT`) and
-/// words with digits stay.
+/// words with digits stay. In an item printed all in capitals (Brazilian labels: `COALHO E
+/// CLORETO DE CÁLCIO`) the short words go to lower case too, but for a letter before a
+/// number (`E 330`, `VITAMINA B 12`).
 fn uncapitalised(item: &str) -> String {
     let tables = LabelEnglish::get();
+    let words: Vec<&str> = item.split(' ').collect();
+    let letters_of =
+        |word: &str| -> Vec<char> { word.chars().filter(|c| c.is_alphabetic()).collect() };
+    let long: Vec<Vec<char>> = words
+        .iter()
+        .map(|w| letters_of(w))
+        .filter(|l| l.len() >= 3)
+        .collect();
+    let shouted = !long.is_empty() && long.iter().all(|l| l.iter().all(|c| c.is_uppercase()));
     let mut out = String::with_capacity(item.len());
-    for (i, word) in item.split(' ').enumerate() {
+    for (i, word) in words.iter().enumerate() {
         if i > 0 {
             out.push(' ');
         }
-        let letters: Vec<char> = word.chars().filter(|c| c.is_alphabetic()).collect();
+        let letters = letters_of(word);
         let run = word.chars().take_while(|c| c.is_uppercase()).count();
-        let whole = letters.len() >= 3 && letters.iter().all(|c| c.is_uppercase());
+        let before_number = words
+            .get(i + 1)
+            .is_some_and(|next| next.starts_with(|c: char| c.is_ascii_digit()));
+        let short = shouted && !letters.is_empty() && letters.len() < 3 && !before_number;
+        let whole = (letters.len() >= 3 || short) && letters.iter().all(|c| c.is_uppercase());
         let keep = word.chars().any(|c| c.is_ascii_digit())
             || tables.kept_in_capitals(word.trim_matches(|c: char| !c.is_alphanumeric()));
         if keep || !(whole || run >= 3) {
@@ -371,6 +386,33 @@ impl<'kb> Translator<'kb> {
             && let Some(english) = self.household(item)
         {
             return english;
+        }
+        // A mixture "in varying proportions" (`oli vegetali in proporzione variabile (girasole,
+        // palma)`): the item without those words in English, the words after its name.
+        if let Some(language) = self.language.filter(|l| !l.is_cjk())
+            && let Some((start, end)) = self.tables.varying_proportions(language, item)
+            // Inside a bracket, the words are its part's (read when the part is).
+            && item[..start].matches('(').count() == item[..start].matches(')').count()
+        {
+            let rest = format!("{}{}", item[..start].trim_end(), &item[end..]);
+            if !rest.trim().is_empty() {
+                let english = self.item(&rest);
+                let words = "in varying proportions";
+                let bracket = item[end..].trim_start().starts_with('(');
+                return match english.find(" (").filter(|_| bracket) {
+                    Some(at) => format!("{} {words}{}", &english[..at], &english[at..]),
+                    None => format!("{english} {words}"),
+                };
+            }
+        }
+        // A declaration after the list's items (Brazil's Lei 10.674/2003: `CONTÉM GLÚTEN`;
+        // `contiene solfiti`): "contains" and the English of what it names.
+        if let Some(language) = self.language.filter(|l| !l.is_cjk())
+            && let Some(rest) = self.tables.contained(language, item)
+            && self.name(item, None).is_none()
+            && let Some(english) = self.name(rest, None)
+        {
+            return format!("contains {english}");
         }
         if self.language == Some(Language::Japanese) {
             // The slash Japanese labels print between the last food and the first additive
@@ -723,10 +765,12 @@ impl<'kb> Translator<'kb> {
                 .household_name(language, name)
                 .map(str::to_owned)
                 .or_else(|| {
-                    // The detergents regulation writes the classes in the plural; Korean,
+                    // The detergents regulation writes the classes in the plural, and so does
+                    // a class printed without a number; one printed in the singular
+                    // (`tensoativo catiônico`, Brazilian labels) stays singular. Korean,
                     // Japanese and Chinese mark no plural and their translators write one.
-                    self.tables.class(name).map(|(class, _)| {
-                        if language.is_cjk() {
+                    self.tables.class(name).map(|(class, number)| {
+                        if language.is_cjk() || number == Number::One {
                             class.one.clone()
                         } else {
                             class.many.clone()
@@ -758,10 +802,13 @@ impl<'kb> Translator<'kb> {
         // a class word printed before its items without a colon.
         let mut names: Vec<(&str, Option<usize>, bool)> = Vec::new();
         if !parsed.sub.is_empty() {
+            // A class word the grammar reads over items printed without brackets
+            // (`conservador nitrito de sódio e aroma de fumaça`) is printed bare.
+            let bare = !item.contains(['(', '[']);
             names.push((
                 &parsed.name,
                 Some(parsed.sub.len() + self.following.get()),
-                false,
+                bare,
             ));
             let items = parsed.sub.iter().filter(|s| s.sub.is_empty());
             names.extend(items.map(|s| (s.name.as_str(), None, false)));
@@ -960,6 +1007,11 @@ impl<'kb> Translator<'kb> {
                 .language
                 .and_then(|language| self.compound(name, language));
         };
+        // A member of an INCI family (`Trideceth-12`, `PEG-40 Hydrogenated Castor Oil`) printed
+        // in Latin script is its own INCI name: the family's name is no translation of it.
+        if found.kind == MatchKind::Family && !name.chars().any(crate::text::script::is_cjk) {
+            return None;
+        }
         let entry = self.choose_entry(&found.entries);
         // Compared with their accents: `Tocophérol` is French for the synonym `tocopherol`.
         let printed = name.to_lowercase();
@@ -2235,6 +2287,21 @@ mod tests {
             english(&["vino rosso (contiene SOLFITI)"], Language::Italian),
             ["Red Wine (contains Sulphites)"]
         );
+        // A list printed all in capitals: its short words are read too, a letter before a
+        // number stays.
+        assert_eq!(
+            english(
+                &[
+                    "QUEIJO (LEITE PASTEURIZADO, SAL, COALHO E CLORETO DE CÁLCIO)",
+                    "VITAMINA B 12"
+                ],
+                Language::Portuguese
+            ),
+            [
+                "Cheese (Pasteurised Milk, Salt, Rennet and Calcium Chloride)",
+                "vitamina B 12"
+            ]
+        );
     }
 
     #[test]
@@ -2474,7 +2541,8 @@ mod tests {
             &["Süßungsmittel Aspartam* und Acesulfam-K"],
             Language::German,
         );
-        assert_eq!(out, ["Sweetener Aspartame* and Acesulfame K"]);
+        // English labels write the colon the bare class word leaves out.
+        assert_eq!(out, ["Sweetener: Aspartame* and Acesulfame K"]);
     }
 
     #[test]
@@ -2500,6 +2568,223 @@ mod tests {
             Some(MatchKind::Typo) | None
         ));
         assert_eq!(english(&[typo], Language::German), [typo]);
+    }
+
+    #[test]
+    fn varying_proportions_and_organic_production_are_english() {
+        assert_eq!(
+            english(
+                &[
+                    "oli vegetali in proporzione variabile (girasole, palma)",
+                    "grassi vegetali (palma, cocco in proporzione variabile)",
+                    "zucchero di canna biologico*",
+                    "farina di grano tenero biologica",
+                ],
+                Language::Italian
+            ),
+            [
+                "Vegetable Oils in varying proportions (Sunflower, Palm)",
+                "Vegetable Fats (Palm, Coconut in varying proportions)",
+                "Organic Cane Sugar*",
+                "Organic Soft Wheat Flour",
+            ]
+        );
+        assert_eq!(
+            english(
+                &[
+                    "aceites vegetales en proporción variable",
+                    "harina de trigo ecológica"
+                ],
+                Language::Spanish
+            ),
+            [
+                "Vegetable Oils in varying proportions",
+                "Organic Wheat Flour"
+            ]
+        );
+        assert_eq!(
+            english(&["sucre de canne biologique"], Language::French),
+            ["Organic Cane Sugar"]
+        );
+        assert_eq!(
+            english(
+                &["Zucker aus kontrolliert biologischem Anbau"],
+                Language::German
+            ),
+            ["Organic Sugar"]
+        );
+        // The words alone are no name: they stay as printed.
+        assert_eq!(
+            english(&["in proporzione variabile"], Language::Italian),
+            ["in proporzione variabile"]
+        );
+    }
+
+    #[test]
+    fn everyday_european_cuts_sausages_breads_and_sweets_are_english() {
+        let cases: [(&[&str], Language, &[&str]); 5] = [
+            (
+                &[
+                    "leite integral",
+                    "óleo de canola",
+                    "linguiça calabresa",
+                    "tripa artificial",
+                ],
+                Language::Portuguese,
+                &[
+                    "Whole Milk",
+                    "Canola Oil",
+                    "Calabresa Sausage",
+                    "Artificial Casing",
+                ],
+            ),
+            (
+                &[
+                    "morcilla",
+                    "queso semicurado",
+                    "citrato sódico",
+                    "pan de molde",
+                ],
+                Language::Spanish,
+                &[
+                    "Black Pudding",
+                    "Semi-cured Cheese",
+                    "Sodium Citrate",
+                    "Sliced Bread",
+                ],
+            ),
+            (
+                &["canditi", "fette biscottate", "gola di maiale", "amaretti"],
+                Language::Italian,
+                &["Candied Fruit", "Rusks", "Pork Jowl", "Amaretti"],
+            ),
+            (
+                &[
+                    "boudin noir",
+                    "pain de mie",
+                    "macarons",
+                    "boyau de collagène",
+                ],
+                Language::French,
+                &[
+                    "Black Pudding",
+                    "Sandwich Bread",
+                    "Macarons",
+                    "Collagen Casing",
+                ],
+            ),
+            (
+                &["Kuvertüre", "Lorbeer", "Blätterteig", "Schafskäse"],
+                Language::German,
+                &[
+                    "Couverture Chocolate",
+                    "Bay Leaf",
+                    "Puff Pastry",
+                    "Sheep's Cheese",
+                ],
+            ),
+        ];
+        for (items, language, expected) in cases {
+            assert_eq!(english(items, language), expected, "{language:?}");
+        }
+    }
+
+    #[test]
+    fn a_bare_class_word_over_joined_items_takes_its_colon() {
+        assert_eq!(
+            english(
+                &[
+                    "bacon (carne suína, conservador nitrito de sódio e aromatizante natural de fumaça)",
+                    "conservador nitrito de sódio e nitrato de sódio",
+                ],
+                Language::Portuguese
+            ),
+            [
+                "Bacon (Pork, Preservative: Sodium Nitrite and Natural Smoke Flavouring)",
+                "Preservative: Sodium Nitrite and Sodium Nitrate",
+            ]
+        );
+    }
+
+    #[test]
+    fn colours_declared_with_their_origin_are_natural_or_artificial_colours() {
+        assert_eq!(
+            english(
+                &[
+                    "corante natural urucum",
+                    "corante artificial tartrazina",
+                    "corante caramelo IV"
+                ],
+                Language::Portuguese
+            ),
+            [
+                "Natural colour: Annatto",
+                "Artificial colour: Tartrazine",
+                "Colour: Sulphite Ammonia Caramel"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_declaration_that_the_product_contains_an_allergen_is_english() {
+        assert_eq!(
+            english(
+                &["farinha de trigo", "sal", "CONTÉM GLÚTEN"],
+                Language::Portuguese
+            ),
+            ["Wheat Flour", "Salt", "contains Gluten"]
+        );
+        assert_eq!(
+            english(&["contiene solfiti"], Language::Italian),
+            ["contains Sulphites"]
+        );
+        // An unknown name after the word stays as printed.
+        assert_eq!(
+            english(&["contém xyzzy"], Language::Portuguese),
+            ["contém xyzzy"]
+        );
+    }
+
+    #[test]
+    fn latin_american_and_brazilian_names_are_english() {
+        assert_eq!(
+            english(
+                &[
+                    "frutillas",
+                    "lecitina de soya",
+                    "saborizante natural",
+                    "aceite de maravilla"
+                ],
+                Language::Spanish
+            ),
+            [
+                "Strawberries",
+                "Soya Lecithin",
+                "Natural Flavouring",
+                "Sunflower Oil"
+            ]
+        );
+        assert_eq!(
+            english(
+                &["glicose de milho", "concentrado proteico de soro de leite"],
+                Language::Portuguese
+            ),
+            ["Corn Syrup", "Whey Protein Concentrate"]
+        );
+    }
+
+    #[test]
+    fn inci_family_members_stay_as_printed() {
+        let items = [
+            "Aqua",
+            "Cetearyl Alcohol",
+            "Trideceth-12",
+            "Steareth-21",
+            "Parfum",
+        ];
+        for language in [Language::Portuguese, Language::French, Language::German] {
+            assert_eq!(english(&items, language), items, "{language:?}");
+        }
     }
 
     #[test]
@@ -2708,6 +2993,62 @@ mod tests {
             Language::German,
         );
         assert_eq!(out, ["less than 5 % Non-ionic surfactants", "Zeolites"]);
+        // A class printed in the singular (Brazilian labels) stays singular.
+        let out = english(
+            &[
+                "Tensoativo catiônico",
+                "tensoativos aniônicos",
+                "conservante",
+                "água",
+            ],
+            Language::Portuguese,
+        );
+        assert_eq!(
+            out,
+            [
+                "Cationic surfactant",
+                "Anionic surfactants",
+                "Preservative",
+                "Water"
+            ]
+        );
+        // Brazilian functions and the chemicals of cleaning products are plain English.
+        let out = english(
+            &[
+                "tensoativo aniônico",
+                "alcalinizante",
+                "tamponante",
+                "cloreto de sódio",
+                "hipoclorito de sódio",
+            ],
+            Language::Portuguese,
+        );
+        assert_eq!(
+            out,
+            [
+                "Anionic surfactant",
+                "Alkalising agent",
+                "Buffering agent",
+                "Sodium chloride",
+                "Sodium hypochlorite"
+            ]
+        );
+        let out = english(
+            &[
+                "5-15 % anionische Tenside",
+                "Natriumpercarbonat",
+                "Natriumsilikat",
+            ],
+            Language::German,
+        );
+        assert_eq!(
+            out,
+            [
+                "5-15 % Anionic surfactants",
+                "Sodium percarbonate",
+                "Sodium silicate"
+            ]
+        );
     }
 
     #[test]

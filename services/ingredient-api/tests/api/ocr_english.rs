@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use domain::knowledge::KnowledgeBase;
 use domain::ocr::label::{Language, split_items};
 use ingredient_api::ocr::tesseract::repair::correct_spelling;
-use test_support::labels::{Label, f1, score_english};
+use test_support::labels::{Label, f1, score_english, score_english_fuzzy};
 
 use crate::labels::{
     blind, corpus, held_out, is_tune_half, other_hands, tune2, tune3, tune4_cjk, tune4_eu,
@@ -32,9 +32,12 @@ fn english_text(label: &Label) -> String {
 }
 
 /// F1 of the English text per language, printing the items missed (only when `show_misses`:
-/// a half kept for reporting prints its figures, never its labels).
+/// a half kept for reporting prints its figures, never its labels). The table shows beside it
+/// the fuzzy F1 of the outside scorers (`score_english_fuzzy`); the floors are on the exact F1.
 fn english_f1(labels: &[Label], set: &str, show_misses: bool) -> BTreeMap<String, f64> {
-    let mut tallies: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+    type Tally = (usize, usize, usize);
+    let add = |t: &mut Tally, (m, e, r): Tally| *t = (t.0 + m, t.1 + e, t.2 + r);
+    let mut tallies: BTreeMap<String, (Tally, Tally)> = BTreeMap::new();
     for label in labels {
         let text = english_text(label);
         let (m, e, r) = score_english(label, &text);
@@ -46,15 +49,16 @@ fn english_f1(labels: &[Label], set: &str, show_misses: bool) -> BTreeMap<String
             );
         }
         let tally = tallies.entry(label.language.clone()).or_default();
-        *tally = (tally.0 + m, tally.1 + e, tally.2 + r);
+        add(&mut tally.0, (m, e, r));
+        add(&mut tally.1, score_english_fuzzy(label, &text));
     }
-    println!("| {set} | Labels | English text F1 |\n|---|---|---|");
+    println!("| {set} | Labels | English text F1 | fuzzy F1 |\n|---|---|---|---|");
     tallies
         .into_iter()
-        .map(|(language, tally)| {
+        .map(|(language, (exact, fuzzy))| {
             let n = labels.iter().filter(|l| l.language == language).count();
-            println!("| {language} | {n} | {:.3} |", f1(tally));
-            (language, f1(tally))
+            println!("| {language} | {n} | {:.3} | {:.3} |", f1(exact), f1(fuzzy));
+            (language, f1(exact))
         })
         .collect()
 }
@@ -258,7 +262,7 @@ fn ocr_english_text_of_the_fourth_tune_sets_european_labels_stays_above_its_floo
             ("es", 0.99),
             ("fr", 1.0),
             ("it", 0.96),
-            ("pt", 0.9),
+            ("pt", 0.95),
         ],
     );
 }
