@@ -2079,6 +2079,11 @@ mod tests {
             english(&["いちご果肉", "紅茶エキス"], Language::Japanese),
             ["Strawberry Pulp", "Black Tea Extract"]
         );
+        // 山椒 is Japanese pepper, not the Sichuan pepper (花椒) its entry is named.
+        assert_eq!(
+            english(&["山椒", "かんすい"], Language::Japanese),
+            ["Japanese Pepper (Sansho)", "Kansui (Alkaline Agent)"]
+        );
     }
 
     #[test]
