@@ -14,6 +14,7 @@ use test_support::labels::{Label, f1, score_english, score_english_fuzzy};
 
 use crate::labels::{
     blind, corpus, held_out, is_tune_half, other_hands, tune2, tune3, tune4_cjk, tune4_eu,
+    tune5_cjk, tune5_eu,
 };
 
 /// The English text `/ocr` answers for a label whose list was read exactly as printed (split
@@ -276,5 +277,37 @@ fn ocr_english_text_of_the_fourth_tune_sets_cjk_labels_stays_above_its_floor() {
         "twenty labels per CJK language",
         "fourth tune set, CJK",
         &[("ja", 0.74), ("ko", 0.7), ("zh", 0.78)],
+    );
+}
+
+/// The fifth tune set's floors are its first reading, before anyone read it (main of the
+/// session that received it, after that session's knowledge): what labels by new hands score.
+#[test]
+fn ocr_english_text_of_the_fifth_tune_sets_european_labels_stays_above_its_floor() {
+    assert_tune_set(
+        &tune5_eu(),
+        60,
+        "tune5 European labels",
+        "twelve labels per European language",
+        "fifth tune set, European",
+        &[
+            ("de", 0.8),
+            ("es", 0.71),
+            ("fr", 0.79),
+            ("it", 0.86),
+            ("pt", 0.77),
+        ],
+    );
+}
+
+#[test]
+fn ocr_english_text_of_the_fifth_tune_sets_cjk_labels_stays_above_its_floor() {
+    assert_tune_set(
+        &tune5_cjk(),
+        60,
+        "tune5 CJK labels",
+        "twenty labels per CJK language",
+        "fifth tune set, CJK",
+        &[("ja", 0.7), ("ko", 0.52), ("zh", 0.59)],
     );
 }
