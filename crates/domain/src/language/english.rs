@@ -26,6 +26,8 @@ struct File {
     including: BTreeMap<String, Vec<String>>,
     proportions: BTreeMap<String, Vec<String>>,
     derived: DerivedFile,
+    bracket_words: BTreeMap<String, BTreeMap<String, String>>,
+    quantity_units: Vec<String>,
     capitals: CapitalsFile,
     plural_in_lists: PluralFile,
     spelling: BTreeMap<String, String>,
@@ -140,6 +142,12 @@ pub struct LabelEnglish {
     /// short English of the sources they follow (`大豆` soy).
     derived_words: HashMap<Language, Vec<String>>,
     derived_names: HashMap<Language, HashMap<String, String>>,
+    /// The CJK words a bracket's part prints after a name or between a name and a quantity
+    /// (`コンドロイチン含有`, `캡슐향 포함`, `フッ素として1450ppm`), by language, with their
+    /// English template (`{before}`, `{after}`: the parts around the word).
+    bracket_words: HashMap<Language, Vec<(String, String)>>,
+    /// The units a share or quantity is printed in after a name (`%`, `ppm`), as printed.
+    quantity_units: Vec<String>,
     /// Words a food label prints in capitals that are no emphasised allergen (`DOP`, `UHT`),
     /// as printed.
     kept_in_capitals: HashSet<String>,
@@ -349,6 +357,12 @@ impl LabelEnglish {
         for (code, words) in file.derived.words {
             derived_words.insert(language_of(&code, "derived.words")?, words);
         }
+        let mut bracket_words = HashMap::new();
+        for (code, words) in file.bracket_words {
+            let mut words: Vec<(String, String)> = words.into_iter().collect();
+            words.sort_by_key(|(word, _)| std::cmp::Reverse(word.chars().count()));
+            bracket_words.insert(language_of(&code, "bracket_words")?, words);
+        }
         let mut derived_names = HashMap::new();
         for (code, names) in file.derived.names {
             derived_names.insert(
@@ -382,6 +396,8 @@ impl LabelEnglish {
             proportions,
             derived_words,
             derived_names,
+            bracket_words,
+            quantity_units: file.quantity_units,
             kept_in_capitals: file
                 .capitals
                 .keep
@@ -629,6 +645,39 @@ impl LabelEnglish {
             .find_map(|word| name.strip_suffix(word.as_str()))
             .map(str::trim)
             .filter(|source| !source.is_empty())
+    }
+
+    /// A CJK bracket part holding a word that says how the name before it is there
+    /// (`コンドロイチン含有` → containing {before}): the text before the word, the text after
+    /// it and the English template; `None` when the part holds no such word or nothing
+    /// before it.
+    pub fn bracket_word<'t>(
+        &self,
+        language: Language,
+        part: &'t str,
+    ) -> Option<(&'t str, &'t str, &str)> {
+        let part = part.trim();
+        self.bracket_words
+            .get(&language)?
+            .iter()
+            .find_map(|(word, english)| {
+                let (before, after) = part.split_once(word.as_str())?;
+                let (before, after) = (before.trim(), after.trim());
+                // A suffix (`포함`) ends the part; a word before a quantity (`として`) has
+                // the quantity after it.
+                let quantity = after.starts_with(|c: char| c.is_ascii_digit());
+                let fits = if english.contains("{after}") {
+                    quantity
+                } else {
+                    after.is_empty()
+                };
+                (!before.is_empty() && fits).then_some((before, after, english.as_str()))
+            })
+    }
+
+    /// The units a share or quantity is printed in after a name (`%`, `ppm`).
+    pub fn quantity_units(&self) -> &[String] {
+        &self.quantity_units
     }
 
     /// The short English of a source an additive is derived from (`大豆` soy), if listed.

@@ -66,10 +66,10 @@ fn translated(kb: &KnowledgeBase, items: &[String], language: Option<Language>) 
     let kind = if is_household(kb, items, language) {
         ProductKind::Household
     } else {
-        product_kind(kb, items)
+        product_kind(kb, items, language)
     };
     let translator = Translator::new(kb, language, kind);
-    let mut items = rejoined(kb, items);
+    let mut items = rejoined(kb, language, items);
     let european = !language.is_some_and(Language::is_cjk);
     if kind == ProductKind::Food && european {
         items = items.iter().map(|item| uncapitalised(item)).collect();
@@ -193,12 +193,20 @@ fn decimal_points(text: &str) -> String {
 /// mono- and diglycerides `单,双甘油脂肪酸酯`, which the splitter reads as two items (`单`,
 /// `双甘油脂肪酸酯`); two neighbours are one when the knowledge base knows them joined by the
 /// comma and does not know the first alone.
-fn rejoined(kb: &KnowledgeBase, items: &[String]) -> Vec<String> {
+fn rejoined(kb: &KnowledgeBase, language: Option<Language>, items: &[String]) -> Vec<String> {
+    let tables = LabelEnglish::get();
     let mut out: Vec<String> = Vec::with_capacity(items.len());
     for item in items {
         if let Some(last) = out.last_mut() {
             let joined = format!("{},{}", last.trim(), item.trim());
-            let known = |name: &str| kb.resolve(name).is_some_and(|r| r.kind == MatchKind::Exact);
+            // Known to the knowledge base, or to the label tables (`トルエン-2,5-ジアミン`).
+            let known = |name: &str| {
+                kb.resolve(name).is_some_and(|r| r.kind == MatchKind::Exact)
+                    || language.is_some_and(|l| {
+                        tables.label_name(l, name).is_some()
+                            || tables.cosmetic_name(l, name).is_some()
+                    })
+            };
             if !known(last.trim()) && known(&joined) {
                 *last = joined;
                 continue;
@@ -248,17 +256,20 @@ fn is_household(kb: &KnowledgeBase, items: &[String], language: Option<Language>
     };
     let tables = LabelEnglish::get();
     // A CJK list naming its surfactants one by one (`脂肪醇聚氧乙烯醚硫酸钠`, `荧光增白剂`):
-    // two names only the household tables know.
-    let household_only = items
+    // two names only the household tables know, one of them no function class or food label
+    // name (`色素`, `防腐剂`, `増粘剤` are printed on foods too).
+    let heads: Vec<&str> = items
         .iter()
-        .filter(|item| {
-            let head = item.split(['(', '（']).next().unwrap_or(item).trim();
+        .map(|item| item.split(['(', '（']).next().unwrap_or(item).trim())
+        .filter(|head| {
             language.is_cjk()
                 && tables.household_name(language, head).is_some()
                 && kb.resolve(head).is_none()
         })
-        .count();
-    if household_only >= 2 {
+        .collect();
+    let on_foods_too =
+        |head: &str| tables.class(head).is_some() || tables.label_name(language, head).is_some();
+    if heads.len() >= 2 && heads.iter().any(|head| !on_foods_too(head)) {
         return true;
     }
     items.iter().any(|item| {
@@ -266,7 +277,9 @@ fn is_household(kb: &KnowledgeBase, items: &[String], language: Option<Language>
         // A class printed over its components with their shares in brackets
         // (`界面活性剤（24%、…）`) is named before the bracket.
         let head = item.split(['(', '（']).next().unwrap_or(item).trim();
-        [rest, tables.without_band_preposition(rest), head]
+        // … or with its share before the bracket (`界面活性剂 25%（…）`).
+        let unshared = share_after(head).map_or(head, |(name, _)| name);
+        [rest, tables.without_band_preposition(rest), head, unshared]
             .iter()
             .any(|name| {
                 tables
@@ -292,11 +305,24 @@ fn band_and_rest(item: &str) -> (&str, &str) {
 /// Decides the kind of product from the list: the items the knowledge base knows only as a
 /// cosmetic ingredient (`Cetearyl Alcohol`, `Parfum`) against those it knows only as a food
 /// (`Wheat Flour`, `Sunflower Oil`); items of both (water, glycerol, citric acid) do not vote.
-pub fn product_kind(kb: &KnowledgeBase, items: &[String]) -> ProductKind {
+pub fn product_kind(
+    kb: &KnowledgeBase,
+    items: &[String],
+    language: Option<Language>,
+) -> ProductKind {
+    let tables = LabelEnglish::get();
     let (mut cosmetic, mut food) = (0usize, 0usize);
     for item in items {
-        let head = item.split('(').next().unwrap_or(item).trim();
+        let head = item.split(['(', '（']).next().unwrap_or(item).trim();
         let Some(resolved) = kb.resolve(head) else {
+            // A CJK cosmetic labelling name no entry holds (`パラアミノフェノール`, `PEG6000`)
+            // is a cosmetic's, unless it is a food label name too.
+            if let Some(language) = language.filter(|l| l.is_cjk())
+                && tables.cosmetic_name(language, head).is_some()
+                && tables.label_name(language, head).is_none()
+            {
+                cosmetic += 1;
+            }
             continue;
         };
         let categories: Vec<ProductCategory> = entries_of(kb, &resolved)
@@ -446,6 +472,15 @@ impl<'kb> Translator<'kb> {
         if close < open {
             return item.to_owned();
         }
+        // Two brackets one after the other (`グルコサミン（えび・かに由来）（国内製造）`,
+        // `大豆（アメリカ又はカナダ）（遺伝子組換えでない）`): the name with its first, then each
+        // further bracket's words in English.
+        if let Some(first) = matching_close(item, open, opener, closer)
+            && first < close
+            && let Some(rest) = self.brackets_after(&item[first + opener.len_utf8()..])
+        {
+            return format!("{} {rest}", self.item(&item[..first + closer.len_utf8()]));
+        }
         let head = item[..open].trim();
         let inner = &item[open + 1..close];
         let tail = item[close + 1..].trim();
@@ -458,7 +493,7 @@ impl<'kb> Translator<'kb> {
         if let Some(english) = self.latin_name_and_part(head, inner, tail) {
             return english;
         }
-        let parts = rejoined(self.kb, &split_items(inner));
+        let parts = rejoined(self.kb, self.language, &split_items(inner));
         // Places printed alone in a CJK bracket (`（アメリカ、カナダ）`, `（台灣）`) are origins.
         if let Some(language) = self.language.filter(|l| l.is_cjk())
             && let Some(places) = parts
@@ -474,29 +509,21 @@ impl<'kb> Translator<'kb> {
             }
             return out;
         }
-        let head = (self.kind == ProductKind::Household)
-            .then(|| self.household(head))
-            .flatten()
-            .or_else(|| self.name(head, Some(parts.len())))
+        let head_english = |head: &str| {
+            (self.kind == ProductKind::Household)
+                .then(|| self.household(head))
+                .flatten()
+                .or_else(|| self.name(head, Some(parts.len())))
+        };
+        let head = head_english(head)
             .or_else(|| self.in_place(head))
-            .unwrap_or_else(|| head.to_owned());
-        let mut inner: Vec<String> = parts
-            .iter()
-            .map(|part| {
-                match self
-                    .language
-                    .and_then(|l| self.tables.contained(l, part))
-                    // A name opening with the word is that name (`含水硅石`, hydrated silica).
-                    .filter(|_| self.name(part, None).is_none())
-                {
-                    Some(rest) => format!("contains {}", self.item(rest)),
-                    None => match self.language.and_then(|l| self.tables.including(l, part)) {
-                        Some(rest) => format!("including {}", self.item(rest)),
-                        None => self.item(part),
-                    },
-                }
+            // A share printed between a class word and its bracket (`계면활성제 18% [...]`).
+            .or_else(|| {
+                let (name, share) = share_after(head)?;
+                Some(format!("{} {share}", head_english(name)?))
             })
-            .collect();
+            .unwrap_or_else(|| head.to_owned());
+        let mut inner: Vec<String> = parts.iter().map(|part| self.inner_part(part)).collect();
         // The list splitter drops a CJK "and so on" after the last name (`アミノ酸等`): the
         // English says it.
         if self.language.is_some_and(Language::is_cjk)
@@ -516,6 +543,91 @@ impl<'kb> Translator<'kb> {
             out.push_str(tail);
         }
         out
+    }
+
+    /// One part of a bracket after a name, in English: a phrase of the bracket words, a CJK
+    /// name with a quantity, a part opening with "contains" or "including", or an item.
+    fn inner_part(&self, part: &str) -> String {
+        if let Some(english) = self.bracket_phrase(part) {
+            return english;
+        }
+        // A CJK name and a quantity (`불소 1,000ppm`): the name in English.
+        if self.language.is_some_and(Language::is_cjk)
+            && self.name(part, None).is_none()
+            && let Some((name, quantity)) = share_after(part)
+            && let Some(english) = self.name(name, None)
+        {
+            return format!("{english} {quantity}");
+        }
+        match self
+            .language
+            .and_then(|l| self.tables.contained(l, part))
+            // A name opening with the word is that name (`含水硅石`, hydrated silica).
+            .filter(|_| self.name(part, None).is_none())
+        {
+            Some(rest) => format!("contains {}", self.item(rest)),
+            None => match self.language.and_then(|l| self.tables.including(l, part)) {
+                Some(rest) => format!("including {}", self.item(rest)),
+                None => self.item(part),
+            },
+        }
+    }
+
+    /// The brackets after a name's first bracket (`（国内製造）`, `(遺伝子組換えでない)`), each
+    /// with its words in English, joined by spaces; `None` when the text is not brackets
+    /// alone (a tail after them stays after the last).
+    fn brackets_after(&self, text: &str) -> Option<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut rest = text.trim_start();
+        while let Some(opener) = rest.chars().next().filter(|c| matches!(c, '(' | '[')) {
+            let closer = if opener == '(' { ')' } else { ']' };
+            let close = matching_close(rest, 0, opener, closer)?;
+            let inner = &rest[1..close];
+            let parts = rejoined(self.kb, self.language, &split_items(inner));
+            let english: Vec<String> = parts.iter().map(|p| self.bracket_part(p)).collect();
+            out.push(format!("{opener}{}{closer}", english.join(", ")));
+            rest = rest[close + 1..].trim_start();
+        }
+        if out.is_empty() || rest.starts_with([')', ']']) {
+            return None;
+        }
+        if !rest.is_empty() {
+            out.push(rest.to_owned());
+        }
+        Some(out.join(" "))
+    }
+
+    /// One part of a bracket printed after another bracket: a place, a phrase of the
+    /// bracket words, or a name.
+    fn bracket_part(&self, part: &str) -> String {
+        if let Some(place) = self
+            .language
+            .filter(|l| l.is_cjk())
+            .and_then(|l| self.tables.place(l, part))
+        {
+            return place;
+        }
+        self.bracket_phrase(part).unwrap_or_else(|| self.item(part))
+    }
+
+    /// A CJK bracket's part that says how the name in it is there (`コンドロイチン含有` →
+    /// containing chondroitin, `フッ素として1450ppm` → 1450ppm as fluoride), in English;
+    /// `None` for any other part, or when the name in it is unknown.
+    fn bracket_phrase(&self, part: &str) -> Option<String> {
+        let language = self.language.filter(|l| l.is_cjk())?;
+        let (before, after, english) = self.tables.bracket_word(language, part)?;
+        let name = (self.kind == ProductKind::Household)
+            .then(|| self.household(before))
+            .flatten()
+            .or_else(|| self.name(before, None))?
+            .to_lowercase();
+        Some(
+            english
+                .replace("{before}", &name)
+                .replace("{after}", after)
+                .trim()
+                .to_owned(),
+        )
     }
 
     /// A Chinese inventory name of a plant ingredient (IECIC: `牛油果树（BUTYROSPERMUM
@@ -558,15 +670,35 @@ impl<'kb> Translator<'kb> {
     fn bracket_of_origins(&self, head: &str, inner: &str, tail: &str) -> Option<String> {
         let language = self.language.filter(|l| l.is_cjk())?;
         let (part, origins) = inner.split_once([':', '：'])?;
-        let origins: Vec<String> = origins
+        let mut etc = false;
+        let mut origins: Vec<String> = origins
             .split([',', '、', '，'])
-            .map(|o| self.tables.origin(language, o.trim()))
+            .map(|o| {
+                self.tables.origin(language, o.trim()).or_else(|| {
+                    // The last origin with "and so on" after it (`인도산, 중국산 등`).
+                    let o = self.tables.without_and_so_on(o)?;
+                    etc = true;
+                    self.tables.origin(language, o.trim())
+                })
+            })
             .collect::<Option<_>>()?;
+        if etc {
+            origins.push("etc.".to_owned());
+        }
         let head = self.item(head);
-        let part = self
-            .name(part.trim(), None)
-            .unwrap_or_else(|| part.trim().to_owned());
-        let mut out = format!("{head} ({part}: {})", origins.join(", "));
+        // Parts before the one whose origin is named (`고형분 60%, 홍삼:국산`), each in English.
+        let (before, part) = part
+            .rsplit_once([',', '、', '，'])
+            .map_or(("", part), |(before, part)| (before, part));
+        let mut parts: Vec<String> = split_items(before)
+            .iter()
+            .map(|p| self.inner_part(p))
+            .collect();
+        parts.push(
+            self.name(part.trim(), None)
+                .unwrap_or_else(|| part.trim().to_owned()),
+        );
+        let mut out = format!("{head} ({}: {})", parts.join(", "), origins.join(", "));
         if !tail.is_empty() {
             out.push(' ');
             out.push_str(tail);
@@ -784,11 +916,20 @@ impl<'kb> Translator<'kb> {
         if let Some(language) = self.language.filter(|l| l.is_cjk())
             && let Some(source) = self.tables.derived_from(language, name)
         {
-            let english = match self.tables.derived_name(language, source) {
-                Some(short) => short.to_owned(),
-                None => self.name(source, None)?.to_lowercase(),
+            let sources: Vec<&str> = source.split(['・', '、']).map(str::trim).collect();
+            let english = |source: &str| match self.tables.derived_name(language, source) {
+                Some(short) => Some(short.to_owned()),
+                None => Some(self.name(source, None)?.to_lowercase()),
             };
-            return Some(format!("{english}-derived"));
+            if sources.len() > 1 {
+                // Several sources (`えび・かに由来`): from shrimp and crab.
+                let names = sources
+                    .into_iter()
+                    .map(english)
+                    .collect::<Option<Vec<String>>>()?;
+                return Some(format!("from {}", allergen_phrase(&names)?));
+            }
+            return Some(format!("{}-derived", english(source)?));
         }
         if let Some(origin) = self
             .language
@@ -951,7 +1092,15 @@ impl<'kb> Translator<'kb> {
                 rest
             };
             if language.is_cjk() {
-                let english = self.tables.label_name(language, &rest)?;
+                // The rest a label name, or (after a modifier of two characters or more, when
+                // the whole is no entry: `동결건조딸기`) any name the knowledge base knows.
+                let english = match self.tables.label_name(language, &rest) {
+                    Some(english) => english.to_owned(),
+                    None if phrase.chars().count() >= 2 && self.resolve(name).is_none() => {
+                        self.whole_name(&rest)?
+                    }
+                    None => return None,
+                };
                 return Some(format!("{modifier} {english}"));
             }
             // Several modifiers are read one after the other (`olive nere snocciolate`).
@@ -1054,11 +1203,18 @@ impl<'kb> Translator<'kb> {
                 };
                 // The first part's English may say the part already (`병풀` is read as
                 // Centella Asiatica Extract in a cosmetic).
-                Some(if fold(&english).ends_with(&fold(head)) {
-                    english
+                if fold(&english).ends_with(&fold(head)) {
+                    return Some(english);
+                }
+                // A noun before another is singular in English (`花生包` Peanut Sachet, not
+                // Peanuts; `酸笋包` Sour Bamboo Shoot Sachet).
+                let english = if language.is_cjk() && is_plural(&english) && !english.contains('(')
+                {
+                    with_number(&english, false)
                 } else {
-                    format!("{english} {head}")
-                })
+                    english
+                };
+                Some(format!("{english} {head}"))
             })
     }
 
@@ -1466,6 +1622,41 @@ fn italian_plural_of_entry(first: &str, entry: &Ingredient) -> bool {
     })
 }
 
+/// Where the bracket opened at `open` closes, brackets inside it counted; `None` when it
+/// does not.
+fn matching_close(text: &str, open: usize, opener: char, closer: char) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, c) in text[open..].char_indices() {
+        if c == opener {
+            depth += 1;
+        } else if c == closer {
+            depth = depth.checked_sub(1)?;
+            if depth == 0 {
+                return Some(open + at);
+            }
+        }
+    }
+    None
+}
+
+/// A name with a share or a quantity printed after it (`계면활성제 18%`, `불소 1,000ppm`): the
+/// name and the quantity; `None` when it ends otherwise.
+fn share_after(text: &str) -> Option<(&str, &str)> {
+    let text = text.trim();
+    let number = LabelEnglish::get()
+        .quantity_units()
+        .iter()
+        .find_map(|unit| text.strip_suffix(unit.as_str()))?
+        .trim_end();
+    let at = number
+        .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .map_or(0, |i| {
+            i + number[i..].chars().next().map_or(1, char::len_utf8)
+        });
+    let name = text[..at].trim_end();
+    (at < number.len() && !name.is_empty()).then(|| (name, text[at..].trim()))
+}
+
 /// The allergens a Japanese declaration names, as English labels word them after
 /// "contains": in lower case, the last joined by "and" (`milk, wheat and soybeans`); `None`
 /// when there is none.
@@ -1655,6 +1846,284 @@ mod tests {
     fn english(items: &[&str], language: Language) -> Vec<String> {
         let items: Vec<String> = items.iter().map(|s| s.to_string()).collect();
         to_english(KnowledgeBase::embedded(), &items, Some(language))
+    }
+
+    #[test]
+    fn cjk_brackets_one_after_another_and_their_phrases_are_english() {
+        // Two brackets after one name, a derivation from several sources, "containing",
+        // a genetic-modification status and an origin alone.
+        assert_eq!(
+            english(
+                &[
+                    "グルコサミン（えび・かに由来）（国内製造）",
+                    "サメ軟骨抽出物（コンドロイチン含有）",
+                    "大豆（アメリカ又はカナダ）（遺伝子組換えでない）",
+                    "野菜（キャベツ、たまねぎ）（国産）",
+                ],
+                Language::Japanese
+            ),
+            [
+                "Glucosamine (from shrimp and crab) (made in Japan)",
+                "Shark Cartilage Extract (containing chondroitin)",
+                "Soybeans (USA or Canada) (not genetically modified)",
+                "Vegetables (Cabbage, Onion) (Japan)",
+            ]
+        );
+        // A content "as" its element, and a name with its quantity.
+        assert_eq!(
+            english(
+                &[
+                    "水",
+                    "フッ化ナトリウム(フッ素として1450ppm)",
+                    "ラウリル硫酸Na"
+                ],
+                Language::Japanese
+            )[1],
+            "Sodium Fluoride (1450ppm as fluoride)"
+        );
+        assert_eq!(
+            english(
+                &["정제수", "불화나트륨(불소 1,000ppm)", "라우릴황산나트륨"],
+                Language::Korean
+            )[1],
+            "Sodium Fluoride (Fluoride 1,000ppm)"
+        );
+    }
+
+    #[test]
+    fn cjk_origins_after_other_parts_and_with_and_so_on_are_english() {
+        assert_eq!(
+            english(
+                &[
+                    "탈지대두(외국산: 인도산, 중국산 등)",
+                    "홍삼농축액(고형분 60%, 홍삼:국산) 8%",
+                    "블루베리과육 8%[블루베리(미국산), 설탕]",
+                    "소보로토핑 22%[소맥분(밀), 설탕]",
+                    "조미소고기후레이크",
+                ],
+                Language::Korean
+            ),
+            [
+                "Defatted Soybeans (Imported: India, China, etc.)",
+                "Red Ginseng Concentrate (Solids 60%, Red Ginseng: Korea) 8%",
+                "Blueberry Pulp 8% [Blueberry (USA), Sugar]",
+                "Soboro Topping 22% [Wheat Flour (Wheat), Sugar]",
+                "Seasoned Beef Flakes",
+            ]
+        );
+    }
+
+    #[test]
+    fn cjk_household_classes_with_a_share_and_included_scents_are_english() {
+        assert_eq!(
+            english(
+                &[
+                    "계면활성제 18%[음이온계(알파올레핀설폰산나트륨), 비이온계(알킬글루코사이드)]",
+                    "점도조절제(염화나트륨)",
+                    "천연추출물(녹차, 자몽)",
+                    "향료(캡슐향 포함)",
+                ],
+                Language::Korean
+            ),
+            [
+                "Surfactants 18% [Anionic (Sodium Alpha-Olefin Sulfonate), Nonionic (Alkyl glucoside)]",
+                "Viscosity regulator (Sodium Chloride)",
+                "Natural Extracts (Green Tea, Grapefruit)",
+                "Fragrance (including encapsulated fragrance)",
+            ]
+        );
+        // A share between the class and its bracket makes the list a household one.
+        assert_eq!(
+            english(&["界面活性剂 25%（烷基糖苷）", "氯化钠"], Language::Chinese),
+            ["Surfactants 25% (Alkyl polyglucoside)", "Sodium Chloride"]
+        );
+    }
+
+    #[test]
+    fn food_classes_known_to_household_tables_leave_a_food_list_a_food_list() {
+        // `色素` and `防腐剂` are household names too, and function classes of foods.
+        assert_eq!(
+            english(
+                &["水", "糖", "色素 (150c)", "防腐剂 (202)"],
+                Language::Chinese
+            )[1],
+            "Sugar"
+        );
+        let bento = english(
+            &[
+                "ご飯（国産米）",
+                "鶏唐揚げ",
+                "増粘剤（加工でん粉、キサンタン）",
+                "pH調整剤",
+            ],
+            Language::Japanese,
+        );
+        assert_eq!(
+            bento[..2],
+            ["Cooked Rice (Japanese Rice)", "Fried Chicken (Karaage)"]
+        );
+    }
+
+    #[test]
+    fn cjk_cosmetic_labelling_names_make_a_cosmetic_list() {
+        // Hair colour and bath salt names no entry holds vote for a cosmetic list, whose
+        // names are then read from the cosmetic tables (a split name joined again).
+        assert_eq!(
+            english(
+                &[
+                    "パラアミノフェノール",
+                    "トルエン-2",
+                    "5-ジアミン",
+                    "その他の成分",
+                    "アスコルビン酸",
+                    "PEG6000",
+                    "黄202(1)"
+                ],
+                Language::Japanese
+            ),
+            [
+                "p-Aminophenol",
+                "Toluene-2,5-Diamine",
+                "Other ingredients",
+                "Ascorbic Acid",
+                "PEG-150",
+                "CI 45350"
+            ]
+        );
+        // Toothpaste classes of the quasi-drug labelling.
+        assert_eq!(
+            english(
+                &["湿潤剤", "清掃剤", "粘結剤", "香味剤", "保存剤"],
+                Language::Japanese
+            ),
+            [
+                "Humectant",
+                "Cleaning agent",
+                "Binder",
+                "Flavouring agent",
+                "Preservative"
+            ]
+        );
+    }
+
+    #[test]
+    fn cjk_renderings_most_outside_writers_share_are_written() {
+        // Black sesame (not the seeds), kelp (not kombu), shiitake mushroom in Korean.
+        assert_eq!(
+            english(&["黒ごま", "こんぶエキス", "昆布だし"], Language::Japanese),
+            ["Black Sesame", "Kelp Extract", "Kelp Stock"]
+        );
+        assert_eq!(
+            english(&["黑芝麻 12%"], Language::Chinese),
+            ["Black Sesame 12%"]
+        );
+        assert_eq!(
+            english(&["검은깨", "표고버섯분말"], Language::Korean),
+            ["Black Sesame", "Shiitake Mushroom Powder"]
+        );
+    }
+
+    #[test]
+    fn a_cjk_compounds_first_part_is_singular_before_its_head() {
+        assert_eq!(
+            english(
+                &["花生包（花生、大豆油）", "酸笋包（竹笋、水）"],
+                Language::Chinese
+            ),
+            [
+                "Peanut Sachet (Peanuts, Soybean Oil)",
+                "Sour Bamboo Shoot Sachet (Bamboo Shoots, Water)"
+            ]
+        );
+    }
+
+    #[test]
+    fn cjk_coagulants_and_more_additive_names_are_english() {
+        assert_eq!(
+            english(
+                &[
+                    "두부[대두(외국산), 응고제]",
+                    "이노신산이나트륨",
+                    "캐러멜색소"
+                ],
+                Language::Korean
+            ),
+            [
+                "Tofu [Soybeans (Imported), Coagulant]",
+                "Disodium Inosinate",
+                "Caramel Colour"
+            ]
+        );
+        assert_eq!(
+            english(
+                &["水酸化カルシウム（こんにゃく用凝固剤）", "てんさい糖"],
+                Language::Japanese
+            ),
+            ["Calcium Hydroxide (Konjac Coagulant)", "Beet Sugar"]
+        );
+    }
+
+    #[test]
+    fn cjk_modifiers_of_two_characters_or_more_go_before_any_known_name() {
+        assert_eq!(
+            english(&["동결건조딸기", "자색고구마분말"], Language::Korean),
+            ["Freeze-Dried Strawberry", "Purple Sweet Potato Powder"]
+        );
+        assert_eq!(
+            english(&["冻干草莓", "油炸花生", "水果粉"], Language::Chinese),
+            ["Freeze-Dried Strawberry", "Fried Peanuts", "Fruit Powder"]
+        );
+        // A one-character modifier reads only label names (`건포도` stays raisins).
+        assert_eq!(english(&["건포도"], Language::Korean), ["Raisins"]);
+        assert_eq!(
+            english(&["いちご果肉", "紅茶エキス"], Language::Japanese),
+            ["Strawberry Pulp", "Black Tea Extract"]
+        );
+        // 山椒 is Japanese pepper, not the Sichuan pepper (花椒) its entry is named.
+        assert_eq!(
+            english(&["山椒", "かんすい"], Language::Japanese),
+            ["Japanese Pepper (Sansho)", "Kansui (Alkaline Agent)"]
+        );
+    }
+
+    #[test]
+    fn more_cjk_household_chemicals_are_english() {
+        assert_eq!(
+            english(
+                &[
+                    "계면활성제(음이온계)",
+                    "보존제(메칠이소치아졸리논)",
+                    "살균제(염화벤잘코늄)",
+                    "황산나트륨"
+                ],
+                Language::Korean
+            ),
+            [
+                "Surfactants (Anionic)",
+                "Preservative (Methylisothiazolinone)",
+                "Disinfectants (Benzalkonium chloride)",
+                "Sodium sulfate"
+            ]
+        );
+        assert_eq!(
+            english(&["表面活性剂", "苯扎氯铵", "软水剂"], Language::Chinese),
+            ["Surfactants", "Benzalkonium chloride", "Water softener"]
+        );
+    }
+
+    #[test]
+    fn cjk_cosmetic_plant_extracts_take_the_part_printed() {
+        // Rice bran, not seed; tea leaf, not the black tea of a food list.
+        assert_eq!(
+            english(
+                &["정제수", "쌀겨추출물", "차잎추출물", "부틸렌글라이콜"],
+                Language::Korean
+            )[1..3],
+            [
+                "Oryza Sativa Bran Extract",
+                "Camellia Sinensis Leaf Extract"
+            ]
+        );
     }
 
     #[test]
@@ -1848,7 +2317,7 @@ mod tests {
         );
         assert_eq!(
             english(&["두부[대두, 응고제]"], Language::Korean),
-            ["Tofu [Soybeans, Firming agent]"]
+            ["Tofu [Soybeans, Coagulant]"]
         );
         assert_eq!(
             english(&["乳化剤(大豆由来)", "건표고버섯"], Language::Japanese)[0],
@@ -2378,7 +2847,7 @@ mod tests {
         ];
         let items: Vec<String> = cream.iter().map(|s| s.to_string()).collect();
         let kb = KnowledgeBase::embedded();
-        assert_eq!(product_kind(kb, &items), ProductKind::Cosmetic);
+        assert_eq!(product_kind(kb, &items, None), ProductKind::Cosmetic);
         assert_eq!(
             english(&cream, Language::French),
             [

@@ -69,6 +69,21 @@ pub fn tune4_eu() -> Vec<Label> {
     fixture("labels-tune4-eu.toml")
 }
 
+/// The fifth tune set's Korean, Japanese and Chinese labels: written blind by another hand as
+/// tune material (twenty each, foods, cosmetics and household products); scored before anyone
+/// read it, its misses are printed and may guide the knowledge.
+pub fn tune5_cjk() -> Vec<Label> {
+    fixture("labels-tune5-cjk.toml")
+}
+
+/// The fifth tune set's European labels: written blind by two more hands as tune material
+/// (twelve each in German, Italian, French, Portuguese and Spanish, foods, cosmetics and
+/// household products); scored before anyone read it, its misses are printed and may guide
+/// the knowledge.
+pub fn tune5_eu() -> Vec<Label> {
+    fixture("labels-tune5-eu.toml")
+}
+
 /// Whether a label belongs to the tune half: the FNV-1a hash of its name is even (a fixed
 /// split, the same on every machine and run).
 pub fn is_tune_half(label: &Label) -> bool {
