@@ -12,7 +12,7 @@ use base64::engine::general_purpose::STANDARD;
 use image::{DynamicImage, ImageFormat, Rgb, RgbImage};
 use ingredient_api::ocr::{OcrError, OcrOutcome, OcrService, OcrSettings};
 use service_kit::config::EnvSource;
-use unicode_normalization::UnicodeNormalization;
+use test_support::labels::fuzzy_score;
 
 async fn neural_service() -> Arc<OcrService> {
     let settings = OcrSettings::from_env(&EnvSource::from_pairs([
@@ -34,78 +34,6 @@ async fn neural_service() -> Arc<OcrService> {
 fn photos_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/real-photos");
     dir.is_dir().then_some(dir)
-}
-
-/// Comparable form of an item, as the photos' scorer makes it: NFKC, case-folded, spaces
-/// collapsed and dropped beside brackets, per cent signs and colons, no final full stop.
-fn normalise(item: &str) -> String {
-    let lower: String = item.nfkc().flat_map(char::to_lowercase).collect();
-    let words = lower.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut out = String::new();
-    let chars: Vec<char> = words.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let tight = |c: char| "()[]%/-:,".contains(c);
-        if c == ' '
-            && (chars.get(i.wrapping_sub(1)).is_some_and(|&p| tight(p))
-                || chars.get(i + 1).is_some_and(|&n| tight(n)))
-        {
-            continue;
-        }
-        out.push(c);
-    }
-    out.trim_matches([' ', '.']).to_owned()
-}
-
-fn similarity(a: &str, b: &str) -> f64 {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        let mut previous = row[0];
-        row[0] = i;
-        for j in 1..=b.len() {
-            let substitution = previous + usize::from(a[i - 1] != b[j - 1]);
-            previous = row[j];
-            row[j] = substitution.min(row[j] + 1).min(row[j - 1] + 1);
-        }
-    }
-    1.0 - row[b.len()] as f64 / a.len().max(b.len()).max(1) as f64
-}
-
-/// (matched, truth items, predicted items): one-to-one, best pairs first, similarity ≥ 0.85.
-fn fuzzy_score(truth: &[String], got: &[String]) -> (usize, usize, usize) {
-    let truth: Vec<String> = truth.iter().map(|t| normalise(t)).collect();
-    let got: Vec<String> = got.iter().map(|g| normalise(g)).collect();
-    let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
-    for (i, t) in truth.iter().enumerate() {
-        for (j, g) in got.iter().enumerate() {
-            let s = similarity(t, g);
-            if s >= 0.85 {
-                pairs.push((s, i, j));
-            }
-        }
-    }
-    pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let (mut used_t, mut used_g) = (vec![false; truth.len()], vec![false; got.len()]);
-    let mut matched = 0;
-    for (_, i, j) in pairs {
-        if !used_t[i] && !used_g[j] {
-            (used_t[i], used_g[j]) = (true, true);
-            matched += 1;
-        }
-    }
-    (matched, truth.len(), got.len())
-}
-
-#[test]
-fn the_scorer_matches_near_misses_once() {
-    let truth = ["Wheat Flour".to_owned(), "Emulsifier (soy)".to_owned()];
-    let got = [
-        "W heat Flour".to_owned(),
-        "Emulsifier ( soy)".to_owned(),
-        "Emulsifier (soy)".to_owned(),
-    ];
-    assert_eq!(fuzzy_score(&truth, &got), (2, 2, 3));
-    assert_eq!(fuzzy_score(&truth, &["Sugar".to_owned()]), (0, 2, 1));
 }
 
 /// F1 over the three real photos (micro-averaged, as `score.py` does) must stay above a floor
